@@ -1,0 +1,18 @@
+package dev.threadline.core;
+
+/**
+ * An event that cannot follow the state it was applied to (a tool result for a call that is not
+ * pending, a user message while tool calls are unanswered, ...). Raised before anything is written.
+ */
+public final class InvalidEventException extends ThreadlineException {
+    private final String eventType;
+
+    public InvalidEventException(String eventType, String reason) {
+        super(eventType + " refused: " + reason);
+        this.eventType = eventType;
+    }
+
+    public String eventType() {
+        return eventType;
+    }
+}

@@ -1,0 +1,15 @@
+package dev.threadline.core;
+
+/** A session with this id already exists; pick another id or open the existing one. */
+public final class SessionExistsException extends ThreadlineException {
+    private final String sessionId;
+
+    public SessionExistsException(String sessionId) {
+        super("a session with id '" + sessionId + "' already exists; open it instead or choose another id");
+        this.sessionId = sessionId;
+    }
+
+    public String sessionId() {
+        return sessionId;
+    }
+}

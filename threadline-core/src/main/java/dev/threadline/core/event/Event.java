@@ -1,0 +1,209 @@
+package dev.threadline.core.event;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.Require;
+import dev.threadline.core.model.Message;
+import dev.threadline.core.model.Role;
+import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.state.VariableScope;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One recorded change of a session, as appended to its journal. Events are facts: the reducer folds
+ * them into {@link dev.threadline.core.state.State}; nothing else changes state. The JSON type name
+ * of each event ({@link #type()}) is stored beside it and never renamed.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+    @JsonSubTypes.Type(value = Event.SessionCreated.class, name = "SessionCreated"),
+    @JsonSubTypes.Type(value = Event.BranchCreated.class, name = "BranchCreated"),
+    @JsonSubTypes.Type(value = Event.UserMessageReceived.class, name = "UserMessageReceived"),
+    @JsonSubTypes.Type(value = Event.AssistantMessageReceived.class, name = "AssistantMessageReceived"),
+    @JsonSubTypes.Type(value = Event.ToolCallStarted.class, name = "ToolCallStarted"),
+    @JsonSubTypes.Type(value = Event.ToolCallCompleted.class, name = "ToolCallCompleted"),
+    @JsonSubTypes.Type(value = Event.ToolCallFailed.class, name = "ToolCallFailed"),
+    @JsonSubTypes.Type(value = Event.ToolCallTimedOut.class, name = "ToolCallTimedOut"),
+    @JsonSubTypes.Type(value = Event.VariablesChanged.class, name = "VariablesChanged"),
+    @JsonSubTypes.Type(value = Event.TurnCompleted.class, name = "TurnCompleted"),
+    @JsonSubTypes.Type(value = Event.TurnInterrupted.class, name = "TurnInterrupted"),
+    @JsonSubTypes.Type(value = Event.ContextCompacted.class, name = "ContextCompacted"),
+    @JsonSubTypes.Type(value = Event.Cleared.class, name = "Cleared")
+})
+public sealed interface Event {
+
+    /** The stable type name stored with the event. */
+    @JsonIgnore
+    default String type() {
+        return getClass().getSimpleName();
+    }
+
+    /** Whether this event can change the transcript (used to bound replay on load). */
+    @JsonIgnore
+    default boolean touchesTranscript() {
+        return false;
+    }
+
+    /** First event of every root session. */
+    record SessionCreated(SessionInfo session) implements Event {
+        public SessionCreated {
+            Require.nonNull(session, "session");
+        }
+    }
+
+    /**
+     * First event of a branch (fork or rewind): the branch shares its parent's journal up to
+     * {@code parentSeq}, and its own events start right after.
+     */
+    record BranchCreated(String parentId, long parentSeq, String reason) implements Event {
+        public BranchCreated {
+            Require.nonBlank(parentId, "parentId");
+            Require.argument(parentSeq >= 1, "parentSeq", "must be at least 1");
+            Require.nonBlank(reason, "reason");
+        }
+    }
+
+    record UserMessageReceived(Message message) implements Event {
+        public UserMessageReceived {
+            Require.nonNull(message, "message");
+            Require.argument(message.role() == Role.USER, "message.role", "must be user");
+        }
+
+        @Override
+        public boolean touchesTranscript() {
+            return true;
+        }
+    }
+
+    record AssistantMessageReceived(Message message) implements Event {
+        public AssistantMessageReceived {
+            Require.nonNull(message, "message");
+            Require.argument(message.role() == Role.ASSISTANT, "message.role", "must be assistant");
+        }
+
+        @Override
+        public boolean touchesTranscript() {
+            return true;
+        }
+    }
+
+    /** A requested tool call began running. */
+    record ToolCallStarted(String toolUseId, String name) implements Event {
+        public ToolCallStarted {
+            Require.nonBlank(toolUseId, "toolUseId");
+            Require.nonBlank(name, "name");
+        }
+    }
+
+    /** Common shape of the three events that answer a tool call. */
+    sealed interface ToolCallEnded extends Event {
+        String toolUseId();
+
+        /** The content the model sees in the tool_result block. */
+        String resultContent();
+
+        boolean isError();
+
+        @Override
+        default boolean touchesTranscript() {
+            return true;
+        }
+    }
+
+    record ToolCallCompleted(String toolUseId, String content, boolean error) implements ToolCallEnded {
+        public ToolCallCompleted {
+            Require.nonBlank(toolUseId, "toolUseId");
+            Require.nonNull(content, "content");
+        }
+
+        @Override
+        public String resultContent() {
+            return content;
+        }
+
+        @Override
+        public boolean isError() {
+            return error;
+        }
+    }
+
+    /** The call failed: invalid arguments, the skill threw, it was cancelled or the process died. */
+    record ToolCallFailed(String toolUseId, String reason) implements ToolCallEnded {
+        public ToolCallFailed {
+            Require.nonBlank(toolUseId, "toolUseId");
+            Require.nonBlank(reason, "reason");
+        }
+
+        @Override
+        public String resultContent() {
+            return "error: " + reason;
+        }
+
+        @Override
+        public boolean isError() {
+            return true;
+        }
+    }
+
+    record ToolCallTimedOut(String toolUseId, long timeoutMillis) implements ToolCallEnded {
+        public ToolCallTimedOut {
+            Require.nonBlank(toolUseId, "toolUseId");
+        }
+
+        @Override
+        public String resultContent() {
+            return "error: the tool did not finish within " + timeoutMillis + " ms and was cancelled";
+        }
+
+        @Override
+        public boolean isError() {
+            return true;
+        }
+    }
+
+    /**
+     * Variables written in one scope: {@code set} entries are put, {@code removed} names deleted.
+     * Session-scoped changes fold into State; user and app scopes are also kept in the store's shared
+     * tables (this event is their audit trail). Temp variables never reach the journal.
+     */
+    record VariablesChanged(VariableScope scope, Map<String, JsonNode> set, List<String> removed) implements Event {
+        public VariablesChanged {
+            Require.nonNull(scope, "scope");
+            Require.argument(scope != VariableScope.TEMP, "scope", "temp variables are never journalled");
+            set = set == null ? Map.of() : Map.copyOf(set);
+            removed = removed == null ? List.of() : List.copyOf(removed);
+        }
+    }
+
+    /** The turn ended normally or at a limit; the session is idle again. */
+    record TurnCompleted(String reason) implements Event {
+        public TurnCompleted {
+            Require.nonBlank(reason, "reason");
+        }
+    }
+
+    /** The turn was cut short (interrupt, crash recovery, model error); the session is idle again. */
+    record TurnInterrupted(String reason) implements Event {
+        public TurnInterrupted {
+            Require.nonBlank(reason, "reason");
+        }
+    }
+
+    /**
+     * The messages before index {@code boundary} are summarised by {@code summary} in the model's view.
+     * The original messages stay in the journal.
+     */
+    record ContextCompacted(String summary, int boundary) implements Event {
+        public ContextCompacted {
+            Require.nonNull(summary, "summary");
+            Require.argument(boundary >= 0, "boundary", "must not be negative");
+        }
+    }
+
+    /** The model's context starts afresh after this point; nothing is deleted. */
+    record Cleared() implements Event {
+    }
+}

@@ -1,0 +1,31 @@
+package dev.threadline.core.llm;
+
+/**
+ * The model SPI: one request (system prompt, transcript view, tools, limits) in, one assistant reply
+ * (content blocks, stop reason, usage) out. Implementations are thread-safe and hold no session state.
+ */
+public interface ChatModel {
+
+    /** A short name for logs and banners, e.g. {@code scripted} or {@code anthropic:claude-...}. */
+    String name();
+
+    /**
+     * Produces the next assistant message.
+     *
+     * @throws ModelException when the provider fails; its message says what happened and what to do
+     */
+    ChatResponse complete(ChatRequest request);
+
+    /**
+     * Streams the reply: {@code listener} receives text as it is produced; the complete response is
+     * returned at the end. The default produces the whole reply at once.
+     */
+    default ChatResponse stream(ChatRequest request, java.util.function.Consumer<String> listener) {
+        ChatResponse r = complete(request);
+        String text = r.text();
+        if (!text.isEmpty()) {
+            listener.accept(text);
+        }
+        return r;
+    }
+}

@@ -1,0 +1,25 @@
+package dev.threadline.core.llm;
+
+import dev.threadline.core.Require;
+import dev.threadline.core.model.ContentBlock;
+import dev.threadline.core.model.Message;
+import dev.threadline.core.model.StopReason;
+import dev.threadline.core.model.Usage;
+import java.util.List;
+
+/** A model's reply: content blocks, why it stopped, what it cost. */
+public record ChatResponse(List<ContentBlock> content, StopReason stopReason, Usage usage) {
+    public ChatResponse {
+        content = List.copyOf(Require.nonNull(content, "content"));
+        Require.nonNull(stopReason, "stopReason");
+        usage = usage == null ? Usage.ZERO : usage;
+    }
+
+    public Message toMessage() {
+        return Message.assistant(content, stopReason, usage);
+    }
+
+    public String text() {
+        return toMessage().text();
+    }
+}

@@ -1,0 +1,74 @@
+package dev.threadline.core.model;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.Require;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * One transcript entry. Immutable. Assistant messages carry the stop reason and usage of the call
+ * that produced them; other roles leave both null.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Message(Role role, List<ContentBlock> content, StopReason stopReason, Usage usage) {
+
+    public Message {
+        Require.nonNull(role, "message.role");
+        Require.nonNull(content, "message.content");
+        content = List.copyOf(content);
+        for (ContentBlock block : content) {
+            boolean allowed = switch (block) {
+                case ContentBlock.ToolUse t -> role == Role.ASSISTANT;
+                case ContentBlock.ToolResult r -> role == Role.TOOL;
+                case ContentBlock.Thinking t -> role == Role.ASSISTANT;
+                default -> role != Role.TOOL;
+            };
+            if (!allowed) {
+                throw new InvalidInputException("message.content",
+                        "a " + role.wireName() + " message cannot hold a " + block.getClass().getSimpleName() + " block");
+            }
+        }
+        if (role != Role.ASSISTANT && (stopReason != null || usage != null)) {
+            throw new InvalidInputException("message", "only assistant messages carry stop_reason and usage");
+        }
+    }
+
+    public static Message user(String text) {
+        return new Message(Role.USER, List.of(ContentBlock.text(text)), null, null);
+    }
+
+    public static Message system(String text) {
+        return new Message(Role.SYSTEM, List.of(ContentBlock.text(text)), null, null);
+    }
+
+    public static Message assistant(List<ContentBlock> content, StopReason stopReason, Usage usage) {
+        return new Message(Role.ASSISTANT, content, stopReason, usage);
+    }
+
+    public static Message assistantText(String text) {
+        return assistant(List.of(ContentBlock.text(text)), StopReason.END_TURN, Usage.ZERO);
+    }
+
+    public static Message toolResults(List<ContentBlock.ToolResult> results) {
+        return new Message(Role.TOOL, List.copyOf(results), null, null);
+    }
+
+    /** The text blocks joined by newlines (empty when there are none). */
+    @JsonIgnore
+    public String text() {
+        return content.stream().filter(b -> b instanceof ContentBlock.Text)
+                .map(b -> ((ContentBlock.Text) b).text()).collect(Collectors.joining("\n"));
+    }
+
+    @JsonIgnore
+    public List<ContentBlock.ToolUse> toolUses() {
+        return content.stream().filter(b -> b instanceof ContentBlock.ToolUse).map(b -> (ContentBlock.ToolUse) b).toList();
+    }
+
+    @JsonIgnore
+    public List<ContentBlock.ToolResult> toolResults() {
+        return content.stream().filter(b -> b instanceof ContentBlock.ToolResult).map(b -> (ContentBlock.ToolResult) b).toList();
+    }
+}

@@ -1,0 +1,43 @@
+package dev.threadline.core.skill;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.model.Message;
+import dev.threadline.core.state.VariableScope;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one skill run gets: which session and call it serves, its validated arguments, a read-only
+ * view of the session's state, a deadline and a cancellation signal. It gives no handle on any other
+ * session and no way to change state except the writes the skill returns.
+ */
+public interface ExecutionContext {
+
+    String sessionId();
+
+    String toolUseId();
+
+    /** The arguments, already validated against the skill's schema. */
+    JsonNode arguments();
+
+    /** The variables of one scope as they were when the call started (temp: as of this turn). */
+    Map<String, JsonNode> variables(VariableScope scope);
+
+    /** A session variable, or null. */
+    default JsonNode variable(String name) {
+        return variables(VariableScope.SESSION).get(name);
+    }
+
+    /** The transcript as the session had it when the call started. */
+    List<Message> messages();
+
+    /** When the runtime stops waiting for this call. */
+    Instant deadline();
+
+    /** True once the call timed out or the turn was interrupted: stop and return. */
+    boolean isCancelled();
+
+    /** A logger named after the skill, with the session and call in its messages. */
+    org.slf4j.Logger logger();
+}

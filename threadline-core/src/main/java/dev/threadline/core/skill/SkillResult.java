@@ -1,0 +1,41 @@
+package dev.threadline.core.skill;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.Require;
+import dev.threadline.core.state.VariableScope;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a skill returns: the content the model sees, whether it is an error, and the variable writes
+ * it proposes (applied by the runtime, in the same step as the result).
+ */
+public record SkillResult(String content, boolean isError, List<VariableWrite> writes) {
+
+    public SkillResult {
+        Require.nonNull(content, "content");
+        writes = writes == null ? List.of() : List.copyOf(writes);
+    }
+
+    public static SkillResult ok(String content) {
+        return new SkillResult(content, false, List.of());
+    }
+
+    public static SkillResult error(String content) {
+        return new SkillResult(content, true, List.of());
+    }
+
+    /** A copy that also sets {@code name} in {@code scope}. */
+    public SkillResult withWrite(VariableScope scope, String name, JsonNode value) {
+        List<VariableWrite> w = new ArrayList<>(writes);
+        w.add(VariableWrite.set(scope, name, value));
+        return new SkillResult(content, isError, w);
+    }
+
+    /** A copy that also removes {@code name} from {@code scope}. */
+    public SkillResult withRemoval(VariableScope scope, String name) {
+        List<VariableWrite> w = new ArrayList<>(writes);
+        w.add(VariableWrite.remove(scope, name));
+        return new SkillResult(content, isError, w);
+    }
+}

@@ -1,0 +1,180 @@
+package dev.threadline.core.state;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.InvalidEventException;
+import dev.threadline.core.event.Event;
+import dev.threadline.core.event.StoredEvent;
+import dev.threadline.core.model.ContentBlock;
+import dev.threadline.core.model.Message;
+import dev.threadline.core.model.Usage;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The pure fold of events into {@link State}: {@code State apply(State, Event)}. Deterministic, no I/O,
+ * no clock. An event that cannot follow the given state raises {@link InvalidEventException} and
+ * produces nothing, so a decider's events are checked before they are appended.
+ */
+public final class Reducer {
+    private Reducer() {}
+
+    /** Folds one journalled event: position and step come from the envelope. */
+    public static State apply(State state, StoredEvent stored) {
+        State next = apply(state, stored.event());
+        return next.with(stored.seq(), stored.step(), next.status(), next.messages(), next.variables(), next.pending(),
+                next.usage(), next.contextStart(), next.compaction());
+    }
+
+    /** Folds a whole journal from the empty state. */
+    public static State fold(Iterable<StoredEvent> events) {
+        State s = State.EMPTY;
+        for (StoredEvent e : events) {
+            s = apply(s, e);
+        }
+        return s;
+    }
+
+    /** Applies one event; seq and step are left as they were (the envelope sets them). */
+    public static State apply(State s, Event event) {
+        return switch (event) {
+            case Event.SessionCreated c -> s;
+            case Event.BranchCreated b -> s;
+            case Event.UserMessageReceived u -> {
+                requireNoPending(s, u);
+                yield s.with(s.seq(), s.step(), SessionStatus.RUNNING, s.transcript().plus(u.message()), s.variables(),
+                        s.pending(), s.usage(), s.contextStart(), s.compaction());
+            }
+            case Event.AssistantMessageReceived a -> {
+                requireNoPending(s, a);
+                Message m = a.message();
+                List<ContentBlock.ToolUse> uses = m.toolUses();
+                List<PendingToolCall> pending = new ArrayList<>(uses.size());
+                java.util.Set<String> ids = new java.util.HashSet<>();
+                for (int i = 0; i < uses.size(); i++) {
+                    ContentBlock.ToolUse u = uses.get(i);
+                    if (!ids.add(u.id())) {
+                        throw new InvalidEventException(a.type(), "tool_use id '" + u.id() + "' appears twice in one message");
+                    }
+                    if (toolUseIdSeen(s, u.id())) {
+                        throw new InvalidEventException(a.type(), "tool_use id '" + u.id() + "' was already used in this session");
+                    }
+                    pending.add(new PendingToolCall(u.id(), u.name(), u.input(), i, false, null));
+                }
+                Usage usage = m.usage() == null ? s.usage() : s.usage().plus(m.usage());
+                yield s.with(s.seq(), s.step(), SessionStatus.RUNNING, s.transcript().plus(m), s.variables(), pending,
+                        usage, s.contextStart(), s.compaction());
+            }
+            case Event.ToolCallStarted st -> {
+                PendingToolCall p = requirePending(s, st.toolUseId(), st.type());
+                if (p.started() || p.answered()) {
+                    throw new InvalidEventException(st.type(), "tool call '" + st.toolUseId() + "' was already started");
+                }
+                yield withPending(s, replace(s.pending(), p.markStarted()), s.transcript());
+            }
+            case Event.ToolCallEnded end -> applyResult(s, end);
+            case Event.VariablesChanged v -> {
+                if (v.scope() != VariableScope.SESSION) {
+                    yield s; // user/app scopes live in the store's shared tables; the event is their audit trail
+                }
+                Map<String, JsonNode> vars = new HashMap<>(s.variables());
+                v.removed().forEach(vars::remove);
+                vars.putAll(v.set());
+                yield s.with(s.seq(), s.step(), s.status(), s.messages(), vars, s.pending(), s.usage(),
+                        s.contextStart(), s.compaction());
+            }
+            case Event.TurnCompleted t -> {
+                requireNoPending(s, t);
+                yield s.with(s.seq(), s.step(), SessionStatus.IDLE, s.messages(), s.variables(), s.pending(), s.usage(),
+                        s.contextStart(), s.compaction());
+            }
+            case Event.TurnInterrupted t -> {
+                requireNoPending(s, t);
+                yield s.with(s.seq(), s.step(), SessionStatus.IDLE, s.messages(), s.variables(), s.pending(), s.usage(),
+                        s.contextStart(), s.compaction());
+            }
+            case Event.ContextCompacted c -> {
+                if (c.boundary() > s.messages().size() || c.boundary() < s.contextStart()) {
+                    throw new InvalidEventException(c.type(), "boundary " + c.boundary() + " is outside the context ["
+                            + s.contextStart() + ", " + s.messages().size() + "]");
+                }
+                yield s.with(s.seq(), s.step(), s.status(), s.messages(), s.variables(), s.pending(), s.usage(),
+                        s.contextStart(), new Compaction(c.summary(), c.boundary()));
+            }
+            case Event.Cleared c -> {
+                requireNoPending(s, c);
+                yield s.with(s.seq(), s.step(), s.status(), s.messages(), s.variables(), s.pending(), s.usage(),
+                        s.messages().size(), null);
+            }
+        };
+    }
+
+    /**
+     * Applies only what shapes the transcript (messages and the pending results that complete a tool
+     * message). Used when loading: with a snapshot for everything else, events before the snapshot
+     * are folded through this alone.
+     */
+    public static State applyTranscriptOnly(State s, Event event) {
+        return event.touchesTranscript() ? apply(s, event) : s;
+    }
+
+    private static State applyResult(State s, Event.ToolCallEnded end) {
+        PendingToolCall p = requirePending(s, end.toolUseId(), end.type());
+        if (p.answered()) {
+            throw new InvalidEventException(end.type(), "tool call '" + end.toolUseId() + "' already has a result");
+        }
+        ContentBlock.ToolResult result = new ContentBlock.ToolResult(end.toolUseId(), end.resultContent(), end.isError());
+        List<PendingToolCall> pending = replace(s.pending(), p.withResult(result));
+        if (pending.stream().allMatch(PendingToolCall::answered)) {
+            List<ContentBlock.ToolResult> results = pending.stream()
+                    .sorted(Comparator.comparingInt(PendingToolCall::index))
+                    .map(PendingToolCall::result).toList();
+            return withPending(s, List.of(), s.transcript().plus(Message.toolResults(results)));
+        }
+        return withPending(s, pending, s.transcript());
+    }
+
+    private static State withPending(State s, List<PendingToolCall> pending, List<Message> messages) {
+        return s.with(s.seq(), s.step(), s.status(), messages, s.variables(), pending, s.usage(), s.contextStart(),
+                s.compaction());
+    }
+
+    private static List<PendingToolCall> replace(List<PendingToolCall> pending, PendingToolCall updated) {
+        List<PendingToolCall> out = new ArrayList<>(pending.size());
+        for (PendingToolCall p : pending) {
+            out.add(p.toolUseId().equals(updated.toolUseId()) ? updated : p);
+        }
+        return out;
+    }
+
+    private static PendingToolCall requirePending(State s, String toolUseId, String type) {
+        for (PendingToolCall p : s.pending()) {
+            if (p.toolUseId().equals(toolUseId)) {
+                return p;
+            }
+        }
+        throw new InvalidEventException(type, "no pending tool call has id '" + toolUseId + "'");
+    }
+
+    private static void requireNoPending(State s, Event e) {
+        if (!s.pending().isEmpty()) {
+            throw new InvalidEventException(e.type(), s.pending().size() + " tool call(s) are still unanswered: "
+                    + s.pending().stream().map(PendingToolCall::toolUseId).toList());
+        }
+    }
+
+    private static boolean toolUseIdSeen(State s, String id) {
+        // Only the recent tail can collide in practice; the scan is bounded to keep apply O(1) per event.
+        List<Message> ms = s.messages();
+        for (int i = ms.size() - 1, seen = 0; i >= 0 && seen < 64; i--, seen++) {
+            for (ContentBlock.ToolUse u : ms.get(i).toolUses()) {
+                if (u.id().equals(id)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}

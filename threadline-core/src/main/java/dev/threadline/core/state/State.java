@@ -1,0 +1,66 @@
+package dev.threadline.core.state;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.model.Message;
+import dev.threadline.core.model.Usage;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The live data of one session as of journal position {@code seq}: an immutable value, a new one per
+ * event. Produced only by {@link Reducer}.
+ *
+ * @param seq          journal position this state reflects (0 = nothing yet)
+ * @param step         number of commits folded so far
+ * @param status       idle or running a turn
+ * @param messages     the full transcript (compaction and clear change the model's view, not this)
+ * @param variables    session-scoped variables (working memory)
+ * @param pending      tool calls of the last assistant message that are not yet in the transcript
+ * @param usage        token usage totalled over every model reply
+ * @param contextStart index of the first message the model's context starts from (moved by clear)
+ * @param compaction   the latest compaction, or null
+ */
+public record State(long seq, long step, SessionStatus status, List<Message> messages, Map<String, JsonNode> variables,
+                    List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction) {
+
+    public static final State EMPTY = new State(0, 0, SessionStatus.IDLE, AppendOnlyList.empty(), Map.of(), List.of(),
+            Usage.ZERO, 0, null);
+
+    public State {
+        messages = AppendOnlyList.copyOf(messages);
+        variables = Map.copyOf(variables);
+        pending = List.copyOf(pending);
+    }
+
+    /** Everything but the message bodies: what a snapshot stores. */
+    public StateSnapshot snapshot() {
+        return new StateSnapshot(seq, step, status, messages.size(), variables, pending, usage, contextStart, compaction);
+    }
+
+    /** Rebuilds a state from a snapshot and the transcript as of the snapshot's seq. */
+    public static State fromSnapshot(StateSnapshot s, List<Message> messages) {
+        if (messages.size() != s.messageCount()) {
+            throw new IllegalStateException("snapshot at seq " + s.seq() + " counts " + s.messageCount()
+                    + " messages but the journal holds " + messages.size());
+        }
+        return new State(s.seq(), s.step(), s.status(), messages, s.variables(), s.pending(), s.usage(),
+                s.contextStart(), s.compaction());
+    }
+
+    public boolean isIdle() {
+        return status == SessionStatus.IDLE;
+    }
+
+    public JsonNode variable(String name) {
+        return variables.get(name);
+    }
+
+    State with(long seq, long step, SessionStatus status, List<Message> messages, Map<String, JsonNode> variables,
+               List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction) {
+        return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction);
+    }
+
+    AppendOnlyList<Message> transcript() {
+        return (AppendOnlyList<Message>) messages;
+    }
+}

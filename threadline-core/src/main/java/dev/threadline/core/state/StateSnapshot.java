@@ -1,0 +1,20 @@
+package dev.threadline.core.state;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.model.Usage;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A small snapshot of a {@link State}: everything but the message bodies. Written every K events so
+ * that loading a session replays only the events after it (and reads only the transcript-bearing
+ * events before it).
+ */
+public record StateSnapshot(long seq, long step, SessionStatus status, int messageCount,
+                            Map<String, JsonNode> variables, List<PendingToolCall> pending, Usage usage,
+                            int contextStart, Compaction compaction) {
+    public StateSnapshot {
+        variables = variables == null ? Map.of() : Map.copyOf(variables);
+        pending = pending == null ? List.of() : List.copyOf(pending);
+    }
+}

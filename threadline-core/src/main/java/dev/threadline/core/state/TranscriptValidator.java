@@ -1,0 +1,98 @@
+package dev.threadline.core.state;
+
+import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.model.ContentBlock;
+import dev.threadline.core.model.Message;
+import dev.threadline.core.model.Role;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Checks invariant 3: every tool_use is answered by exactly one tool_result, in the tool message that
+ * immediately follows it, in the same order; no tool_result without its tool_use; tool_use ids are
+ * unique. Runs before every model call and after every fork and rewind.
+ */
+public final class TranscriptValidator {
+    private TranscriptValidator() {}
+
+    /** How strict to be about the end of the transcript. */
+    public enum Mode {
+        /** What is sent to a model: nothing may be left unanswered, and it must start with a user message. */
+        MODEL_VIEW,
+        /** A state at any checkpoint: the last assistant message's tool calls may still be pending. */
+        CHECKPOINT
+    }
+
+    /** The violations found, empty when the transcript is valid. */
+    public static List<String> violations(List<Message> messages, Mode mode) {
+        List<String> out = new ArrayList<>();
+        Set<String> seenIds = new HashSet<>();
+        if (mode == Mode.MODEL_VIEW) {
+            Message first = messages.stream().filter(m -> m.role() != Role.SYSTEM).findFirst().orElse(null);
+            if (first != null && first.role() != Role.USER) {
+                out.add("the first non-system message is " + first.role().wireName() + ", not user");
+            }
+        }
+        for (int i = 0; i < messages.size(); i++) {
+            Message m = messages.get(i);
+            List<ContentBlock.ToolUse> uses = m.toolUses();
+            for (ContentBlock.ToolUse u : uses) {
+                if (!seenIds.add(u.id())) {
+                    out.add("message " + i + ": tool_use id '" + u.id() + "' is used twice");
+                }
+            }
+            if (m.role() == Role.TOOL) {
+                Message prev = i == 0 ? null : messages.get(i - 1);
+                if (prev == null || prev.role() != Role.ASSISTANT || prev.toolUses().isEmpty()) {
+                    out.add("message " + i + ": tool results " + ids(m.toolResults())
+                            + " do not follow an assistant message with tool_use");
+                }
+                continue;
+            }
+            if (uses.isEmpty()) {
+                continue;
+            }
+            Message next = i + 1 < messages.size() ? messages.get(i + 1) : null;
+            if (next == null) {
+                if (mode == Mode.MODEL_VIEW) {
+                    out.add("message " + i + ": tool_use " + idsOfUses(uses) + " has no tool_result");
+                }
+                continue;
+            }
+            if (next.role() != Role.TOOL) {
+                out.add("message " + i + ": tool_use " + idsOfUses(uses) + " is followed by a "
+                        + next.role().wireName() + " message instead of its tool results");
+                continue;
+            }
+            List<String> expected = idsOfUses(uses);
+            List<String> actual = ids(next.toolResults());
+            if (!expected.equals(actual)) {
+                out.add("message " + (i + 1) + ": tool results " + actual + " do not answer tool_use " + expected
+                        + " exactly once each, in order");
+            }
+        }
+        return out;
+    }
+
+    public static boolean isValid(List<Message> messages, Mode mode) {
+        return violations(messages, mode).isEmpty();
+    }
+
+    /** Throws {@link InvalidInputException} naming the first violations. */
+    public static void check(List<Message> messages, Mode mode) {
+        List<String> v = violations(messages, mode);
+        if (!v.isEmpty()) {
+            throw new InvalidInputException("transcript", String.join("; ", v.subList(0, Math.min(3, v.size()))));
+        }
+    }
+
+    private static List<String> ids(List<ContentBlock.ToolResult> results) {
+        return results.stream().map(ContentBlock.ToolResult::toolUseId).toList();
+    }
+
+    private static List<String> idsOfUses(List<ContentBlock.ToolUse> uses) {
+        return uses.stream().map(ContentBlock.ToolUse::id).toList();
+    }
+}

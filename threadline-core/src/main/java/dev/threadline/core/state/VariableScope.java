@@ -1,0 +1,27 @@
+package dev.threadline.core.state;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+
+/**
+ * Where a variable lives. {@link #SESSION} (the default) is journalled with the session and forks with
+ * it; {@link #USER} is shared by all sessions of one user; {@link #APP} by every session; {@link #TEMP}
+ * lives only for the current turn and is never persisted.
+ */
+public enum VariableScope {
+    SESSION, USER, APP, TEMP;
+
+    @JsonValue
+    public String wireName() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    public static VariableScope parse(String name) {
+        for (VariableScope s : values()) {
+            if (s.wireName().equalsIgnoreCase(name)) {
+                return s;
+            }
+        }
+        throw new dev.threadline.core.InvalidInputException("scope",
+                "'" + name + "' is not a variable scope; use session, user, app or temp");
+    }
+}
