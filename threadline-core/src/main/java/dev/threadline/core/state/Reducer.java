@@ -100,6 +100,10 @@ public final class Reducer {
                     throw new InvalidEventException(c.type(), "boundary " + c.boundary() + " is outside the context ["
                             + s.contextStart() + ", " + s.messages().size() + "]");
                 }
+                if (c.boundary() < s.messages().size() && s.messages().get(c.boundary()).role() != dev.threadline.core.model.Role.USER) {
+                    throw new InvalidEventException(c.type(), "boundary " + c.boundary() + " is not at a user message;"
+                            + " a compaction must never separate a tool_use from its tool_result");
+                }
                 yield s.with(s.seq(), s.step(), s.status(), s.messages(), s.variables(), s.pending(), s.usage(),
                         s.contextStart(), new Compaction(c.summary(), c.boundary()));
             }

@@ -1,0 +1,93 @@
+package dev.threadline.cli;
+
+import java.io.BufferedReader;
+import java.io.Console;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import org.jline.reader.EndOfFileException;
+import org.jline.reader.LineReader;
+import org.jline.reader.LineReaderBuilder;
+import org.jline.reader.UserInterruptException;
+import org.jline.terminal.Terminal;
+import org.jline.terminal.TerminalBuilder;
+
+/** Where the REPL's lines come from: a JLine editor on a terminal, or plain lines from a pipe or file. */
+interface LineInput extends AutoCloseable {
+
+    /** The next line, or null at the end of input. */
+    String readLine(String prompt) throws IOException;
+
+    /** Whether a person is typing (then the input is not echoed back). */
+    boolean interactive();
+
+    @Override
+    void close() throws IOException;
+
+    static LineInput open() throws IOException {
+        return isTerminal() ? new Editor() : new Plain();
+    }
+
+    private static boolean isTerminal() {
+        Console c = System.console();
+        if (c == null) {
+            return false;
+        }
+        try { // Console.isTerminal() exists from Java 22; before that a non-null console means a terminal
+            return (boolean) Console.class.getMethod("isTerminal").invoke(c);
+        } catch (ReflectiveOperationException e) {
+            return true;
+        }
+    }
+
+    /** JLine line editing and history on a real terminal. */
+    final class Editor implements LineInput {
+        private final Terminal terminal;
+        private final LineReader reader;
+
+        Editor() throws IOException {
+            terminal = TerminalBuilder.builder().system(true).build();
+            reader = LineReaderBuilder.builder().terminal(terminal).build();
+        }
+
+        @Override
+        public String readLine(String prompt) {
+            try {
+                return reader.readLine(prompt);
+            } catch (EndOfFileException e) {
+                return null;
+            } catch (UserInterruptException e) {
+                return "";
+            }
+        }
+
+        @Override
+        public boolean interactive() {
+            return true;
+        }
+
+        @Override
+        public void close() throws IOException {
+            terminal.close();
+        }
+    }
+
+    /** One line per input from standard input. */
+    final class Plain implements LineInput {
+        private final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+
+        @Override
+        public String readLine(String prompt) throws IOException {
+            return in.readLine();
+        }
+
+        @Override
+        public boolean interactive() {
+            return false;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

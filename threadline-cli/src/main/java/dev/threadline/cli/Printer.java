@@ -1,0 +1,90 @@
+package dev.threadline.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.model.ContentBlock;
+import dev.threadline.core.model.Message;
+import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.runtime.Session;
+import dev.threadline.core.state.Checkpoint;
+import dev.threadline.core.state.State;
+import dev.threadline.core.store.SessionSummary;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Plain-text views of sessions, transcripts, checkpoints and variables for the terminal. */
+final class Printer {
+    private Printer() {}
+
+    static String summaryLine(SessionSummary r) {
+        SessionInfo i = r.info();
+        String parent = i.parentId() == null ? "" : "  (branch of " + i.parentId() + " at seq " + i.parentSeq() + ")";
+        return String.format("%-24s seq %-6d updated %s%s", i.id(), r.headSeq(), r.updatedAt(), parent);
+    }
+
+    static void describe(PrintWriter out, Session s) {
+        SessionInfo i = s.info();
+        State st = s.state();
+        out.println("session  " + i.id() + (i.parentId() == null ? "" : "  (branch of " + i.parentId() + " at seq " + i.parentSeq() + ")"));
+        out.println("created  " + i.createdAt() + "   tenant " + i.tenant() + "   user " + i.userId());
+        out.println("model    " + i.config().model() + "   policy " + i.config().contextPolicy());
+        out.println("state    " + st.status().wireName() + " at seq " + st.seq() + ", " + st.messages().size() + " messages, "
+                + st.variables().size() + " variables, tokens in/out " + st.usage().inputTokens() + "/" + st.usage().outputTokens());
+    }
+
+    /** The transcript, one block a line, numbered by turn. */
+    static void history(PrintWriter out, State st) {
+        if (st.messages().isEmpty()) {
+            out.println("(no messages yet)");
+            return;
+        }
+        int turn = 0;
+        for (int idx = 0; idx < st.messages().size(); idx++) {
+            if (idx == st.contextStart() && idx > 0) {
+                out.println("---- context cleared here (earlier messages stay in the journal) ----");
+            }
+            Message m = st.messages().get(idx);
+            switch (m.role()) {
+                case USER -> out.println("[" + (++turn) + "] you: " + m.text());
+                case SYSTEM -> out.println("    system: " + m.text());
+                case ASSISTANT -> {
+                    for (ContentBlock b : m.content()) {
+                        switch (b) {
+                            case ContentBlock.Text t -> out.println("    assistant: " + t.text());
+                            case ContentBlock.ToolUse u -> out.println("    assistant -> " + u.name() + " " + u.input());
+                            case ContentBlock.Thinking th -> out.println("    (thinking) " + th.thinking());
+                            default -> out.println("    assistant: [" + b.getClass().getSimpleName() + "]");
+                        }
+                    }
+                }
+                case TOOL -> m.toolResults().forEach(r -> out.println("    tool <- " + (r.isError() ? "ERROR " : "") + oneLine(r.content())));
+            }
+        }
+        if (!st.pending().isEmpty()) {
+            out.println("    (" + st.pending().size() + " tool call(s) still running)");
+        }
+    }
+
+    static void checkpoints(PrintWriter out, List<Checkpoint> cps) {
+        out.println("  seq  step  source  time                      what");
+        for (Checkpoint c : cps) {
+            out.println(String.format("%5d %5d  %-6s  %-24s  %s", c.seq(), c.step(), c.source().wireName(), c.time(), c.preview()));
+        }
+        out.println("(/rewind SEQ continues from a checkpoint on a new branch; /fork SEQ copies it to a new session)");
+    }
+
+    static void variables(PrintWriter out, String scope, Map<String, JsonNode> vars) {
+        if (vars.isEmpty()) {
+            out.println(scope + ": (none)");
+            return;
+        }
+        out.println(scope + ":");
+        new TreeMap<>(vars).forEach((k, v) -> out.println("  " + k + " = " + v));
+    }
+
+    static String oneLine(String s) {
+        String flat = s.replace('\n', ' ');
+        return flat.length() > 200 ? flat.substring(0, 199) + "…" : flat;
+    }
+}

@@ -1,0 +1,172 @@
+package dev.threadline.cli;
+
+import dev.threadline.core.ThreadlineException;
+import dev.threadline.core.model.Message;
+import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.runtime.Session;
+import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.runtime.TurnResult;
+import dev.threadline.core.state.VariableScope;
+import dev.threadline.core.store.ScopedWrite;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+
+/** The chat loop: user lines become turns, slash commands inspect and steer the session. */
+final class Repl {
+    static final String HELP = """
+            Commands:
+              /help            this list
+              /history         the transcript of this session
+              /checkpoints     every step of the journal, with its seq
+              /rewind SEQ      continue from checkpoint SEQ on a new branch (the old branch stays)
+              /fork SEQ        copy the session up to checkpoint SEQ into a new session and switch to it
+              /vars            the variables (session, user, app scopes)
+              /sessions        all sessions in this database
+              /resume ID       switch to another session
+              /clear           start the model's context afresh (the history stays in the journal)
+              /exit            leave (also Ctrl-D)
+            Anything else is sent to the agent.""";
+
+    private final Threadline tl;
+    private final PrintWriter out;
+    private final LineInput input;
+    private final SessionConfig config;
+    private final Path db;
+    private Session session;
+
+    Repl(Threadline tl, PrintWriter out, LineInput input, SessionConfig config, Path db) {
+        this.tl = tl;
+        this.out = out;
+        this.input = input;
+        this.config = config;
+        this.db = db;
+    }
+
+    int run(String sessionId) throws IOException {
+        boolean existed = sessionId != null && tl.store().session(sessionId).isPresent();
+        session = sessionId == null ? tl.create(config) : tl.openOrCreate(sessionId, config);
+        banner(existed);
+        while (true) {
+            String line = input.readLine(session.id() + "> ");
+            if (line == null) {
+                break;
+            }
+            line = line.strip();
+            if (line.isEmpty()) {
+                continue;
+            }
+            if (!input.interactive()) {
+                out.println(session.id() + "> " + line);
+            }
+            try {
+                if (line.startsWith("/")) {
+                    if (!command(line)) {
+                        break;
+                    }
+                } else {
+                    turn(line);
+                }
+            } catch (ThreadlineException e) {
+                out.println("error: " + e.getMessage());
+            }
+            out.flush();
+        }
+        out.println("Bye. Session " + session.id() + " is saved in " + db + ".");
+        out.flush();
+        return 0;
+    }
+
+    private void banner(boolean existed) {
+        out.println("Threadline chat - session " + session.id() + (existed ? " (resumed, " + session.state().messages().size()
+                + " messages)" : " (new)"));
+        out.println("store: sqlite " + db + " - " + tl.store().durability());
+        if (tl.modelName().equals("scripted")) {
+            out.println("model: scripted - Threadline's offline demo model, not an LLM. It can do arithmetic"
+                    + " (\"what is (2+3)*4\"), notes (\"note buy milk\", \"notes\"), \"ls\" and \"read FILE\".");
+        } else {
+            out.println("model: " + tl.modelName());
+        }
+        out.println("Type /help for commands.");
+        out.flush();
+    }
+
+    private void turn(String text) {
+        int before = session.state().messages().size();
+        TurnResult r = session.submit(text);
+        List<Message> messages = session.state().messages();
+        for (int i = before + 1; i < messages.size(); i++) {
+            Message m = messages.get(i);
+            switch (m.role()) {
+                case ASSISTANT -> {
+                    m.toolUses().forEach(u -> out.println("  -> " + u.name() + " " + u.input()));
+                    if (!m.text().isBlank()) {
+                        out.println("assistant: " + m.text());
+                    }
+                }
+                case TOOL -> m.toolResults().forEach(x -> out.println("  <- " + (x.isError() ? "ERROR " : "") + Printer.oneLine(x.content())));
+                default -> { }
+            }
+        }
+        if (r.outcome() != TurnResult.Outcome.COMPLETED) {
+            out.println("(turn ended: " + r.reason() + ")");
+        }
+    }
+
+    /** Runs a slash command; false means leave. */
+    private boolean command(String line) {
+        String[] parts = line.split("\\s+", 2);
+        String arg = parts.length > 1 ? parts[1].strip() : "";
+        switch (parts[0]) {
+            case "/exit", "/quit" -> {
+                return false;
+            }
+            case "/help" -> out.println(HELP);
+            case "/history" -> Printer.history(out, session.state());
+            case "/checkpoints" -> Printer.checkpoints(out, session.checkpoints());
+            case "/rewind" -> {
+                Session old = session;
+                session = session.rewind(seq(arg));
+                out.println("Rewound to seq " + arg + ": now on branch " + session.id() + ". The old branch stays as "
+                        + old.id() + " (/resume " + old.id() + " to go back).");
+            }
+            case "/fork" -> {
+                Session old = session;
+                session = session.fork(seq(arg));
+                out.println("Forked " + old.id() + " at seq " + arg + " into " + session.id() + "; now on " + session.id() + ".");
+            }
+            case "/vars" -> {
+                var info = session.info();
+                Printer.variables(out, "session", session.state().variables());
+                Printer.variables(out, "user " + info.userId(), tl.store().variables(VariableScope.USER,
+                        ScopedWrite.userKey(info.tenant(), info.userId())));
+                Printer.variables(out, "app", tl.store().variables(VariableScope.APP, ScopedWrite.appKey(info.tenant())));
+            }
+            case "/sessions" -> tl.sessions().forEach(r -> out.println((r.info().id().equals(session.id()) ? "* " : "  ")
+                    + Printer.summaryLine(r)));
+            case "/resume" -> {
+                if (arg.isEmpty()) {
+                    out.println("usage: /resume ID (see /sessions)");
+                } else {
+                    session = tl.open(arg);
+                    out.println("Now on session " + session.id() + " (" + session.state().messages().size() + " messages).");
+                }
+            }
+            case "/clear" -> {
+                session.clear();
+                out.println("Context cleared: the model starts afresh; /history still shows everything.");
+            }
+            default -> out.println("unknown command " + parts[0] + "; /help lists the commands");
+        }
+        return true;
+    }
+
+    private static long seq(String arg) {
+        try {
+            return Long.parseLong(arg);
+        } catch (NumberFormatException e) {
+            throw new dev.threadline.core.InvalidInputException("SEQ", "'" + arg + "' is not a checkpoint seq; /checkpoints lists them");
+        }
+    }
+}

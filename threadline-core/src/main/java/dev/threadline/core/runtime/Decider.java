@@ -1,0 +1,14 @@
+package dev.threadline.core.runtime;
+
+import dev.threadline.core.event.Event;
+import dev.threadline.core.state.State;
+import java.util.List;
+
+/**
+ * Decides the events of one step from the current state. Must be a pure function of the state: on a
+ * version conflict (another writer got there first) it is called again with the fresh state.
+ */
+@FunctionalInterface
+public interface Decider {
+    List<Event> decide(State state);
+}

@@ -1,0 +1,115 @@
+package dev.threadline.core.runtime;
+
+import dev.threadline.core.Require;
+import dev.threadline.core.ThreadlineException;
+import java.util.ArrayDeque;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A mailbox per session: the commands of one session run one at a time, in arrival order; different
+ * sessions run in parallel, each drain on its own virtual thread. A mailbox exists only while it has
+ * work, so idle sessions cost nothing here.
+ *
+ * <p>Thread-safe. {@link #close()} refuses new commands and lets queued ones finish.
+ */
+public final class SessionRunner implements AutoCloseable {
+
+    private final ExecutorService executor;
+    private final boolean ownsExecutor;
+    private final ConcurrentHashMap<String, Mailbox> mailboxes = new ConcurrentHashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    public SessionRunner() {
+        this(Executors.newVirtualThreadPerTaskExecutor(), true);
+    }
+
+    public SessionRunner(ExecutorService executor, boolean ownsExecutor) {
+        this.executor = Require.nonNull(executor, "executor");
+        this.ownsExecutor = ownsExecutor;
+    }
+
+    /** Queues {@code command} behind the session's earlier commands; the future completes with its result. */
+    public <T> CompletableFuture<T> submit(String sessionId, Callable<T> command) {
+        Require.nonNull(sessionId, "sessionId");
+        Require.nonNull(command, "command");
+        if (closed.get()) {
+            throw new ThreadlineException("the session runner is closed; no new commands are accepted");
+        }
+        CompletableFuture<T> future = new CompletableFuture<>();
+        Runnable task = () -> {
+            try {
+                future.complete(command.call());
+            } catch (Throwable t) {
+                future.completeExceptionally(t);
+            }
+        };
+        while (true) {
+            Mailbox mailbox = mailboxes.computeIfAbsent(sessionId, Mailbox::new);
+            if (mailbox.offer(task)) {
+                return future;
+            }
+            // that mailbox was just retired after draining; the next computeIfAbsent makes a fresh one
+        }
+    }
+
+    /** Whether the session has a command queued or running. */
+    public boolean isBusy(String sessionId) {
+        return mailboxes.containsKey(sessionId);
+    }
+
+    /** Number of sessions with queued or running commands. */
+    public int activeSessions() {
+        return mailboxes.size();
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true) && ownsExecutor) {
+            executor.close(); // waits for running drains
+        }
+    }
+
+    private final class Mailbox {
+        private final String sessionId;
+        private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
+        private boolean draining;
+        private boolean retired;
+
+        Mailbox(String sessionId) {
+            this.sessionId = sessionId;
+        }
+
+        synchronized boolean offer(Runnable task) {
+            if (retired) {
+                return false;
+            }
+            queue.add(task);
+            if (!draining) {
+                draining = true;
+                executor.execute(this::drain);
+            }
+            return true;
+        }
+
+        private void drain() {
+            while (true) {
+                Runnable next;
+                synchronized (this) {
+                    next = queue.poll();
+                    if (next == null) {
+                        draining = false;
+                        retired = true;
+                        mailboxes.remove(sessionId, this);
+                        return;
+                    }
+                }
+                next.run();
+            }
+        }
+    }
+}

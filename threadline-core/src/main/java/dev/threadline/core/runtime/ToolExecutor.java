@@ -1,0 +1,159 @@
+package dev.threadline.core.runtime;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.event.Event;
+import dev.threadline.core.model.ContentBlock;
+import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.skill.SimpleExecutionContext;
+import dev.threadline.core.skill.Skill;
+import dev.threadline.core.skill.SkillRegistry;
+import dev.threadline.core.skill.SkillResult;
+import dev.threadline.core.skill.VariableWrite;
+import dev.threadline.core.state.State;
+import dev.threadline.core.state.VariableScope;
+import dev.threadline.core.store.ScopedWrite;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Runs the skills of one assistant message in parallel, each in its own {@link SimpleExecutionContext}
+ * with a deadline, and records each result as soon as it is known (so a crash loses no finished call).
+ * Exceptions, timeouts and cancellations become error results the model sees.
+ */
+final class ToolExecutor {
+    private final StateManager states;
+    private final SkillRegistry skills;
+    private final ExecutorService executor;
+
+    ToolExecutor(StateManager states, SkillRegistry skills, ExecutorService executor) {
+        this.states = states;
+        this.skills = skills;
+        this.executor = executor;
+    }
+
+    /** Why this call cannot run (unknown or disabled skill, invalid arguments), or null when it can. */
+    String problem(ContentBlock.ToolUse use, SessionConfig config) {
+        Optional<Skill> skill = skills.find(use.name());
+        if (skill.isEmpty() || !(config.skills().isEmpty() || config.skills().contains(use.name()))) {
+            return "unknown tool '" + use.name() + "'; available tools: "
+                    + skills.toolSpecs(config.skills()).stream().map(t -> t.name()).toList();
+        }
+        List<String> problems = skills.validator().validate(skill.get(), use.input());
+        return problems.isEmpty() ? null : "invalid arguments for " + use.name() + ": " + String.join("; ", problems);
+    }
+
+    void runAll(String sessionId, String commandId, List<ContentBlock.ToolUse> uses, SessionConfig config, TurnControl control) {
+        if (uses.isEmpty()) {
+            return;
+        }
+        State state = states.get(sessionId);
+        SessionInfo info = states.info(sessionId);
+        Map<VariableScope, Map<String, JsonNode>> vars = new EnumMap<>(VariableScope.class);
+        vars.put(VariableScope.SESSION, state.variables());
+        vars.put(VariableScope.USER, states.store().variables(VariableScope.USER, ScopedWrite.userKey(info.tenant(), info.userId())));
+        vars.put(VariableScope.APP, states.store().variables(VariableScope.APP, ScopedWrite.appKey(info.tenant())));
+        vars.put(VariableScope.TEMP, Map.copyOf(control.temp));
+        List<Future<?>> supervisors = new ArrayList<>();
+        for (ContentBlock.ToolUse use : uses) {
+            supervisors.add(executor.submit(() -> runOne(sessionId, commandId, use, config, control, vars, state)));
+        }
+        for (Future<?> f : supervisors) {
+            try {
+                f.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                control.interrupt("the turn's thread was interrupted");
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("recording a tool result failed: " + e.getCause().getMessage(), e.getCause());
+            }
+        }
+    }
+
+    private void runOne(String sessionId, String commandId, ContentBlock.ToolUse use, SessionConfig config,
+                        TurnControl control, Map<VariableScope, Map<String, JsonNode>> vars, State state) {
+        Skill skill = skills.find(use.name()).orElseThrow();
+        long timeout = config.toolTimeoutMillis();
+        Instant deadline = states.clock().instant().plusMillis(timeout);
+        boolean[] cancelled = new boolean[1];
+        SimpleExecutionContext ctx = new SimpleExecutionContext(sessionId, use.id(), use.input(), vars, state.messages(),
+                deadline, () -> cancelled[0] || control.interrupted() || Thread.currentThread().isInterrupted());
+        Future<SkillResult> run = executor.submit(() -> skill.execute(ctx));
+        control.track(run);
+        Event.ToolCallEnded ended;
+        List<Event.VariablesChanged> changes = List.of();
+        try {
+            SkillResult r = run.get(timeout, TimeUnit.MILLISECONDS);
+            if (r == null) {
+                ended = new Event.ToolCallFailed(use.id(), "the skill returned no result");
+            } else {
+                ended = new Event.ToolCallCompleted(use.id(), r.content(), r.isError());
+                changes = variableChanges(r.writes(), control);
+            }
+        } catch (TimeoutException e) {
+            cancelled[0] = true;
+            run.cancel(true);
+            ended = new Event.ToolCallTimedOut(use.id(), timeout);
+        } catch (CancellationException e) {
+            ended = new Event.ToolCallFailed(use.id(), "cancelled: " + (control.reason() == null ? "the turn was interrupted" : control.reason()));
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            String msg = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+            ended = new Event.ToolCallFailed(use.id(), use.name() + " failed: " + msg);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            run.cancel(true);
+            ended = new Event.ToolCallFailed(use.id(), "cancelled: the turn was interrupted");
+        } finally {
+            control.untrack(run);
+        }
+        states.handleToolResult(sessionId, commandId, ended, changes);
+    }
+
+    /** Groups a skill's writes into one event per journalled scope; temp writes go to the turn's scratch. */
+    private static List<Event.VariablesChanged> variableChanges(List<VariableWrite> writes, TurnControl control) {
+        Map<VariableScope, Map<String, JsonNode>> set = new LinkedHashMap<>();
+        Map<VariableScope, List<String>> removed = new LinkedHashMap<>();
+        for (VariableWrite w : writes) {
+            if (w.scope() == VariableScope.TEMP) {
+                if (w.isRemoval()) {
+                    control.temp.remove(w.name());
+                } else {
+                    control.temp.put(w.name(), w.value());
+                }
+                continue;
+            }
+            if (w.isRemoval()) {
+                set.computeIfAbsent(w.scope(), k -> new HashMap<>()).remove(w.name());
+                removed.computeIfAbsent(w.scope(), k -> new ArrayList<>()).add(w.name());
+            } else {
+                set.computeIfAbsent(w.scope(), k -> new HashMap<>()).put(w.name(), w.value());
+                List<String> r = removed.get(w.scope());
+                if (r != null) {
+                    r.remove(w.name());
+                }
+            }
+        }
+        List<Event.VariablesChanged> out = new ArrayList<>();
+        for (VariableScope scope : List.of(VariableScope.SESSION, VariableScope.USER, VariableScope.APP)) {
+            Map<String, JsonNode> s = set.getOrDefault(scope, Map.of());
+            List<String> r = removed.getOrDefault(scope, List.of());
+            if (!s.isEmpty() || !r.isEmpty()) {
+                out.add(new Event.VariablesChanged(scope, s, r));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,58 @@
+package dev.threadline.core.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.threadline.core.event.CheckpointSource;
+import dev.threadline.core.event.Event;
+import dev.threadline.core.llm.ScriptedModel;
+import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.state.Checkpoint;
+import dev.threadline.core.state.RandomJournal;
+import dev.threadline.core.state.State;
+import dev.threadline.core.state.TranscriptValidator;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+
+class BranchProperties {
+
+    @Provide
+    Arbitrary<List<Integer>> choices() {
+        return Arbitraries.integers().between(0, 999).list().ofMinSize(1).ofMaxSize(80);
+    }
+
+    @Property(tries = 150)
+    void forkAndRewindAtAnyCheckpointKeepTheTranscriptValid(@ForAll("choices") List<Integer> choices,
+                                                            @ForAll("pick") int pick, @ForAll boolean rewind) {
+        try (Threadline tl = Threadline.builder().snapshotEvery(5)
+                .model(ScriptedModel.of(req -> TestSkills.text("branch reply"))).build()) {
+            Session s = tl.create("s", SessionConfig.DEFAULT);
+            for (List<Event> step : RandomJournal.steps(choices)) {
+                tl.states().update("s", CheckpointSource.LOOP, StateManager.newCommandId(), st -> step);
+            }
+            List<Checkpoint> cps = s.checkpoints();
+            Checkpoint at = cps.get(Math.floorMod(pick, cps.size()));
+            State parentBefore = s.state();
+
+            Session b = rewind ? s.rewind(at.seq()) : s.fork(at.seq());
+
+            State st = b.state();
+            assertThat(st.pending()).isEmpty();
+            assertThat(st.isIdle()).isTrue();
+            assertThat(TranscriptValidator.violations(st.messages(), TranscriptValidator.Mode.MODEL_VIEW)).isEmpty();
+            assertThat(st.messages()).startsWith(s.stateAt(at.seq()).messages().subList(0,
+                    Math.min(st.messages().size(), s.stateAt(at.seq()).messages().size())).toArray(new dev.threadline.core.model.Message[0]));
+            b.submit("continue here");
+            assertThat(TranscriptValidator.violations(b.state().messages(), TranscriptValidator.Mode.MODEL_VIEW)).isEmpty();
+            assertThat(s.state()).as("the parent branch is untouched").isEqualTo(parentBefore);
+        }
+    }
+
+    @Provide
+    Arbitrary<Integer> pick() {
+        return Arbitraries.integers().between(0, 10_000);
+    }
+}

@@ -1,0 +1,70 @@
+package dev.threadline.core.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.threadline.core.SessionNotFoundException;
+import dev.threadline.core.llm.ScriptedModel;
+import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.skill.builtin.Builtins;
+import dev.threadline.core.store.InMemoryStateStore;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.assertj.core.api.Assertions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MeetingMinutesIsolationTest {
+    @TempDir
+    Path workspace;
+
+    @Test
+    void twoSessionsTakingNotesAtTheSameTimeNeverSeeEachOthersNotes() {
+        try (Threadline tl = Threadline.builder().store(new InMemoryStateStore()).model(ScriptedModel.demo())
+                .skills(Builtins.all(workspace)).build()) {
+            Session a = tl.create("a", SessionConfig.DEFAULT);
+            Session b = tl.create("b", SessionConfig.DEFAULT);
+            List<CompletableFuture<TurnResult>> turns = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                turns.add(a.submitAsync("note alpha " + i));
+                turns.add(b.submitAsync("note beta " + i));
+            }
+            turns.forEach(CompletableFuture::join);
+
+            List<String> notesA = notes(a);
+            List<String> notesB = notes(b);
+            assertThat(notesA).hasSize(20).allMatch(n -> n.startsWith("alpha "));
+            assertThat(notesB).hasSize(20).allMatch(n -> n.startsWith("beta "));
+            assertThat(notesA).containsExactly(expected("alpha"));
+
+            TurnResult listA = a.submit("notes");
+            assertThat(listA.reply()).contains("alpha 19").doesNotContain("beta");
+        }
+    }
+
+    @Test
+    void aSessionOfAnotherTenantIsInvisible() {
+        InMemoryStateStore store = new InMemoryStateStore();
+        Threadline acme = Threadline.builder().store(store).tenant("acme").build();
+        Threadline other = Threadline.builder().store(store).tenant("other").build();
+        acme.create("secret", SessionConfig.DEFAULT);
+        Assertions.assertThatThrownBy(() -> other.open("secret")).isInstanceOf(SessionNotFoundException.class);
+        assertThat(other.sessions()).isEmpty();
+        assertThat(acme.sessions()).hasSize(1);
+    }
+
+    private static String[] expected(String prefix) {
+        String[] out = new String[20];
+        for (int i = 0; i < 20; i++) {
+            out[i] = prefix + " " + i;
+        }
+        return out;
+    }
+
+    private static List<String> notes(Session s) {
+        List<String> out = new ArrayList<>();
+        s.state().variable("meeting_notes").forEach(n -> out.add(n.asText()));
+        return out;
+    }
+}

@@ -1,0 +1,110 @@
+package dev.threadline.core.state;
+
+import com.fasterxml.jackson.databind.node.IntNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.threadline.core.event.Event;
+import dev.threadline.core.json.Json;
+import dev.threadline.core.model.ContentBlock;
+import dev.threadline.core.model.Message;
+import dev.threadline.core.model.StopReason;
+import dev.threadline.core.model.Usage;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns a list of random choices into a valid event sequence, grouped into steps, by simulating a
+ * session: at each point it picks among the events that may follow the current state (turns with
+ * text or parallel tool calls answered in any order with any outcome, variable changes, clears,
+ * compactions and interrupts).
+ */
+public final class RandomJournal {
+    private RandomJournal() {}
+
+    /** Steps of events; the first step is empty of content and stands for the session's creation. */
+    public static List<List<Event>> steps(List<Integer> choices) {
+        List<List<Event>> steps = new ArrayList<>();
+        State s = State.EMPTY;
+        int i = 0;
+        int toolId = 0;
+        while (i < choices.size()) {
+            int c = Math.floorMod(choices.get(i++), 100);
+            List<Event> step = new ArrayList<>();
+            if (!s.pending().isEmpty()) {
+                // answer one or more pending calls, in a chosen order and outcome, or interrupt
+                List<PendingToolCall> open = s.pending().stream().filter(p -> !p.answered()).toList();
+                if (c < 8) {
+                    open.forEach(p -> step.add(new Event.ToolCallFailed(p.toolUseId(), "cancelled: interrupted")));
+                    step.add(new Event.TurnInterrupted("interrupted by the user"));
+                } else {
+                    PendingToolCall p = open.get(c % open.size());
+                    step.add(switch (c % 3) {
+                        case 0 -> new Event.ToolCallCompleted(p.toolUseId(), "result " + c, c % 2 == 0);
+                        case 1 -> new Event.ToolCallFailed(p.toolUseId(), "failed " + c);
+                        default -> new Event.ToolCallTimedOut(p.toolUseId(), c);
+                    });
+                    if (c % 4 == 0) {
+                        step.add(new Event.VariablesChanged(VariableScope.SESSION, Map.of("v" + (c % 5), IntNode.valueOf(c)), List.of()));
+                    }
+                }
+            } else if (s.isIdle()) {
+                if (c < 70) {
+                    step.add(new Event.UserMessageReceived(Message.user("user says " + c)));
+                } else if (c < 80) {
+                    step.add(new Event.VariablesChanged(VariableScope.SESSION, Map.of("k" + (c % 3), TextNode.valueOf("x" + c)),
+                            c % 2 == 0 ? List.of("v1") : List.of()));
+                } else if (c < 88 && !s.messages().isEmpty()) {
+                    step.add(new Event.Cleared());
+                } else if (!s.messages().isEmpty()) {
+                    List<Integer> allowed = new ArrayList<>();
+                    for (int m = s.contextStart(); m < s.messages().size(); m++) {
+                        if (s.messages().get(m).role() == dev.threadline.core.model.Role.USER) {
+                            allowed.add(m);
+                        }
+                    }
+                    allowed.add(s.messages().size());
+                    int boundary = allowed.get(c % allowed.size());
+                    step.add(new Event.ContextCompacted("summary " + c, boundary));
+                } else {
+                    step.add(new Event.UserMessageReceived(Message.user("first " + c)));
+                }
+            } else {
+                // running, nothing pending: the model replies with text, with tool calls, or the turn is cut
+                if (c < 45) {
+                    int n = 1 + c % 3;
+                    List<ContentBlock> blocks = new ArrayList<>();
+                    if (c % 2 == 0) {
+                        blocks.add(new ContentBlock.Thinking("thinking " + c, null));
+                    }
+                    for (int k = 0; k < n; k++) {
+                        blocks.add(new ContentBlock.ToolUse("tu" + (toolId++), "tool" + k, Json.parse("{\"a\":" + c + "}", "input")));
+                    }
+                    step.add(new Event.AssistantMessageReceived(Message.assistant(blocks, StopReason.TOOL_USE, Usage.of(c, k(c)))));
+                    if (c % 2 == 1) {
+                        blocks.stream().filter(b -> b instanceof ContentBlock.ToolUse).map(b -> (ContentBlock.ToolUse) b)
+                                .forEach(u -> step.add(new Event.ToolCallStarted(u.id(), u.name())));
+                    }
+                } else if (c < 90) {
+                    step.add(new Event.AssistantMessageReceived(Message.assistant(List.of(ContentBlock.text("reply " + c)),
+                            StopReason.END_TURN, Usage.of(c, 1))));
+                    step.add(new Event.TurnCompleted("end_turn"));
+                } else {
+                    step.add(new Event.TurnInterrupted("model error"));
+                }
+            }
+            for (Event e : step) {
+                s = Reducer.apply(s, e);
+            }
+            steps.add(step);
+        }
+        return steps;
+    }
+
+    private static long k(int c) {
+        return c % 7;
+    }
+
+    public static List<Event> events(List<Integer> choices) {
+        return steps(choices).stream().flatMap(List::stream).toList();
+    }
+}
