@@ -3,7 +3,6 @@ package dev.threadline.core.skill;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.ValidationMessage;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -47,8 +46,7 @@ final class SchemaChecks {
 
     private static void collectRemoteRefs(JsonNode node, String path, List<String> problems) {
         if (node.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : node.properties()) {
                 String key = e.getKey();
                 JsonNode value = e.getValue();
                 boolean isRef = key.equals("$ref") || key.equals("$dynamicRef");
