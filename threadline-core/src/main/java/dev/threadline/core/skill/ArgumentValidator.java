@@ -46,6 +46,8 @@ public final class ArgumentValidator {
     /**
      * The problems with {@code arguments} for {@code skill}, each naming the field at fault (e.g.
      * {@code $.expression: is missing but it is required}); empty when they are valid.
+     *
+     * @throws InvalidInputException when the skill's own schema is unusable (registration refuses such skills)
      */
     public List<String> validate(Skill skill, JsonNode arguments) {
         if (arguments == null || arguments.isMissingNode() || arguments.isNull()) {
@@ -105,13 +107,23 @@ public final class ArgumentValidator {
         }
     }
 
+    /** The skill's compiled schema, from the cache unless the skill under that name now has another schema. */
     private JsonSchema compiled(Skill skill) {
         JsonNode source = skill.inputSchema();
         Compiled c = cache.get(skill.name());
-        if (c == null || !c.source().equals(source)) {
-            c = new Compiled(source.deepCopy(), compile(source));
-            cache.put(skill.name(), c);
+        if (c != null && c.source().equals(source)) {
+            return c.schema();
         }
+        List<String> problems = SchemaChecks.shape(source);
+        if (!problems.isEmpty()) {
+            throw new InvalidInputException("skill '" + skill.name() + "'", String.join("; ", problems));
+        }
+        try {
+            c = new Compiled(source.deepCopy(), compile(source));
+        } catch (RuntimeException e) {
+            throw new InvalidInputException("skill '" + skill.name() + "'", "input schema cannot be compiled: " + e.getMessage());
+        }
+        cache.put(skill.name(), c);
         return c.schema();
     }
 

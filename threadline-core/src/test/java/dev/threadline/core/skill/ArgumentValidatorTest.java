@@ -131,6 +131,25 @@ class ArgumentValidatorTest {
     }
 
     @Test
+    void validatingWithAnUnusableSchemaIsAnInvalidInputNamingTheSkill() {
+        TestSkill remote = TestSkill.withSchema("remote",
+                "{\"type\":\"object\",\"properties\":{\"x\":{\"$ref\":\"https://example.com/x.json\"}}}");
+        assertThatThrownBy(() -> validator.validate(remote, json("{\"x\":1}")))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("skill 'remote'")
+                .hasMessageContaining("only local references");
+        assertThatThrownBy(() -> validator.validate(new TestSkill("nothing", "d", null), json("{}")))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("input schema is missing");
+    }
+
+    @Test
+    void theValidatorNeverFetchesSchemasFromTheNetwork() {
+        TestSkill foreignMeta = TestSkill.withSchema("foreign",
+                "{\"$schema\":\"https://example.com/meta-schema\",\"type\":\"object\"}");
+        assertThat(validator.check(foreignMeta)).singleElement().asString()
+                .contains("cannot be compiled").contains("https://example.com/meta-schema").contains("not allowed");
+    }
+
+    @Test
     void localReferencesWork() {
         TestSkill s = TestSkill.withSchema("a", """
                 {"type":"object","$defs":{"n":{"type":"integer"}},
