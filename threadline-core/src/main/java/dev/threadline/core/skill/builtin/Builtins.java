@@ -1,0 +1,19 @@
+package dev.threadline.core.skill.builtin;
+
+import dev.threadline.core.skill.Skill;
+import java.nio.file.Path;
+import java.util.List;
+
+/** The skills that ship with Threadline. */
+public final class Builtins {
+    private Builtins() {}
+
+    /**
+     * {@code calculate}, {@code meeting_minutes}, {@code read_file} and {@code list_files}, the file
+     * skills confined to {@code workspace} (an existing directory).
+     */
+    public static List<Skill> all(Path workspace) {
+        Workspace ws = new Workspace(workspace);
+        return List.of(new CalculateSkill(), new MeetingMinutesSkill(), new ReadFileSkill(ws), new ListFilesSkill(ws));
+    }
+}
