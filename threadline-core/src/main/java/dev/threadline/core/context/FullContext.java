@@ -7,8 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The {@code full} policy: the whole context since the last clear; a compaction summary stands in for what it covers. */
-enum FullContext implements ContextPolicy {
-    INSTANCE;
+final class FullContext implements ContextPolicy {
+    static final FullContext INSTANCE = new FullContext();
+
+    private FullContext() {}
 
     @Override
     public String name() {
