@@ -260,11 +260,23 @@ public final class SqliteStateStore implements StateStore {
         db.close();
     }
 
-    /** Test hook: runs one statement (a PRAGMA) on the writer connection, outside any transaction. */
-    void execOnWriter(String sql) {
-        db.onWriter(() -> "run '" + sql + "'", c -> {
-            Connections.exec(c, sql);
-            return null;
+    /**
+     * Test hook: runs one PRAGMA on the writer connection, outside any transaction, and returns the
+     * first column of its first row (null when it returns none).
+     */
+    String pragma(String pragma) {
+        if (!pragma.regionMatches(true, 0, "PRAGMA ", 0, 7)) {
+            throw new IllegalArgumentException("not a pragma: " + pragma);
+        }
+        return db.onWriter(() -> "run '" + pragma + "'", c -> {
+            try (java.sql.Statement s = c.createStatement()) {
+                if (!s.execute(pragma)) {
+                    return null;
+                }
+                try (java.sql.ResultSet rs = s.getResultSet()) {
+                    return rs.next() ? rs.getString(1) : null;
+                }
+            }
         });
     }
 }
