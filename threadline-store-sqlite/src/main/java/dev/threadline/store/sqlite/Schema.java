@@ -94,7 +94,11 @@ final class Schema {
             }
             Connections.exec(c, "COMMIT");
         } catch (SQLException | RuntimeException e) {
-            Connections.exec(c, "ROLLBACK");
+            try {
+                Connections.exec(c, "ROLLBACK");
+            } catch (SQLException rollback) {
+                e.addSuppressed(rollback);
+            }
             throw e;
         }
     }

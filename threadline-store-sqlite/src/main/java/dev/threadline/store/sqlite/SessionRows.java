@@ -16,7 +16,7 @@ import java.util.List;
 /**
  * The {@code sessions} table: the sessions index. The {@link SessionInfo} is stored as JSON
  * ({@code info}); the columns beside it (tenant, user, parent, head, times) are what queries filter
- * and sort on. Times are epoch nanoseconds: exact, sortable, and valid until 2262.
+ * and sort on. Times are epoch nanoseconds: exact and sortable from 1677 to 2262.
  */
 final class SessionRows {
     private SessionRows() {}
@@ -116,8 +116,13 @@ final class SessionRows {
         }
     }
 
+    /** Epoch nanoseconds, saturated at the ends of the long range (instants before 1677 or after 2262). */
     static long nanos(Instant t) {
-        return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
+        try {
+            return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
+        } catch (ArithmeticException e) {
+            return t.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
     }
 
     static Instant instant(long nanos) {
