@@ -143,6 +143,7 @@ public sealed interface Event {
         }
 
         @Override
+        @JsonIgnore // always true here, not a stored field
         public boolean isError() {
             return true;
         }
@@ -159,6 +160,7 @@ public sealed interface Event {
         }
 
         @Override
+        @JsonIgnore // always true here, not a stored field
         public boolean isError() {
             return true;
         }

@@ -1,5 +1,6 @@
 package dev.threadline.core.model;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.threadline.core.InvalidInputException;
 import dev.threadline.core.Require;
@@ -56,6 +57,7 @@ public record SessionInfo(String id, String tenant, String userId, SessionConfig
         return new SessionInfo(newId, tenant, userId, config, metadata, now, expiresAt, id, atSeq);
     }
 
+    @JsonIgnore // derived from parentId; a stored "branch" property could not be read back
     public boolean isBranch() {
         return parentId != null;
     }

@@ -1,0 +1,96 @@
+package dev.threadline.store.sqlite;
+
+import dev.threadline.core.StorageException;
+import dev.threadline.core.event.CheckpointSource;
+import dev.threadline.core.event.Event;
+import dev.threadline.core.event.StoredEvent;
+import dev.threadline.core.json.RecordCodec;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@code events} table: one row per journal entry, written once and never updated. The payload
+ * is the event's JSON from {@link RecordCodec}, stored with the version {@code v} it was written in.
+ */
+final class EventRows {
+    private static final String COLUMNS = "seq, step, time, command_id, source, type, touches_transcript, payload, v";
+
+    private EventRows() {}
+
+    /** An event ready to insert, encoded before the write lock is taken. */
+    record Row(long seq, long step, String time, String commandId, String source, String type,
+               boolean transcript, String payload) {
+        static Row of(StoredEvent e) {
+            return new Row(e.seq(), e.step(), e.time().toString(), e.commandId(), e.source().wireName(),
+                    e.event().type(), e.event().touchesTranscript(), RecordCodec.encodeEvent(e.event()));
+        }
+    }
+
+    static List<Row> encode(List<StoredEvent> events) {
+        return events == null ? List.of() : events.stream().map(Row::of).toList();
+    }
+
+    static void insert(Connection c, String sessionId, List<Row> rows) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO events (session_id, " + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            for (Row r : rows) {
+                ps.setString(1, sessionId);
+                ps.setLong(2, r.seq());
+                ps.setLong(3, r.step());
+                ps.setString(4, r.time());
+                ps.setString(5, r.commandId());
+                ps.setString(6, r.source());
+                ps.setString(7, r.type());
+                ps.setInt(8, r.transcript() ? 1 : 0);
+                ps.setString(9, r.payload());
+                ps.setInt(10, RecordCodec.VERSION);
+                ps.addBatch();
+            }
+            ps.executeBatch();
+        }
+    }
+
+    /** The session's own events with {@code fromSeq <= seq <= toSeq}, in order; optionally only transcript ones. */
+    static List<StoredEvent> select(Connection c, String sessionId, long fromSeq, long toSeq, boolean transcriptOnly)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM events"
+                + " WHERE session_id = ? AND seq BETWEEN ? AND ?" + (transcriptOnly ? " AND touches_transcript = 1" : "")
+                + " ORDER BY seq")) {
+            ps.setString(1, sessionId);
+            ps.setLong(2, fromSeq);
+            ps.setLong(3, toSeq);
+            try (ResultSet rs = ps.executeQuery()) {
+                List<StoredEvent> out = new ArrayList<>();
+                while (rs.next()) {
+                    out.add(decode(sessionId, rs));
+                }
+                return out;
+            }
+        }
+    }
+
+    static void delete(Connection c, String sessionId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM events WHERE session_id = ?")) {
+            ps.setString(1, sessionId);
+            ps.executeUpdate();
+        }
+    }
+
+    /** One row; a corrupt one is a {@link StorageException} naming its session and seq. */
+    private static StoredEvent decode(String sessionId, ResultSet rs) throws SQLException {
+        long seq = rs.getLong("seq");
+        Event event = RecordCodec.decodeEvent(sessionId, seq, rs.getInt("v"), rs.getString("payload"));
+        try {
+            return new StoredEvent(sessionId, seq, rs.getLong("step"), Instant.parse(rs.getString("time")),
+                    rs.getString("command_id"), CheckpointSource.fromWire(rs.getString("source")), event);
+        } catch (RuntimeException e) {
+            throw new StorageException("session '" + sessionId + "' seq " + seq + ": corrupt event row ("
+                    + e.getMessage() + ")", e);
+        }
+    }
+}
