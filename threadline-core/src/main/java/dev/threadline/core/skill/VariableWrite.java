@@ -19,6 +19,7 @@ public record VariableWrite(VariableScope scope, String name, JsonNode value) {
         return new VariableWrite(scope, name, null);
     }
 
+    @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean isRemoval() {
         return value == null;
     }

@@ -47,6 +47,7 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
                 s.contextStart(), s.compaction());
     }
 
+    @com.fasterxml.jackson.annotation.JsonIgnore
     public boolean isIdle() {
         return status == SessionStatus.IDLE;
     }
