@@ -13,6 +13,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code threadline chat}: a REPL on one session; scripted when stdin is not a terminal. */
@@ -36,6 +37,9 @@ final class ChatCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @ParentCommand
+    Main main;
+
     @Override
     public Integer call() throws Exception {
         ChatModel chatModel = switch (model) {
@@ -46,7 +50,7 @@ final class ChatCommand implements Callable<Integer> {
         Path ws = (workspace != null ? workspace : Path.of("")).toAbsolutePath().normalize();
         PrintWriter out = spec.commandLine().getOut();
         try (Threadline tl = Threadline.builder().store(store.open()).model(chatModel).skills(Builtins.all(ws)).build();
-             LineInput input = LineInput.open()) {
+             LineInput input = LineInput.open(main.in)) {
             SessionConfig config = SessionConfig.DEFAULT.withModel(chatModel.name());
             Repl repl = new Repl(tl, out, input, config, store.path());
             return repl.run(sessionId);

@@ -3,6 +3,7 @@ package dev.threadline.cli;
 import java.io.BufferedReader;
 import java.io.Console;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import org.jline.reader.EndOfFileException;
@@ -24,8 +25,9 @@ interface LineInput extends AutoCloseable {
     @Override
     void close() throws IOException;
 
-    static LineInput open() throws IOException {
-        return isTerminal() ? new Editor() : new Plain();
+    /** A line editor when {@code in} is the standard input of a terminal, else plain lines from {@code in}. */
+    static LineInput open(InputStream in) throws IOException {
+        return in == System.in && isTerminal() ? new Editor() : new Plain(in);
     }
 
     private static boolean isTerminal() {
@@ -74,7 +76,11 @@ interface LineInput extends AutoCloseable {
 
     /** One line per input from standard input. */
     final class Plain implements LineInput {
-        private final BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        private final BufferedReader in;
+
+        Plain(InputStream stream) {
+            this.in = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8));
+        }
 
         @Override
         public String readLine(String prompt) throws IOException {

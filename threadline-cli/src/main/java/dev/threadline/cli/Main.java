@@ -1,6 +1,9 @@
 package dev.threadline.cli;
 
 import dev.threadline.core.ThreadlineException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,14 +12,23 @@ import picocli.CommandLine.Command;
         description = "A durable state runtime for LLM agents: sessions, an event journal, checkpoints.",
         subcommands = {ChatCommand.class, SessionsCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
+    /** Where {@code chat} reads its lines from. */
+    final InputStream in;
+
+    private Main(InputStream in) {
+        this.in = in;
+    }
 
     public static void main(String[] args) {
-        System.exit(run(args));
+        System.exit(run(System.in, new PrintWriter(System.out, true, StandardCharsets.UTF_8),
+                new PrintWriter(System.err, true, StandardCharsets.UTF_8), args));
     }
 
     /** Runs the CLI and returns its exit code (0 ok, 1 a refused operation, 2 bad usage). */
-    public static int run(String... args) {
-        CommandLine cli = new CommandLine(new Main());
+    public static int run(InputStream in, PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cli = new CommandLine(new Main(in));
+        cli.setOut(out);
+        cli.setErr(err);
         cli.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             if (ex instanceof ThreadlineException) {
                 cmd.getErr().println("threadline: " + ex.getMessage());

@@ -69,7 +69,7 @@ final class Printer {
     static void checkpoints(PrintWriter out, List<Checkpoint> cps) {
         out.println("  seq  step  source  time                      what");
         for (Checkpoint c : cps) {
-            out.println(String.format("%5d %5d  %-6s  %-24s  %s", c.seq(), c.step(), c.source().wireName(), c.time(), c.preview()));
+            out.println(String.format("%5d %5d  %-6s  %-24s  %s", c.seq(), c.step(), c.source().wireName(), c.time().truncatedTo(java.time.temporal.ChronoUnit.MILLIS), c.preview()));
         }
         out.println("(/rewind SEQ continues from a checkpoint on a new branch; /fork SEQ copies it to a new session)");
     }
