@@ -80,4 +80,21 @@ class RecoveryAndLoadTest {
             }
         }
     }
+
+    @Test
+    void idleSessionsLeaveMemoryAndReloadExactly() {
+        try (Threadline tl = Threadline.builder().cacheCapacity(2).snapshotEvery(3).build()) {
+            for (int i = 0; i < 5; i++) {
+                Session s = tl.create("s" + i, SessionConfig.DEFAULT);
+                for (int k = 0; k <= i; k++) {
+                    s.update(Counters.INCREMENT);
+                }
+            }
+            assertThat(tl.states().cachedSessions()).isLessThanOrEqualTo(2);
+            for (int i = 0; i < 5; i++) {
+                assertThat(Counters.value(tl.open("s" + i).state())).isEqualTo(i + 1);
+                assertThat(tl.states().cachedSessions()).isLessThanOrEqualTo(2);
+            }
+        }
+    }
 }
