@@ -16,6 +16,20 @@ public interface ChatModel {
      */
     ChatResponse complete(ChatRequest request);
 
+    /** The model's context window in tokens: what context policies measure the transcript against. */
+    default int contextWindowTokens() {
+        return 200_000;
+    }
+
+    /**
+     * The provider's own count of the input tokens of {@code request}, where it offers one (e.g.
+     * Anthropic's count_tokens endpoint); empty when it does not, and callers fall back to a local
+     * tokenizer.
+     */
+    default java.util.OptionalLong countTokens(ChatRequest request) {
+        return java.util.OptionalLong.empty();
+    }
+
     /**
      * Streams the reply: {@code listener} receives text as it is produced; the complete response is
      * returned at the end. The default produces the whole reply at once.
