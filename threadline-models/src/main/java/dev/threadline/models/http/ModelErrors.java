@@ -62,8 +62,8 @@ public final class ModelErrors {
         String what = e.displayName() + " answered HTTP " + status + (detail.isEmpty() ? "" : ": " + detail);
         Kind kind = kindOf(status, body);
         String message = switch (kind) {
-            case AUTH -> e.displayName() + (status == 401 ? " refused the API key" : " says the API key may not use this model or endpoint")
-                    + " (HTTP " + status + (detail.isEmpty() ? "" : ": " + detail) + "). Bad API key: set " + e.keyEnv()
+            case AUTH -> "bad API key: " + e.displayName() + (status == 401 ? " refused it" : " says it may not use this model or endpoint")
+                    + " (HTTP " + status + (detail.isEmpty() ? "" : ": " + detail) + "); set " + e.keyEnv()
                     + " to a valid key for " + e.baseUrl() + ".";
             case NOT_FOUND -> "model '" + e.model() + "' was not found at " + e.baseUrl() + " (HTTP 404" + (detail.isEmpty() ? "" : ": "
                     + detail) + "). Check the model name (--model " + e.provider() + ":NAME) and the base URL.";
