@@ -43,6 +43,7 @@ public final class AnthropicChatModel implements ChatModel {
     private static final Logger LOG = LoggerFactory.getLogger(AnthropicChatModel.class);
 
     private final HttpTransport http;
+    private final HttpTransport counting;
     private final Map<String, String> headers;
     private final int contextWindow;
     private final int thinkingBudget;
@@ -51,6 +52,7 @@ public final class AnthropicChatModel implements ChatModel {
     private AnthropicChatModel(Builder b) {
         Endpoint endpoint = new Endpoint("anthropic", "Anthropic", "ANTHROPIC_API_KEY", b.model, b.baseUrl);
         this.http = new HttpTransport(endpoint, b.http);
+        this.counting = new HttpTransport(endpoint, b.http.withRetry(b.http.retry().withMaxAttempts(1)));
         Map<String, String> h = new LinkedHashMap<>();
         if (b.apiKey != null && !b.apiKey.isBlank()) {
             h.put("x-api-key", b.apiKey);
@@ -108,7 +110,8 @@ public final class AnthropicChatModel implements ChatModel {
 
     /**
      * The input tokens of {@code request} by {@code POST /v1/messages/count_tokens}; empty when this
-     * model was built without it, or the count fails (callers then estimate locally).
+     * model was built without it, or the count fails (callers then estimate locally). Advisory, so
+     * one attempt: a failure is not retried.
      */
     @Override
     public OptionalLong countTokens(ChatRequest request) {
@@ -117,7 +120,7 @@ public final class AnthropicChatModel implements ChatModel {
         }
         try {
             String body = Json.write(AnthropicRequests.countTokensBody(request, http.endpoint().model()));
-            JsonNode n = Json.mapper().readTree(http.post("/v1/messages/count_tokens", headers, body)).path("input_tokens");
+            JsonNode n = Json.mapper().readTree(counting.post("/v1/messages/count_tokens", headers, body)).path("input_tokens");
             return n.canConvertToLong() ? OptionalLong.of(n.asLong()) : OptionalLong.empty();
         } catch (IOException | RuntimeException e) {
             LOG.debug("count_tokens failed for {}: {}", name(), e.getMessage());

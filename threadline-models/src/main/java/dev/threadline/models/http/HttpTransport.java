@@ -5,6 +5,7 @@ import dev.threadline.core.llm.ModelException.Kind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -54,6 +55,9 @@ public final class HttpTransport {
         HttpRequest.Builder b = HttpRequest.newBuilder(endpoint.resolve(path)).timeout(settings.timeout())
                 .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
         headers.forEach(b::header);
+        if ("http".equalsIgnoreCase(endpoint.baseUrl().getScheme())) {
+            b.version(HttpClient.Version.HTTP_1_1); // no h2c upgrade dance with local servers (Ollama, vLLM, llama.cpp)
+        }
         HttpRequest request = b.build();
         RetryPolicy policy = settings.retry();
         for (int attempt = 1; ; attempt++) {

@@ -141,6 +141,14 @@ class AnthropicChatModelTest {
     }
 
     @Test
+    void aFailedCountIsEmptyAndNotRetried() {
+        server.json(529, "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}");
+        assertThat(model.countTokens(new ChatRequest("m", "", List.of(Message.user("hello")), List.of(), 10))).isEmpty();
+        assertThat(server.requests()).hasSize(1);
+        assertThat(sleeper.delays()).isEmpty();
+    }
+
+    @Test
     void nameAndContextWindow() {
         assertThat(model.name()).isEqualTo("anthropic:claude-sonnet-4-5");
         assertThat(model.contextWindowTokens()).isEqualTo(200_000);
