@@ -95,15 +95,20 @@ public final class ModelErrors {
         };
     }
 
-    /** The error for a failed connection or a timeout. */
+    /** The error for a failed connection or a timeout (or a read that an interrupt ended). */
     public static ModelException ofIo(Endpoint e, IOException io) {
+        if (Thread.currentThread().isInterrupted()) {
+            return new ModelException("the call to " + e.spec() + " was cancelled (the thread was interrupted)",
+                    Kind.CANCELLED, false, io);
+        }
         if (io instanceof HttpTimeoutException) {
             return new ModelException(e.displayName() + " did not answer in time (" + io.getMessage() + " at " + e.baseUrl()
                     + "). Try again, or raise the request timeout.", Kind.TIMEOUT, true, io);
         }
+        String what = io instanceof ConnectException && io.getMessage() == null ? "connection refused"
+                : io.getClass().getSimpleName() + (io.getMessage() == null ? "" : ": " + io.getMessage());
         String hint = io instanceof ConnectException ? "is the server running and the base URL right?" : "check the network";
-        return new ModelException("could not talk to " + e.displayName() + " at " + e.baseUrl() + ": "
-                + io.getClass().getSimpleName() + (io.getMessage() == null ? "" : " " + io.getMessage()) + "; " + hint,
+        return new ModelException("could not talk to " + e.displayName() + " at " + e.baseUrl() + " (" + what + "); " + hint,
                 Kind.NETWORK, true, io);
     }
 
