@@ -1,12 +1,15 @@
 package dev.threadline.cli;
 
+import dev.threadline.core.InvalidInputException;
 import dev.threadline.core.llm.ChatModel;
-import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.skill.builtin.Builtins;
+import dev.threadline.models.Models;
+import dev.threadline.models.http.HttpSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -16,7 +19,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code threadline chat}: a REPL on one session; scripted when stdin is not a terminal. */
+/**
+ * {@code threadline chat}: a REPL on one session; scripted when stdin is not a terminal. The model
+ * comes from {@code --model} (see {@link Models#fromSpec}), keys from the environment.
+ */
 @Command(name = "chat", mixinStandardHelpOptions = true,
         description = {"Chat with an agent whose every step is journalled.",
                 "Reads one line per input when stdin is not a terminal, so it can be scripted."})
@@ -27,9 +33,20 @@ final class ChatCommand implements Callable<Integer> {
     @Option(names = "--session", paramLabel = "ID", description = "open this session, or create it (default: a new one)")
     String sessionId;
 
-    @Option(names = "--model", paramLabel = "NAME", defaultValue = "scripted",
-            description = "the model (default: ${DEFAULT-VALUE}, the offline demo model)")
+    @Option(names = "--model", paramLabel = "SPEC",
+            description = {"anthropic:MODEL, openai:MODEL or scripted (the offline demo).",
+                    "Default: anthropic:" + Models.DEFAULT_ANTHROPIC_MODEL + " when ANTHROPIC_API_KEY is set, else openai:"
+                            + Models.DEFAULT_OPENAI_MODEL + " when OPENAI_API_KEY is set, else scripted."})
     String model;
+
+    @Option(names = "--base-url", paramLabel = "URL",
+            description = {"API root of the model's server, e.g. http://127.0.0.1:11434/v1 for Ollama with openai:MODEL",
+                    "(default: $ANTHROPIC_BASE_URL / $OPENAI_BASE_URL, else the provider's own). No key is needed for a local server."})
+    String baseUrl;
+
+    @Option(names = "--context-window", paramLabel = "TOKENS",
+            description = "the model's context window, when the one known for its family is wrong (e.g. a local server's setting)")
+    int contextWindow;
 
     @Option(names = "--workspace", paramLabel = "DIR", description = "folder read_file and list_files may read (default: the current folder)")
     Path workspace;
@@ -42,13 +59,20 @@ final class ChatCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ChatModel chatModel = switch (model) {
-            case "scripted" -> ScriptedModel.demo();
-            default -> throw new ParameterException(spec.commandLine(),
-                    "unknown model '" + model + "'; this build offers: scripted");
-        };
+        Map<String, String> env = System.getenv();
+        String chosen = model != null ? model : Models.defaultSpec(env);
+        ChatModel chatModel;
+        try {
+            chatModel = Models.fromSpec(chosen, baseUrl, env, contextWindow, HttpSettings.defaults());
+        } catch (InvalidInputException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
         Path ws = (workspace != null ? workspace : Path.of("")).toAbsolutePath().normalize();
         PrintWriter out = spec.commandLine().getOut();
+        if (model == null && chosen.equals(Models.SCRIPTED)) {
+            out.println("No ANTHROPIC_API_KEY or OPENAI_API_KEY is set, so this chat uses the offline demo model;"
+                    + " set one, or pass --model anthropic:MODEL / openai:MODEL [--base-url URL], for a real LLM.");
+        }
         try (Threadline tl = Threadline.builder().store(store.open()).model(chatModel).skills(Builtins.all(ws)).build();
              LineInput input = LineInput.open(main.in)) {
             SessionConfig config = SessionConfig.DEFAULT.withModel(chatModel.name());
