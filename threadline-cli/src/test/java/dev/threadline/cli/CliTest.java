@@ -23,6 +23,15 @@ class CliTest {
     }
 
     private Run run(String input, String... args) {
+        if (args[0].equals("chat") && !Arrays.asList(args).contains("--model")) {
+            // the default model follows ANTHROPIC_API_KEY / OPENAI_API_KEY: pin the offline one
+            String[] pinned = new String[args.length + 2];
+            pinned[0] = "chat";
+            pinned[1] = "--model";
+            pinned[2] = "scripted";
+            System.arraycopy(args, 1, pinned, 3, args.length - 1);
+            args = pinned;
+        }
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Main.run(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), new PrintWriter(out, true),
