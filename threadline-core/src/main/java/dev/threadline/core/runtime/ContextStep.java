@@ -121,7 +121,7 @@ final class ContextStep {
         ChatResponse response = model.complete(request);
         String summary = SummaryPrompt.summaryOf(response);
         states.update(sessionId, source, commandId, st -> List.of(new Event.ContextCompacted(summary, plan.boundary(), response.usage())));
-        LOG.info("session {}: compacted {} messages into a summary of {} characters", sessionId, plan.messages().size(), summary.length());
+        LOG.debug("session {}: compacted {} messages into a summary of {} characters", sessionId, plan.messages().size(), summary.length());
         return response.usage();
     }
 
