@@ -35,12 +35,14 @@ final class ContextStep {
     private final StateManager states;
     private final ChatModel model;
     private final SkillRegistry skills;
+    private final TokenCounter local;
     private final TokenCounter counter;
 
     ContextStep(StateManager states, ChatModel model, SkillRegistry skills, TokenCounter local) {
         this.states = states;
         this.model = model;
         this.skills = skills;
+        this.local = local;
         this.counter = TokenCounter.of(model, local);
     }
 
@@ -103,7 +105,7 @@ final class ContextStep {
         ChatRequest request = new ChatRequest(config.model(), config.systemPrompt(), view.messages(),
                 skills.toolSpecs(config.skills()), config.maxOutputTokens());
         boolean ask = exact || view.tokens() >= ASK_PROVIDER_ABOVE * limits.inputBudget();
-        TokenCounter.Measure m = ask ? counter.measure(request) : new TokenCounter.Measure(view.tokens(), false, counter.name());
+        TokenCounter.Measure m = ask ? counter.measure(request) : new TokenCounter.Measure(view.tokens(), false, local.name());
         return new Prepared.Send(request, view, m, Usage.ZERO);
     }
 
