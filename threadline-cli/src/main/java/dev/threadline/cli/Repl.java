@@ -3,9 +3,11 @@ package dev.threadline.cli;
 import dev.threadline.core.ThreadlineException;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.SessionConfig;
+
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.runtime.TurnResult;
+import dev.threadline.core.state.Compaction;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.ScopedWrite;
 import java.io.IOException;
@@ -25,6 +27,8 @@ final class Repl {
               /vars            the variables (session, user, app scopes)
               /sessions        all sessions in this database
               /resume ID       switch to another session
+              /usage           tokens used by this session, and the context's size against the model's window
+              /compact [FOCUS] have the model summarise the context now (the history stays in the journal)
               /clear           start the model's context afresh (the history stays in the journal)
               /exit            leave (also Ctrl-D)
             Anything else is sent to the agent.""";
@@ -94,7 +98,9 @@ final class Repl {
 
     private void turn(String text) {
         int before = session.state().messages().size();
+        Compaction compactionBefore = session.state().compaction();
         TurnResult r = session.submit(text);
+        ContextCommands.noteCompaction(out, compactionBefore, session.state().compaction());
         List<Message> messages = session.state().messages();
         for (int i = before + 1; i < messages.size(); i++) {
             Message m = messages.get(i);
@@ -153,6 +159,8 @@ final class Repl {
                     out.println("Now on session " + session.id() + " (" + session.state().messages().size() + " messages).");
                 }
             }
+            case "/usage" -> ContextCommands.usage(out, session);
+            case "/compact" -> ContextCommands.compact(out, session, arg);
             case "/clear" -> {
                 session.clear();
                 out.println("Context cleared: the model starts afresh; /history still shows everything.");

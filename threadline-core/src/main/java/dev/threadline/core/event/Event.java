@@ -8,6 +8,7 @@ import dev.threadline.core.Require;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.Role;
 import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.model.Usage;
 import dev.threadline.core.state.VariableScope;
 import java.util.List;
 import java.util.Map;
@@ -196,16 +197,22 @@ public sealed interface Event {
 
     /**
      * The messages before index {@code boundary} are summarised by {@code summary} in the model's view.
-     * The original messages stay in the journal.
+     * The original messages stay in the journal. {@code usage} is what the model call that wrote the
+     * summary cost (null for a summary written by hand or recorded before schema version 2); it is
+     * added to the session's usage totals.
      */
-    record ContextCompacted(String summary, int boundary) implements Event {
+    record ContextCompacted(String summary, int boundary, Usage usage) implements Event {
         public ContextCompacted {
             Require.nonNull(summary, "summary");
             Require.argument(boundary >= 0, "boundary", "must not be negative");
         }
+
+        public ContextCompacted(String summary, int boundary) {
+            this(summary, boundary, null);
+        }
     }
 
-    /** The model's context starts afresh after this point; nothing is deleted. */
+    /** The model's context starts afresh after this point (refused while a turn runs); nothing is deleted. */
     record Cleared() implements Event {
     }
 }

@@ -6,6 +6,8 @@ import dev.threadline.core.StorageException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.event.CheckpointSource;
+import dev.threadline.core.context.ContextPolicy;
+import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.state.StateSnapshot;
 import java.time.Instant;
@@ -18,11 +20,15 @@ import java.util.function.UnaryOperator;
  * (index i upgrades version i+1 to i+2), so migrations are code and old rows stay readable.
  */
 public final class RecordCodec {
-    /** The schema version this code writes. */
-    public static final int VERSION = 1;
+    /**
+     * The schema version this code writes. 2: a session config's {@code contextPolicy} is an object
+     * ({@code {"type":"auto-compact",...}}) instead of a name, and configs carry {@code maxOutputTokens}
+     * and {@code turnTokenBudget}; {@code ContextCompacted} may carry the summary call's {@code usage}.
+     */
+    public static final int VERSION = 2;
 
     /** Upgrades of event payloads: element i turns a version i+1 payload into a version i+2 one. */
-    private static final List<UnaryOperator<ObjectNode>> EVENT_UPGRADES = List.of();
+    private static final List<UnaryOperator<ObjectNode>> EVENT_UPGRADES = List.of(RecordCodec::upgradeV1Event);
 
     private RecordCodec() {}
 
@@ -75,11 +81,41 @@ public final class RecordCodec {
         return Json.write(info);
     }
 
+    /**
+     * Decodes a session row. Session rows are read without their version, so the one difference
+     * between versions 1 and 2 is recognised by its shape (a policy given by name) and upgraded.
+     */
     public static SessionInfo decodeSession(String id, String payload) {
         try {
-            return Json.mapper().readValue(payload, SessionInfo.class);
+            JsonNode node = Json.mapper().readTree(payload);
+            if (node instanceof ObjectNode obj && obj.get("config") instanceof ObjectNode config) {
+                upgradeConfig(config);
+            }
+            return Json.mapper().treeToValue(node, SessionInfo.class);
         } catch (Exception e) {
             throw new StorageException("session '" + id + "': corrupt session row (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** Version 1 to 2: the config in a {@code SessionCreated} event gets its policy object and new limits. */
+    static ObjectNode upgradeV1Event(ObjectNode event) {
+        if ("SessionCreated".equals(event.path("type").asText()) && event.path("session").get("config") instanceof ObjectNode c) {
+            upgradeConfig(c);
+        }
+        return event;
+    }
+
+    /** Turns a version 1 session config into a version 2 one in place; a version 2 config is left as it is. */
+    static void upgradeConfig(ObjectNode config) {
+        JsonNode policy = config.get("contextPolicy");
+        if (policy != null && policy.isTextual()) {
+            config.set("contextPolicy", Json.tree(ContextPolicy.parse(policy.asText())));
+        }
+        if (!config.has("maxOutputTokens")) {
+            config.put("maxOutputTokens", SessionConfig.DEFAULT_MAX_OUTPUT_TOKENS);
+        }
+        if (!config.has("turnTokenBudget")) {
+            config.put("turnTokenBudget", 0L);
         }
     }
 

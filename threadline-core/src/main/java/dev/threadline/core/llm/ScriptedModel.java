@@ -21,13 +21,24 @@ import java.util.function.Function;
  *   <li>{@link #demo} is a small rules-based assistant that uses the built-in skills (see {@link DemoScript}).</li>
  * </ul>
  *
+ * Every variant answers compaction's summary requests with a deterministic summary, can be given a
+ * small context window ({@link #withContextWindow}) and can record what it is sent ({@link #recording}).
+ *
  * Streaming hands out the reply's text word by word, so callers exercise their streaming path.
  */
 public final class ScriptedModel implements ChatModel {
     private final Function<ChatRequest, ChatResponse> script;
+    private final int contextWindow;
+    private final List<ChatRequest> recorded;
+
+    private ScriptedModel(Function<ChatRequest, ChatResponse> script, int contextWindow, List<ChatRequest> recorded) {
+        this.script = Objects.requireNonNull(script, "script");
+        this.contextWindow = contextWindow;
+        this.recorded = recorded;
+    }
 
     private ScriptedModel(Function<ChatRequest, ChatResponse> script) {
-        this.script = Objects.requireNonNull(script, "script");
+        this(script, 200_000, null);
     }
 
     /** A model that answers each request with {@code script.apply(request)}. */
@@ -68,20 +79,82 @@ public final class ScriptedModel implements ChatModel {
         return new ChatResponse(List.of(new ContentBlock.ToolUse(id, name, input)), StopReason.TOOL_USE, Usage.ZERO);
     }
 
+    /** The same script with a context window of {@code tokens} (default 200,000), e.g. to make compaction happen soon. */
+    public ScriptedModel withContextWindow(int tokens) {
+        dev.threadline.core.Require.argument(tokens >= 1, "contextWindow", "must be at least 1 token, was " + tokens);
+        return new ScriptedModel(script, tokens, recorded);
+    }
+
+    /** The same script, keeping every request it is sent (see {@link #requests()}); for tests. */
+    public ScriptedModel recording() {
+        return new ScriptedModel(script, contextWindow, java.util.Collections.synchronizedList(new java.util.ArrayList<>()));
+    }
+
+    /** The requests received so far, oldest first; empty unless made with {@link #recording()}. */
+    public List<ChatRequest> requests() {
+        if (recorded == null) {
+            return List.of();
+        }
+        synchronized (recorded) {
+            return List.copyOf(recorded);
+        }
+    }
+
     @Override
     public String name() {
         return "scripted";
     }
 
     @Override
+    public int contextWindowTokens() {
+        return contextWindow;
+    }
+
+    /**
+     * Answers the request with the script; a compaction's summary request ({@link SummaryPrompt}) is
+     * answered by a deterministic summary instead, so scripts need not know about compaction.
+     */
+    @Override
     public ChatResponse complete(ChatRequest request) {
         Objects.requireNonNull(request, "request");
+        if (recorded != null) {
+            recorded.add(request);
+        }
+        if (SummaryPrompt.isSummaryRequest(request)) {
+            return summarise(request);
+        }
         ChatResponse response = script.apply(request);
         if (response == null) {
             throw new ModelException("the script returned no response for a request of " + request.messages().size()
                     + " messages; a script must always return a ChatResponse or throw", false);
         }
         return response;
+    }
+
+    /**
+     * A bounded, deterministic summary: how many lines and user requests the rendered part holds,
+     * whether it followed an earlier summary, and the latest three user requests.
+     */
+    static ChatResponse summarise(ChatRequest request) {
+        String text = request.messages().isEmpty() ? "" : request.messages().getLast().text();
+        List<String> users = text.lines().filter(l -> l.startsWith("[user] ")).map(l -> l.substring(7)).toList();
+        long lines = text.lines().filter(l -> l.startsWith("[")).count();
+        StringBuilder sb = new StringBuilder("Summary of ").append(lines).append(" earlier lines with ")
+                .append(users.size()).append(" user requests");
+        if (text.contains("<previous_summary>")) {
+            sb.append(", following an earlier summary");
+        }
+        sb.append('.');
+        List<String> latest = users.subList(Math.max(0, users.size() - 3), users.size());
+        if (!latest.isEmpty()) {
+            sb.append(" Latest requests: ");
+            sb.append(String.join("; ", latest.stream().map(u -> "\"" + (u.length() > 60 ? u.substring(0, 57) + "..." : u) + "\"").toList()));
+            sb.append('.');
+        }
+        String summary = sb.toString();
+        long in = (request.system().length() + text.length()) / 4;
+        return new ChatResponse(List.of(ContentBlock.text(summary)), StopReason.END_TURN,
+                Usage.of(Math.max(1, in), Math.max(1, summary.length() / 4)));
     }
 
     @Override

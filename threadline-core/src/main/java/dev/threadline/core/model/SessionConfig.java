@@ -2,51 +2,80 @@ package dev.threadline.core.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.threadline.core.Require;
+import dev.threadline.core.context.ContextPolicy;
 import java.util.List;
 
 /**
  * How a session runs: the model, its system prompt, the skills it may call, the context policy, and
  * the limits of one turn. Fixed when the session is created.
  *
- * @param model            model name as the provider knows it ("scripted" for the offline demo)
- * @param systemPrompt     the system prompt; may be empty, never null
- * @param skills           names of enabled skills; empty means every registered skill
- * @param contextPolicy    name of the context policy ("full" for now)
- * @param maxIterations    model calls allowed in one turn before it stops with a clear reason
+ * @param model             model name as the provider knows it ("scripted" for the offline demo)
+ * @param systemPrompt      the system prompt; may be empty, never null
+ * @param skills            names of enabled skills; empty means every registered skill
+ * @param contextPolicy     what part of the transcript the model sees (default: auto-compact at 90% of the window)
+ * @param maxIterations     model calls allowed in one turn before it stops with a clear reason
  * @param toolTimeoutMillis how long one skill run may take before it is recorded as timed out
+ * @param maxOutputTokens   the output limit of each model call ({@code max_tokens}); the context
+ *                          policies keep this much of the window free for the reply
+ * @param turnTokenBudget   tokens one turn may spend over all its model calls (input and output,
+ *                          summaries included) before it stops with a clear reason; 0 for no budget
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record SessionConfig(String model, String systemPrompt, List<String> skills, String contextPolicy,
-                            int maxIterations, long toolTimeoutMillis) {
+public record SessionConfig(String model, String systemPrompt, List<String> skills, ContextPolicy contextPolicy,
+                            int maxIterations, long toolTimeoutMillis, int maxOutputTokens, long turnTokenBudget) {
 
-    public static final SessionConfig DEFAULT = new SessionConfig("scripted", "", List.of(), "full", 16, 30_000);
+    public static final int DEFAULT_MAX_OUTPUT_TOKENS = 4096;
+    public static final SessionConfig DEFAULT = new SessionConfig("scripted", "", List.of(), ContextPolicy.autoCompact(),
+            16, 30_000, DEFAULT_MAX_OUTPUT_TOKENS, 0);
 
     public SessionConfig {
         Require.nonBlank(model, "config.model");
         systemPrompt = systemPrompt == null ? "" : systemPrompt;
         skills = skills == null ? List.of() : List.copyOf(skills);
-        contextPolicy = contextPolicy == null ? "full" : contextPolicy;
+        contextPolicy = contextPolicy == null ? ContextPolicy.autoCompact() : contextPolicy;
         Require.argument(maxIterations >= 1, "config.maxIterations", "must be at least 1, was " + maxIterations);
         Require.argument(toolTimeoutMillis >= 1, "config.toolTimeoutMillis", "must be at least 1 ms, was " + toolTimeoutMillis);
+        Require.argument(maxOutputTokens >= 1, "config.maxOutputTokens", "must be at least 1, was " + maxOutputTokens);
+        Require.argument(turnTokenBudget >= 0, "config.turnTokenBudget", "must be 0 (no budget) or more, was " + turnTokenBudget);
+    }
+
+    /** The shape of schema version 1: a policy given by its text form, default output limit, no token budget. */
+    public SessionConfig(String model, String systemPrompt, List<String> skills, String contextPolicy, int maxIterations,
+                         long toolTimeoutMillis) {
+        this(model, systemPrompt, skills, contextPolicy == null ? null : ContextPolicy.parse(contextPolicy), maxIterations,
+                toolTimeoutMillis, DEFAULT_MAX_OUTPUT_TOKENS, 0);
     }
 
     public SessionConfig withModel(String model) {
-        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis);
+        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget);
     }
 
     public SessionConfig withSystemPrompt(String prompt) {
-        return new SessionConfig(model, prompt, skills, contextPolicy, maxIterations, toolTimeoutMillis);
+        return new SessionConfig(model, prompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget);
     }
 
     public SessionConfig withSkills(List<String> skills) {
-        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis);
+        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget);
+    }
+
+    public SessionConfig withContextPolicy(ContextPolicy policy) {
+        return new SessionConfig(model, systemPrompt, skills, Require.nonNull(policy, "contextPolicy"), maxIterations,
+                toolTimeoutMillis, maxOutputTokens, turnTokenBudget);
     }
 
     public SessionConfig withMaxIterations(int maxIterations) {
-        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis);
+        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget);
     }
 
     public SessionConfig withToolTimeoutMillis(long millis) {
-        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, millis);
+        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, millis, maxOutputTokens, turnTokenBudget);
+    }
+
+    public SessionConfig withMaxOutputTokens(int tokens) {
+        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, tokens, turnTokenBudget);
+    }
+
+    public SessionConfig withTurnTokenBudget(long tokens) {
+        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, tokens);
     }
 }

@@ -2,22 +2,20 @@ package dev.threadline.core.runtime;
 
 import dev.threadline.core.InvalidEventException;
 import dev.threadline.core.Require;
-import dev.threadline.core.context.ContextPolicy;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.llm.ChatModel;
-import dev.threadline.core.llm.ChatRequest;
 import dev.threadline.core.llm.ChatResponse;
 import dev.threadline.core.llm.ModelException;
+import dev.threadline.core.llm.TokenCounter;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.model.Usage;
+import dev.threadline.core.runtime.TurnResult.Outcome;
 import dev.threadline.core.skill.SkillRegistry;
-import dev.threadline.core.state.PendingToolCall;
 import dev.threadline.core.state.State;
-import dev.threadline.core.state.TranscriptValidator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,33 +24,38 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The turn engine: append the user message, call the model with the view the context policy yields,
- * append the reply, run the skills it asks for and append their results, and repeat until the model
- * ends its turn, a limit is hit, or the turn is interrupted. Must run inside the session's
- * {@link SessionRunner} mailbox (one turn per session at a time).
+ * The turn engine: append the user message, call the model with the view the session's context
+ * policy yields (compacting first when auto-compact says so, see {@link ContextStep}), append the
+ * reply, run the skills it asks for and append their results, and repeat until the model ends its
+ * turn, a limit is hit (model calls, token budget, output limit, context window), or the turn is
+ * interrupted. Must run inside the session's {@link SessionRunner} mailbox (one turn per session at a time).
  */
 public final class AgentLoop {
     private static final Logger LOG = LoggerFactory.getLogger(AgentLoop.class);
-    private static final int MAX_TOKENS = 4096;
 
     private final StateManager states;
     private final ChatModel model;
     private final SkillRegistry skills;
-    private final ContextPolicy contextPolicy;
+    private final ContextStep context;
     private final ToolExecutor tools;
     private final ConcurrentHashMap<String, TurnControl> running = new ConcurrentHashMap<>();
 
-    public AgentLoop(StateManager states, ChatModel model, SkillRegistry skills, ContextPolicy contextPolicy,
+    /** {@code tokens} counts messages locally; the model's own count is used for whole requests where it offers one. */
+    public AgentLoop(StateManager states, ChatModel model, SkillRegistry skills, TokenCounter tokens,
                      ExecutorService skillExecutor) {
         this.states = Require.nonNull(states, "states");
         this.model = Require.nonNull(model, "model");
         this.skills = Require.nonNull(skills, "skills");
-        this.contextPolicy = Require.nonNull(contextPolicy, "contextPolicy");
+        this.context = new ContextStep(states, model, skills, Require.nonNull(tokens, "tokens"));
         this.tools = new ToolExecutor(states, skills, skillExecutor);
     }
 
     public ChatModel model() {
         return model;
+    }
+
+    ContextStep context() {
+        return context;
     }
 
     /** Runs one turn for {@code text}. Model failures are recorded as an interrupted turn and rethrown. */
@@ -71,60 +74,31 @@ public final class AgentLoop {
             State s = states.update(sessionId, CheckpointSource.INPUT, commandId,
                     st -> List.of(new Event.UserMessageReceived(Message.user(text)))).state();
             startSeq = s.seq();
-            Usage usage = Usage.ZERO;
-            int modelCalls = 0;
-            int toolCalls = 0;
+            Tally t = new Tally();
             while (true) {
-                if (control.interrupted()) {
-                    return end(sessionId, commandId, TurnResult.Outcome.INTERRUPTED, control.reason(), "", modelCalls, toolCalls, usage);
+                TurnEnding limit = TurnEnding.beforeModelCall(config, control.reason(), t.modelCalls, t.usage);
+                if (limit != null) {
+                    return end(sessionId, commandId, limit.outcome(), limit.reason(), t);
                 }
-                if (modelCalls >= config.maxIterations()) {
-                    String reason = "max_iterations: the turn reached its limit of " + config.maxIterations() + " model calls";
-                    return end(sessionId, commandId, TurnResult.Outcome.MAX_ITERATIONS, reason, "", modelCalls, toolCalls, usage);
-                }
-                State current = states.get(sessionId);
-                List<Message> view = contextPolicy.view(current);
-                TranscriptValidator.check(view, TranscriptValidator.Mode.MODEL_VIEW);
+                ContextStep.Prepared prepared;
                 ChatResponse response;
                 try {
-                    response = model.complete(new ChatRequest(config.model(), config.systemPrompt(), view,
-                            skills.toolSpecs(config.skills()), MAX_TOKENS));
+                    prepared = context.prepare(sessionId, commandId, config);
+                    t.usage = t.usage.plus(prepared.spent());
+                    if (prepared instanceof ContextStep.Prepared.Overflow o) {
+                        return end(sessionId, commandId, Outcome.CONTEXT_OVERFLOW, o.reason(), t);
+                    }
+                    response = model.complete(((ContextStep.Prepared.Send) prepared).request());
                 } catch (ModelException e) {
-                    end(sessionId, commandId, TurnResult.Outcome.INTERRUPTED, "model error: " + e.getMessage(), "",
-                            modelCalls, toolCalls, usage);
+                    end(sessionId, commandId, Outcome.INTERRUPTED, "model error: " + e.getMessage(), t);
                     throw e;
                 }
-                modelCalls++;
-                usage = usage.plus(response.usage());
-                Message reply = response.toMessage();
-                List<ContentBlock.ToolUse> uses = reply.toolUses();
-                if (uses.isEmpty()) {
-                    String reason = response.stopReason().wireName();
-                    states.update(sessionId, CheckpointSource.LOOP, commandId, st -> List.of(
-                            new Event.AssistantMessageReceived(reply), new Event.TurnCompleted(reason)));
-                    return result(sessionId, TurnResult.Outcome.COMPLETED, reply.text(), reason, modelCalls, toolCalls, usage);
+                t.modelCalls++;
+                t.usage = t.usage.plus(response.usage());
+                TurnResult done = record(sessionId, commandId, config, response, control, t);
+                if (done != null) {
+                    return done;
                 }
-                List<Event> first = new ArrayList<>();
-                first.add(new Event.AssistantMessageReceived(reply));
-                List<ContentBlock.ToolUse> runnable = new ArrayList<>();
-                for (ContentBlock.ToolUse use : uses) {
-                    String problem = tools.problem(use, config);
-                    if (problem == null) {
-                        first.add(new Event.ToolCallStarted(use.id(), use.name()));
-                        runnable.add(use);
-                    } else {
-                        first.add(new Event.ToolCallFailed(use.id(), problem));
-                    }
-                }
-                try {
-                    states.update(sessionId, CheckpointSource.LOOP, commandId, st -> first);
-                } catch (InvalidEventException e) {
-                    // the model broke the protocol (e.g. reused a tool_use id): keep the journal valid, end the turn
-                    return end(sessionId, commandId, TurnResult.Outcome.INTERRUPTED,
-                            "the model's reply was refused: " + e.getMessage(), "", modelCalls, toolCalls, usage);
-                }
-                toolCalls += uses.size();
-                tools.runAll(sessionId, commandId, runnable, config, control);
             }
         } catch (RuntimeException e) {
             if (startSeq >= 0) {
@@ -135,6 +109,54 @@ public final class AgentLoop {
             running.remove(sessionId, control);
             states.turnEnded(sessionId);
         }
+    }
+
+    /** What the turn has spent so far. */
+    private static final class Tally {
+        int modelCalls;
+        int toolCalls;
+        Usage usage = Usage.ZERO;
+    }
+
+    /**
+     * Records the reply. Ends the turn (returns its result) at end_turn, max_tokens or refusal (see
+     * {@link TurnEnding#ofReply}); otherwise runs the requested tools and returns null: the loop calls
+     * the model again.
+     */
+    private TurnResult record(String sessionId, String commandId, SessionConfig config, ChatResponse response,
+                              TurnControl control, Tally t) {
+        Message reply = response.toMessage();
+        TurnEnding ending = TurnEnding.ofReply(response, config.maxOutputTokens());
+        if (ending != null) {
+            try {
+                states.update(sessionId, CheckpointSource.LOOP, commandId, st -> ending.events(reply));
+            } catch (InvalidEventException e) {
+                return end(sessionId, commandId, Outcome.INTERRUPTED, "the model's reply was refused: " + e.getMessage(), t);
+            }
+            return result(sessionId, ending.outcome(), reply.text(), ending.reason(), t);
+        }
+        List<ContentBlock.ToolUse> uses = reply.toolUses();
+        List<Event> first = new ArrayList<>();
+        first.add(new Event.AssistantMessageReceived(reply));
+        List<ContentBlock.ToolUse> runnable = new ArrayList<>();
+        for (ContentBlock.ToolUse use : uses) {
+            String problem = tools.problem(use, config);
+            if (problem == null) {
+                first.add(new Event.ToolCallStarted(use.id(), use.name()));
+                runnable.add(use);
+            } else {
+                first.add(new Event.ToolCallFailed(use.id(), problem));
+            }
+        }
+        try {
+            states.update(sessionId, CheckpointSource.LOOP, commandId, st -> first);
+        } catch (InvalidEventException e) {
+            // the model broke the protocol (e.g. reused a tool_use id): keep the journal valid, end the turn
+            return end(sessionId, commandId, Outcome.INTERRUPTED, "the model's reply was refused: " + e.getMessage(), t);
+        }
+        t.toolCalls += uses.size();
+        tools.runAll(sessionId, commandId, runnable, config, control);
+        return null;
     }
 
     /**
@@ -150,30 +172,18 @@ public final class AgentLoop {
         return true;
     }
 
-    private TurnResult end(String sessionId, String commandId, TurnResult.Outcome outcome, String reason, String reply,
-                           int modelCalls, int toolCalls, Usage usage) {
+    private TurnResult end(String sessionId, String commandId, Outcome outcome, String reason, Tally t) {
         states.update(sessionId, CheckpointSource.LOOP, commandId, st -> closingEvents(st, outcome, reason));
-        return result(sessionId, outcome, reply, reason, modelCalls, toolCalls, usage);
+        return result(sessionId, outcome, "", reason, t);
     }
 
-    private TurnResult result(String sessionId, TurnResult.Outcome outcome, String reply, String reason, int modelCalls,
-                              int toolCalls, Usage usage) {
-        return new TurnResult(sessionId, outcome, reply, reason, states.get(sessionId).seq(), modelCalls, toolCalls, usage);
+    private TurnResult result(String sessionId, Outcome outcome, String reply, String reason, Tally t) {
+        return new TurnResult(sessionId, outcome, reply, reason, states.get(sessionId).seq(), t.modelCalls, t.toolCalls, t.usage);
     }
 
     /** Events that bring a running turn to rest: unanswered calls fail, then the turn ends. */
-    static List<Event> closingEvents(State st, TurnResult.Outcome outcome, String reason) {
-        if (st.isIdle()) {
-            return List.of();
-        }
-        List<Event> events = new ArrayList<>();
-        for (PendingToolCall p : st.pending()) {
-            if (!p.answered()) {
-                events.add(new Event.ToolCallFailed(p.toolUseId(), "cancelled: " + reason));
-            }
-        }
-        events.add(outcome == TurnResult.Outcome.MAX_ITERATIONS ? new Event.TurnCompleted(reason) : new Event.TurnInterrupted(reason));
-        return events;
+    static List<Event> closingEvents(State st, Outcome outcome, String reason) {
+        return new TurnEnding(outcome, reason).closing(st);
     }
 
     private void closeQuietly(String sessionId, String commandId, String reason) {

@@ -48,7 +48,7 @@ final class Checkpoints {
                 case Event.VariablesChanged v -> null;
                 case Event.TurnCompleted t -> null;
                 case Event.TurnInterrupted t -> "interrupted: " + t.reason();
-                case Event.ContextCompacted c -> "context compacted";
+                case Event.ContextCompacted c -> "context compacted: a summary replaces what precedes message " + c.boundary();
                 case Event.Cleared c -> "context cleared";
             };
             if (p != null) {

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A handle on one session. Commands that change it ({@link #submit}, {@link #update}, {@link #clear})
+ * A handle on one session. Commands that change it ({@link #submit}, {@link #update}, {@link #clear}, {@link #compact})
  * go through the session's mailbox: they run one at a time, in the order they were called, whatever
  * thread calls them. Handles are cheap and thread-safe; several may point at one session.
  */
@@ -32,6 +32,19 @@ public interface Session {
 
     /** Starts the model's context afresh; the history stays in the journal. */
     void clear();
+
+    /**
+     * Has the model summarise the whole context now, whatever the session's policy: one
+     * {@code ContextCompacted} step, the model's view then starts from the summary; the journal keeps
+     * every original message. Runs in the mailbox, between turns.
+     */
+    CompactionResult compact();
+
+    /** Like {@link #compact()}, asking the summary to focus on {@code focus} (e.g. "the open bugs"). */
+    CompactionResult compact(String focus);
+
+    /** The size of the context the next model call would see, against the model's window. */
+    ContextReport context();
 
     /** The current state. */
     State state();

@@ -1,6 +1,7 @@
 package dev.threadline.core.runtime;
 
 import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.Require;
 import dev.threadline.core.ThreadlineException;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
@@ -66,6 +67,21 @@ final class SessionHandle implements Session {
     }
 
     @Override
+    public CompactionResult compact() {
+        return compact(null);
+    }
+
+    @Override
+    public CompactionResult compact(String focus) {
+        return join(runtime.runner().submit(id, () -> runtime.loop().context().compactNow(id, focus)));
+    }
+
+    @Override
+    public ContextReport context() {
+        return runtime.loop().context().report(id);
+    }
+
+    @Override
     public State state() {
         return runtime.states().get(id);
     }
@@ -114,7 +130,9 @@ final class SessionHandle implements Session {
                 "this " + reason + " starts from a checkpoint taken while the call was running"));
         SessionInfo info = info().asBranch(newId, seq, runtime.states().clock().instant());
         State created = runtime.states().create(info, CheckpointSource.FORK, events).state();
-        TranscriptValidator.check(created.messages(), TranscriptValidator.Mode.MODEL_VIEW);
+        TranscriptValidator.check(created.messages(), TranscriptValidator.Mode.CHECKPOINT);
+        Require.argument(created.pending().isEmpty(), "seq", "the branch at seq " + seq + " still has pending tool calls");
+        runtime.loop().context().checkView(created, info.config());
         return new SessionHandle(runtime, newId);
     }
 

@@ -2,11 +2,11 @@ package dev.threadline.core.runtime;
 
 import dev.threadline.core.Require;
 import dev.threadline.core.SessionNotFoundException;
-import dev.threadline.core.context.ContextPolicy;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.llm.ChatModel;
 import dev.threadline.core.llm.ScriptedModel;
+import dev.threadline.core.llm.TokenCounter;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.skill.Skill;
@@ -52,7 +52,7 @@ public final class Threadline implements AutoCloseable {
         this.states = new StateManager(b.store, b.clock, b.snapshotEvery, b.cacheCapacity);
         this.runner = new SessionRunner();
         this.skillExecutor = Executors.newVirtualThreadPerTaskExecutor();
-        this.loop = new AgentLoop(states, b.model, SkillRegistry.of(b.skills), b.contextPolicy, skillExecutor);
+        this.loop = new AgentLoop(states, b.model, SkillRegistry.of(b.skills), b.tokenCounter, skillExecutor);
     }
 
     public static Builder builder() {
@@ -142,7 +142,7 @@ public final class Threadline implements AutoCloseable {
         private StateStore store;
         private ChatModel model;
         private final List<Skill> skills = new ArrayList<>();
-        private ContextPolicy contextPolicy = ContextPolicy.full();
+        private TokenCounter tokenCounter = TokenCounter.approximate();
         private Clock clock = Clock.systemUTC();
         private int snapshotEvery = 100;
         private int cacheCapacity = 10_000;
@@ -171,8 +171,13 @@ public final class Threadline implements AutoCloseable {
             return this;
         }
 
-        public Builder contextPolicy(ContextPolicy policy) {
-            this.contextPolicy = Require.nonNull(policy, "contextPolicy");
+        /**
+         * The local tokenizer context policies count messages with (default: {@code o200k_base}, an
+         * approximation for non-OpenAI models); a model's own count is used for whole requests where it
+         * offers one. The context policy itself is per session: {@code SessionConfig.contextPolicy}.
+         */
+        public Builder tokenCounter(TokenCounter counter) {
+            this.tokenCounter = Require.nonNull(counter, "tokenCounter");
             return this;
         }
 

@@ -4,17 +4,25 @@ import dev.threadline.core.model.Usage;
 
 /**
  * How a turn ended: the outcome, the assistant's final text, the journal position after it, and what
- * it cost (model calls, tool calls, tokens of this turn).
+ * it cost (model calls, tool calls, tokens of this turn, compaction summaries included).
  */
 public record TurnResult(String sessionId, Outcome outcome, String reply, String reason, long seq, int modelCalls,
                          int toolCalls, Usage usage) {
 
-    /** Why the turn ended. */
+    /** Why the turn ended. Every outcome but {@link #INTERRUPTED} is recorded as {@code TurnCompleted(reason)}. */
     public enum Outcome {
-        /** The model ended its turn (end_turn, stop_sequence, max_tokens or refusal: see {@code reason}). */
+        /** The model ended its turn (end_turn or stop_sequence: see {@code reason}). */
         COMPLETED,
         /** The per-turn limit of model calls was reached. */
         MAX_ITERATIONS,
+        /** The reply hit the output limit and was cut off; tool calls in it were not run. */
+        MAX_TOKENS,
+        /** The model refused to continue; tool calls in its reply were not run. */
+        REFUSED,
+        /** The turn spent its token budget ({@code SessionConfig.turnTokenBudget}). */
+        TOKEN_BUDGET,
+        /** The request could not fit the model's window, so it was not sent. */
+        CONTEXT_OVERFLOW,
         /** Interrupted by a caller, or the model failed; see {@code reason}. */
         INTERRUPTED
     }

@@ -104,11 +104,19 @@ public final class Reducer {
                     throw new InvalidEventException(c.type(), "boundary " + c.boundary() + " is not at a user message;"
                             + " a compaction must never separate a tool_use from its tool_result");
                 }
-                yield s.with(s.seq(), s.step(), s.status(), s.messages(), s.variables(), s.pending(), s.usage(),
+                if (c.boundary() == s.messages().size() && !s.pending().isEmpty()) {
+                    throw new InvalidEventException(c.type(), "boundary " + c.boundary() + " would summarise the tool calls "
+                            + s.pending().stream().map(PendingToolCall::toolUseId).toList() + " but not their coming results");
+                }
+                yield s.with(s.seq(), s.step(), s.status(), s.messages(), s.variables(), s.pending(), s.usage().plus(c.usage()),
                         s.contextStart(), new Compaction(c.summary(), c.boundary()));
             }
             case Event.Cleared c -> {
                 requireNoPending(s, c);
+                if (s.status() == SessionStatus.RUNNING) {
+                    throw new InvalidEventException(c.type(), "a turn is running: clearing now would leave the model"
+                            + " a context without the request it is answering; clear between turns");
+                }
                 yield s.with(s.seq(), s.step(), s.status(), s.messages(), s.variables(), s.pending(), s.usage(),
                         s.messages().size(), null);
             }
@@ -173,8 +181,8 @@ public final class Reducer {
         // Only the recent tail can collide in practice; the scan is bounded to keep apply O(1) per event.
         List<Message> ms = s.messages();
         for (int i = ms.size() - 1, seen = 0; i >= 0 && seen < 64; i--, seen++) {
-            for (ContentBlock.ToolUse u : ms.get(i).toolUses()) {
-                if (u.id().equals(id)) {
+            for (ContentBlock b : ms.get(i).content()) {
+                if (b instanceof ContentBlock.ToolUse u && u.id().equals(id)) {
                     return true;
                 }
             }

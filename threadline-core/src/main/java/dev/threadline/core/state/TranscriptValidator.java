@@ -12,14 +12,16 @@ import java.util.Set;
 /**
  * Checks invariant 3: every tool_use is answered by exactly one tool_result, in the tool message that
  * immediately follows it, in the same order; no tool_result without its tool_use; tool_use ids are
- * unique. Runs before every model call and after every fork and rewind.
+ * unique. A model view must also start with a user message, leave nothing pending, and hold no empty
+ * message or blank text block (providers refuse both). Runs before every model call and after every
+ * fork and rewind.
  */
 public final class TranscriptValidator {
     private TranscriptValidator() {}
 
     /** How strict to be about the end of the transcript. */
     public enum Mode {
-        /** What is sent to a model: nothing may be left unanswered, and it must start with a user message. */
+        /** What is sent to a model: nothing unanswered, a user message first, no empty message or blank text. */
         MODEL_VIEW,
         /** A state at any checkpoint: the last assistant message's tool calls may still be pending. */
         CHECKPOINT
@@ -37,6 +39,9 @@ public final class TranscriptValidator {
         }
         for (int i = 0; i < messages.size(); i++) {
             Message m = messages.get(i);
+            if (mode == Mode.MODEL_VIEW) {
+                emptiness(i, m, out);
+            }
             List<ContentBlock.ToolUse> uses = m.toolUses();
             for (ContentBlock.ToolUse u : uses) {
                 if (!seenIds.add(u.id())) {
@@ -74,6 +79,15 @@ public final class TranscriptValidator {
             }
         }
         return out;
+    }
+
+    /** Providers refuse a message without content and a text block of whitespace only. */
+    private static void emptiness(int i, Message m, List<String> out) {
+        if (m.content().isEmpty()) {
+            out.add("message " + i + " (" + m.role().wireName() + ") has no content");
+        } else if (m.content().stream().anyMatch(b -> b instanceof ContentBlock.Text t && t.text().isBlank())) {
+            out.add("message " + i + " (" + m.role().wireName() + ") holds a blank text block");
+        }
     }
 
     public static boolean isValid(List<Message> messages, Mode mode) {

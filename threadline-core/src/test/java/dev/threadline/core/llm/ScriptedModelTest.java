@@ -65,4 +65,41 @@ class ScriptedModelTest {
                 StopReason.TOOL_USE, null)).stream(REQUEST, chunks::add);
         assertThat(chunks).isEmpty();
     }
+
+    @Test
+    void aWindowCanBeSetAndRequestsRecorded() {
+        ScriptedModel model = ScriptedModel.of(r -> ScriptedModel.text("x")).withContextWindow(1_000).recording();
+        assertThat(model.contextWindowTokens()).isEqualTo(1_000);
+        assertThat(ScriptedModel.demo().contextWindowTokens()).isEqualTo(200_000);
+        model.complete(REQUEST);
+        assertThat(model.requests()).containsExactly(REQUEST);
+        assertThat(ScriptedModel.demo().requests()).isEmpty();
+        assertThatThrownBy(() -> model.withContextWindow(0)).hasMessageContaining("at least 1 token");
+    }
+
+    @Test
+    void summaryRequestsGetADeterministicSummaryAndNeverReachTheScript() {
+        ScriptedModel model = ScriptedModel.replies(); // any script call would fail
+        List<Message> part = List.of(Message.user("what is 2+2"), Message.assistantText("4"), Message.user("and 3+3"),
+                Message.assistantText("6"));
+        ChatRequest r = SummaryPrompt.request("m", "earlier things", part, null, 100, 10_000, TokenCounter.approximate());
+        ChatResponse first = model.complete(r);
+        assertThat(first.text()).isEqualTo(model.complete(r).text())
+                .isEqualTo("Summary of 4 earlier lines with 2 user requests, following an earlier summary."
+                        + " Latest requests: \"what is 2+2\"; \"and 3+3\".");
+        assertThat(first.usage().totalTokens()).isPositive();
+        assertThat(SummaryPrompt.summaryOf(first)).startsWith("Summary of 4");
+    }
+
+    @Test
+    void aSummaryRequestIsClippedToFitAndCarriesNoTools() {
+        String huge = "word ".repeat(5_000);
+        List<Message> part = List.of(Message.user("start"), Message.assistantText(huge), Message.user("end"));
+        ChatRequest r = SummaryPrompt.request("m", null, part, "the ending", 50, 400, TokenCounter.approximate());
+        assertThat(r.tools()).isEmpty();
+        assertThat(TokenCounter.approximate().count(r)).isLessThanOrEqualTo(400);
+        assertThat(r.messages().getFirst().text()).contains("characters left out").contains("[user] end")
+                .contains("Focus on: the ending");
+        assertThat(r.maxTokens()).isEqualTo(50);
+    }
 }

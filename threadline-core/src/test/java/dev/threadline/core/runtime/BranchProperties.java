@@ -2,6 +2,7 @@ package dev.threadline.core.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.threadline.core.context.Views;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.llm.ScriptedModel;
@@ -42,11 +43,13 @@ class BranchProperties {
             State st = b.state();
             assertThat(st.pending()).isEmpty();
             assertThat(st.isIdle()).isTrue();
-            assertThat(TranscriptValidator.violations(st.messages(), TranscriptValidator.Mode.MODEL_VIEW)).isEmpty();
+            assertThat(TranscriptValidator.violations(st.messages(), TranscriptValidator.Mode.CHECKPOINT)).isEmpty();
+            assertThat(TranscriptValidator.violations(b.context().policy().view(st, Views.LIMITS).messages(),
+                    TranscriptValidator.Mode.MODEL_VIEW)).isEmpty();
             assertThat(st.messages()).startsWith(s.stateAt(at.seq()).messages().subList(0,
                     Math.min(st.messages().size(), s.stateAt(at.seq()).messages().size())).toArray(new dev.threadline.core.model.Message[0]));
             b.submit("continue here");
-            assertThat(TranscriptValidator.violations(b.state().messages(), TranscriptValidator.Mode.MODEL_VIEW)).isEmpty();
+            assertThat(TranscriptValidator.violations(b.state().messages(), TranscriptValidator.Mode.CHECKPOINT)).isEmpty();
             assertThat(s.state()).as("the parent branch is untouched").isEqualTo(parentBefore);
         }
     }

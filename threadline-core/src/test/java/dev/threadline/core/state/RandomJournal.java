@@ -15,8 +15,9 @@ import java.util.Map;
 /**
  * Turns a list of random choices into a valid event sequence, grouped into steps, by simulating a
  * session: at each point it picks among the events that may follow the current state (turns with
- * text or parallel tool calls answered in any order with any outcome, variable changes, clears,
- * compactions and interrupts).
+ * text or parallel tool calls answered in any order with any outcome, empty replies, replies cut at
+ * max_tokens or refused, variable changes, clears, compactions between and within turns, and
+ * interrupts).
  */
 public final class RandomJournal {
     private RandomJournal() {}
@@ -24,6 +25,16 @@ public final class RandomJournal {
     /** Steps of events; the first step is empty of content and stands for the session's creation. */
     public static List<List<Event>> steps(List<Integer> choices) {
         List<List<Event>> steps = new ArrayList<>();
+        simulate(choices, steps);
+        return steps;
+    }
+
+    /** The state the events of {@link #steps} fold into. */
+    public static State state(List<Integer> choices) {
+        return simulate(choices, new ArrayList<>());
+    }
+
+    private static State simulate(List<Integer> choices, List<List<Event>> steps) {
         State s = State.EMPTY;
         int i = 0;
         int toolId = 0;
@@ -49,22 +60,14 @@ public final class RandomJournal {
                 }
             } else if (s.isIdle()) {
                 if (c < 70) {
-                    step.add(new Event.UserMessageReceived(Message.user("user says " + c)));
+                    step.add(new Event.UserMessageReceived(Message.user("user says " + c + filler(c))));
                 } else if (c < 80) {
                     step.add(new Event.VariablesChanged(VariableScope.SESSION, Map.of("k" + (c % 3), TextNode.valueOf("x" + c)),
                             c % 2 == 0 ? List.of("v1") : List.of()));
                 } else if (c < 88 && !s.messages().isEmpty()) {
                     step.add(new Event.Cleared());
                 } else if (!s.messages().isEmpty()) {
-                    List<Integer> allowed = new ArrayList<>();
-                    for (int m = s.contextStart(); m < s.messages().size(); m++) {
-                        if (s.messages().get(m).role() == dev.threadline.core.model.Role.USER) {
-                            allowed.add(m);
-                        }
-                    }
-                    allowed.add(s.messages().size());
-                    int boundary = allowed.get(c % allowed.size());
-                    step.add(new Event.ContextCompacted("summary " + c, boundary));
+                    step.add(compaction(s, c));
                 } else {
                     step.add(new Event.UserMessageReceived(Message.user("first " + c)));
                 }
@@ -84,10 +87,30 @@ public final class RandomJournal {
                         blocks.stream().filter(b -> b instanceof ContentBlock.ToolUse).map(b -> (ContentBlock.ToolUse) b)
                                 .forEach(u -> step.add(new Event.ToolCallStarted(u.id(), u.name())));
                     }
-                } else if (c < 90) {
-                    step.add(new Event.AssistantMessageReceived(Message.assistant(List.of(ContentBlock.text("reply " + c)),
+                } else if (c < 78) {
+                    step.add(new Event.AssistantMessageReceived(Message.assistant(List.of(ContentBlock.text("reply " + c + filler(c))),
                             StopReason.END_TURN, Usage.of(c, 1))));
                     step.add(new Event.TurnCompleted("end_turn"));
+                } else if (c < 82) {
+                    // models do return empty replies; providers refuse them in a later request
+                    List<ContentBlock> empty = c % 2 == 0 ? List.of() : List.of(ContentBlock.text(" \n"));
+                    step.add(new Event.AssistantMessageReceived(Message.assistant(empty, StopReason.END_TURN, Usage.of(c, 0))));
+                    step.add(new Event.TurnCompleted("end_turn"));
+                } else if (c < 86) {
+                    // cut at max_tokens or refused: a tool call in it is never run, it fails
+                    StopReason stop = c % 2 == 0 ? StopReason.MAX_TOKENS : StopReason.REFUSAL;
+                    List<ContentBlock> blocks = new ArrayList<>(List.of(ContentBlock.text("partial " + c)));
+                    String id = "tu" + (toolId++);
+                    if (c < 84) {
+                        blocks.add(new ContentBlock.ToolUse(id, "tool0", Json.parse("{\"a\":" + c + "}", "input")));
+                    }
+                    step.add(new Event.AssistantMessageReceived(Message.assistant(blocks, stop, Usage.of(c, 9))));
+                    if (c < 84) {
+                        step.add(new Event.ToolCallFailed(id, "not run: " + stop.wireName()));
+                    }
+                    step.add(new Event.TurnCompleted(stop.wireName()));
+                } else if (c < 90) {
+                    step.add(compaction(s, c)); // mid-turn, between calls: only at a turn's start or the end
                 } else {
                     step.add(new Event.TurnInterrupted("model error"));
                 }
@@ -97,7 +120,25 @@ public final class RandomJournal {
             }
             steps.add(step);
         }
-        return steps;
+        return s;
+    }
+
+    /** A compaction at one of the boundaries the reducer accepts: a user message in the context, or the end. */
+    private static Event compaction(State s, int c) {
+        List<Integer> allowed = new ArrayList<>();
+        for (int m = s.contextStart(); m < s.messages().size(); m++) {
+            if (s.messages().get(m).role() == dev.threadline.core.model.Role.USER) {
+                allowed.add(m);
+            }
+        }
+        allowed.add(s.messages().size());
+        int boundary = allowed.get(c % allowed.size());
+        return new Event.ContextCompacted("summary " + c, boundary, c % 3 == 0 ? Usage.of(c, 3) : null);
+    }
+
+    /** Words that make some messages long (up to a few hundred tokens), so token budgets bite. */
+    private static String filler(int c) {
+        return c % 7 == 0 ? " lorem ipsum dolor".repeat(c % 60) : "";
     }
 
     private static long k(int c) {
