@@ -1,6 +1,7 @@
 package dev.threadline.cli;
 
 import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.context.ContextPolicy;
 import dev.threadline.core.llm.ChatModel;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.runtime.Threadline;
@@ -48,6 +49,15 @@ final class ChatCommand implements Callable<Integer> {
             description = "the model's context window, when the one known for its family is wrong (e.g. a local server's setting)")
     int contextWindow;
 
+    @Option(names = "--context-policy", paramLabel = "SPEC",
+            description = {"what the model sees of a new session's transcript: full, window:N (last N messages),",
+                    "or auto-compact[:FRACTION] (default; summarises older turns past that fraction of the window).",
+                    "An existing session keeps the policy it was created with."})
+    String contextPolicy;
+
+    @Option(names = "--max-output-tokens", paramLabel = "N", description = "output limit of one model call for a new session (default 4096)")
+    Integer maxOutputTokens;
+
     @Option(names = "--workspace", paramLabel = "DIR", description = "folder read_file and list_files may read (default: the current folder)")
     Path workspace;
 
@@ -67,6 +77,17 @@ final class ChatCommand implements Callable<Integer> {
         } catch (InvalidInputException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+        SessionConfig config = SessionConfig.DEFAULT.withModel(chatModel.name());
+        try {
+            if (contextPolicy != null) {
+                config = config.withContextPolicy(ContextPolicy.parse(contextPolicy));
+            }
+            if (maxOutputTokens != null) {
+                config = config.withMaxOutputTokens(maxOutputTokens);
+            }
+        } catch (InvalidInputException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
         Path ws = (workspace != null ? workspace : Path.of("")).toAbsolutePath().normalize();
         PrintWriter out = spec.commandLine().getOut();
         if (model == null && chosen.equals(Models.SCRIPTED)) {
@@ -75,7 +96,6 @@ final class ChatCommand implements Callable<Integer> {
         }
         try (Threadline tl = Threadline.builder().store(store.open()).model(chatModel).skills(Builtins.all(ws)).build();
              LineInput input = LineInput.open(main.in)) {
-            SessionConfig config = SessionConfig.DEFAULT.withModel(chatModel.name());
             Repl repl = new Repl(tl, out, input, config, store.path());
             return repl.run(sessionId);
         }
