@@ -1,0 +1,108 @@
+package dev.threadline.bench;
+
+import dev.threadline.core.event.Event;
+import dev.threadline.core.event.StoredEvent;
+import dev.threadline.core.json.RecordCodec;
+import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.runtime.Session;
+import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.state.State;
+import dev.threadline.core.store.StateStore;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Threadline through its public API: a step is {@code Session.update} of the events that record one
+ * message, as the agent loop writes them (the journal append, with the reducer check, the
+ * compare-and-set and the commit); the model and skills play no part in it. A cold load is a new runtime on a newly opened store and its first {@code state()}.
+ */
+final class ThreadlineContender implements Contender {
+    private final StoreUrl url;
+    private final String part;
+    private final StateStore store;
+    private final Threadline runtime;
+
+    ThreadlineContender(StoreUrl url, String part) {
+        this.url = url;
+        this.part = part;
+        this.store = url.open(part);
+        this.runtime = Threadline.builder().store(store).build();
+    }
+
+    @Override
+    public String name() {
+        return "Threadline (" + url.kind() + ")";
+    }
+
+    @Override
+    public String durability() {
+        return store.durability();
+    }
+
+    @Override
+    public List<String> cannot() {
+        return url.isSqlite() ? List.of() : List.of("nothing survives the process (memory store)");
+    }
+
+    @Override
+    public void prefill(String session, List<BenchMessage> history) {
+        Session s = runtime.create(session, SessionConfig.DEFAULT);
+        for (int from = 0; from < history.size(); from += 100) {
+            List<Event> batch = new ArrayList<>();
+            for (BenchMessage m : history.subList(from, Math.min(history.size(), from + 100))) {
+                batch.addAll(m.toEvents());
+            }
+            s.update(state -> batch);
+        }
+    }
+
+    @Override
+    public void step(String session, BenchMessage message) {
+        List<Event> events = message.toEvents();
+        runtime.open(session).update(state -> events);
+    }
+
+    /** Opens the session for a caller that drives whole turns (the throughput run). */
+    Threadline runtime() {
+        return runtime;
+    }
+
+    @Override
+    public Optional<Path> database() {
+        return url.isSqlite() ? Optional.of(url.fileFor(part)) : Optional.empty();
+    }
+
+    @Override
+    public OptionalInt coldLoad(String session) {
+        if (!url.isSqlite()) { // a new runtime over the same in-memory store: an empty cache, a full fold
+            Threadline fresh = Threadline.builder().store(store).build();
+            return OptionalInt.of(fresh.open(session).state().messages().size());
+        }
+        try (Threadline fresh = Threadline.builder().store(url.reopen(part)).build()) {
+            return OptionalInt.of(fresh.open(session).state().messages().size());
+        }
+    }
+
+    @Override
+    public State heldInMemory(String session) {
+        return runtime.open(session).state();
+    }
+
+    @Override
+    public long serializedBytes(String session) {
+        long bytes = 0;
+        for (StoredEvent e : runtime.open(session).journal()) {
+            bytes += RecordCodec.encodeEvent(e.event()).getBytes(StandardCharsets.UTF_8).length;
+        }
+        return bytes;
+    }
+
+    @Override
+    public void close() {
+        runtime.close();
+    }
+}
