@@ -14,7 +14,8 @@ import java.util.List;
  *                           ones would otherwise take minutes at 10,000 messages
  * @param concurrency        concurrent sessions of the throughput curve
  * @param turnsPerSession    turns each session runs in the throughput curve
- * @param rawInserts         single-row insert-and-commit operations of the raw limit
+ * @param rawInserts         single-row insert-and-commit operations per round of the raw limit (and the least
+ *                           number of steps of a throughput point)
  * @param loadRepeats        cold loads per history length (the median is reported)
  * @param alternatives       whether to run LangGraph4j, Spring AI and LangChain4j too
  */
@@ -25,17 +26,17 @@ public record BenchConfig(StoreUrl store, Path out, List<Integer> historyLengths
     /** The full run: the sizes docs/benchmarks.md reports. */
     public static BenchConfig full(StoreUrl store, Path out) {
         return new BenchConfig(store, out, List.of(10, 100, 1_000, 10_000), 200, 15_000, List.of(1, 16, 256), 8,
-                2_000, 5, true);
+                400, 5, true);
     }
 
     /** A quicker run (about a minute or two): fewer steps and turns, same lengths. */
     public static BenchConfig quick(StoreUrl store, Path out) {
         return new BenchConfig(store, out, List.of(10, 100, 1_000, 10_000), 50, 4_000, List.of(1, 16, 256), 2,
-                500, 3, true);
+                100, 3, true);
     }
 
     /** A smoke run of a few seconds (the test suite runs it): tiny sizes, numbers meaningless. */
     public static BenchConfig smoke(StoreUrl store, Path out) {
-        return new BenchConfig(store, out, List.of(10, 100), 5, 1_000, List.of(1, 4), 1, 20, 1, true);
+        return new BenchConfig(store, out, List.of(10, 100), 5, 1_000, List.of(1, 4), 1, 8, 1, true);
     }
 }

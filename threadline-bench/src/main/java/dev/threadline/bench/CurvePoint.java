@@ -11,11 +11,14 @@ package dev.threadline.bench;
  * @param medianMicros     median latency of one step
  * @param p99Micros        99th percentile latency of one step
  * @param coldLoadMillis   median time to load the session in a fresh runtime
+ * @param rawReadMillis    Threadline on SQLite only: median plain-JDBC read-and-parse of the same rows, timed
+ *                         alternately with the cold loads
  * @param heapBytes        heap held for the session (JOL), after the steps
  * @param serializedBytes  the session's messages in the contender's stored form
  */
 public record CurvePoint(String contender, int historyLength, int steps, Double walBytesPerStep, double medianMicros,
-                         double p99Micros, Double coldLoadMillis, Long heapBytes, long serializedBytes) {
+                         double p99Micros, Double coldLoadMillis, Double rawReadMillis, Long heapBytes,
+                         long serializedBytes) {
 
     /** Heap held per byte stored (null when either is unknown). */
     public Double heapPerSerializedByte() {

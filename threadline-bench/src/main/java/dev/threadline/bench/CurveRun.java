@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalInt;
 import org.openjdk.jol.info.GraphLayout;
 
 /**
@@ -63,29 +62,42 @@ final class CurveRun {
         if (db.isPresent() && SqliteFiles.size(db.get()) == mainBefore) { // else a checkpoint ran: growth is not all
             walPerStep = (double) (SqliteFiles.walSize(db.get()) - walBefore) / steps;
         }
-        Double load = coldLoad(c, session, length + steps);
+        Path rawFrom = c instanceof ThreadlineContender && db.isPresent() ? db.get() : null;
+        Double[] loads = coldLoad(c, session, length + steps, rawFrom);
         Long heap = heap(c.heldInMemory(session));
         progress.advance(1);
-        return new CurvePoint(c.name(), length, steps, walPerStep, latency.medianMicros(), latency.p99Micros(), load,
-                heap, c.serializedBytes(session));
+        return new CurvePoint(c.name(), length, steps, walPerStep, latency.medianMicros(), latency.p99Micros(), loads[0],
+                loads[1], heap, c.serializedBytes(session));
     }
 
-    private Double coldLoad(Contender c, String session, int expected) throws Exception {
-        long[] times = new long[config.loadRepeats()];
-        for (int i = 0; i < times.length; i++) {
-            long t0 = System.nanoTime();
-            OptionalInt n = c.coldLoad(session);
-            times[i] = System.nanoTime() - t0;
-            progress.advance(1);
-            if (n.isEmpty()) {
-                return null;
-            }
-            if (n.getAsInt() != expected) {
-                throw new IllegalStateException(c.name() + " loaded " + n.getAsInt() + " messages of " + session
-                        + ", expected " + expected);
-            }
+    /**
+     * Median cold load and, when {@code rawFrom} is Threadline's file, the median raw read-and-parse of
+     * the same rows, timed alternately after one untimed round of each (so that both meet the same
+     * JIT state and the same disturbance from the machine).
+     */
+    private Double[] coldLoad(Contender c, String session, int expected, Path rawFrom) throws Exception {
+        long events = 1 + BenchMessage.eventCount(expected);
+        if (c.coldLoad(session).isEmpty()) {
+            return new Double[] {null, null};
         }
-        return Samples.medianMillis(times);
+        if (rawFrom != null) {
+            RawLimits.readAndParseNanos(rawFrom, session, events);
+        }
+        long[] loads = new long[config.loadRepeats()];
+        long[] raws = new long[config.loadRepeats()];
+        for (int i = 0; i < loads.length; i++) {
+            long t0 = System.nanoTime();
+            int n = c.coldLoad(session).orElseThrow();
+            loads[i] = System.nanoTime() - t0;
+            if (n != expected) {
+                throw new IllegalStateException(c.name() + " loaded " + n + " messages of " + session + ", expected " + expected);
+            }
+            if (rawFrom != null) {
+                raws[i] = RawLimits.readAndParseNanos(rawFrom, session, events);
+            }
+            progress.advance(1);
+        }
+        return new Double[] {Samples.medianMillis(loads), rawFrom == null ? null : Samples.medianMillis(raws)};
     }
 
     /** Bytes reachable from {@code root} (JOL), or null when JOL cannot walk this JVM's heap. */

@@ -11,67 +11,66 @@ import java.sql.ResultSet;
 /**
  * The physical limits Threadline is compared with, on the same kind of file and durability: plain
  * JDBC with no runtime around it. {@link #insertsPerSecond}: one single-row insert per transaction,
- * each committed (so fsynced, with synchronous=FULL) before the next; {@link #readAndParseMillis}: a
- * session's event rows read with one SELECT and parsed with Jackson into the same event objects.
+ * each committed (so fsynced, with synchronous=FULL) before the next; {@link #readAndParseNanos}: a
+ * session's event rows read from Threadline's own file with one SELECT and parsed with Jackson into
+ * the same event objects.
  */
 final class RawLimits {
     private RawLimits() {}
 
-    /** Inserts {@code n} rows shaped like journal entries, each in its own committed transaction. */
-    static double insertsPerSecond(Path file, int n, Progress progress) throws Exception {
+    /** Opens a fresh file for {@link #insertsPerSecond}: the events table's shape, WAL, synchronous=FULL. */
+    static Connection openInsertTarget(Path file) throws Exception {
         SqliteFiles.delete(file);
-        try (Connection c = SqliteFiles.open(file)) {
-            SqliteFiles.exec(c, "PRAGMA wal_autocheckpoint = 1000"); // as a plain application would run
-            SqliteFiles.exec(c, "CREATE TABLE raw_events (session_id TEXT NOT NULL, seq INTEGER NOT NULL,"
-                    + " payload TEXT NOT NULL, PRIMARY KEY (session_id, seq))");
-            String[] payloads = new String[n];
-            for (int i = 0, m = 0; i < n; m++) {
-                for (Event e : BenchMessage.at(m).toEvents()) {
-                    if (i < n) {
-                        payloads[i++] = RecordCodec.encodeEvent(e);
-                    }
-                }
-            }
-            progress.phase("raw limit: single-row insert + commit", n);
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO raw_events (session_id, seq, payload) VALUES (?, ?, ?)")) {
-                long t0 = System.nanoTime();
-                for (int i = 0; i < n; i++) {
-                    ps.setString(1, "raw");
-                    ps.setLong(2, i + 1);
-                    ps.setString(3, payloads[i]);
-                    ps.executeUpdate(); // autocommit: BEGIN, insert, COMMIT with fsync
-                    progress.advance(1);
-                }
-                return n / ((System.nanoTime() - t0) / 1e9);
-            }
-        }
+        Connection c = SqliteFiles.open(file);
+        SqliteFiles.exec(c, "PRAGMA wal_autocheckpoint = 1000"); // as a plain application would run
+        SqliteFiles.exec(c, "CREATE TABLE raw_events (session_id TEXT NOT NULL, seq INTEGER NOT NULL,"
+                + " payload TEXT NOT NULL, PRIMARY KEY (session_id, seq))");
+        return c;
     }
 
     /**
-     * Reads a Threadline session's own event rows from its SQLite file with plain JDBC and parses each
-     * payload into an {@link Event}; the median of {@code repeats} runs, in milliseconds.
+     * Inserts {@code n} rows shaped like journal entries (the payloads of the benchmark's events) under
+     * a new session key, each in its own committed transaction; returns inserts per second.
      */
-    static double readAndParseMillis(Path threadlineDb, String session, int expected, int repeats) throws Exception {
-        long[] times = new long[repeats];
-        for (int r = 0; r < repeats; r++) {
-            long t0 = System.nanoTime(); // a fresh reader: the connection is opened inside the timing, as a cold load's is
-            try (Connection c = SqliteFiles.open(threadlineDb)) {
-                int n = 0;
-                try (PreparedStatement ps = c.prepareStatement("SELECT payload FROM events WHERE session_id = ? ORDER BY seq")) {
-                    ps.setString(1, session);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        while (rs.next()) {
-                            Json.mapper().readValue(rs.getString(1), Event.class);
-                            n++;
-                        }
-                    }
-                }
-                times[r] = System.nanoTime() - t0;
-                if (n != expected) {
-                    throw new IllegalStateException("read " + n + " rows of " + session + ", expected " + expected);
+    static double insertsPerSecond(Connection c, String session, int n) throws Exception {
+        String[] payloads = new String[n];
+        for (int i = 0, m = 0; i < n; m++) {
+            for (Event e : BenchMessage.at(m).toEvents()) {
+                if (i < n) {
+                    payloads[i++] = RecordCodec.encodeEvent(e);
                 }
             }
         }
-        return Samples.medianMillis(times);
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO raw_events (session_id, seq, payload) VALUES (?, ?, ?)")) {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                ps.setString(1, session);
+                ps.setLong(2, i + 1);
+                ps.setString(3, payloads[i]);
+                ps.executeUpdate(); // autocommit: BEGIN, insert, COMMIT with fsync
+            }
+            return n / ((System.nanoTime() - t0) / 1e9);
+        }
+    }
+
+    /** Reads and parses once; returns the time in nanoseconds. */
+    static long readAndParseNanos(Path threadlineDb, String session, long expected) throws Exception {
+        long t0 = System.nanoTime(); // a fresh reader: the connection is opened inside the timing, as a cold load's is
+        int n = 0;
+        try (Connection c = SqliteFiles.open(threadlineDb);
+             PreparedStatement ps = c.prepareStatement("SELECT payload FROM events WHERE session_id = ? ORDER BY seq")) {
+            ps.setString(1, session);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Json.mapper().readValue(rs.getString(1), Event.class);
+                    n++;
+                }
+            }
+        }
+        long nanos = System.nanoTime() - t0;
+        if (n != expected) {
+            throw new IllegalStateException("read " + n + " rows of " + session + ", expected " + expected);
+        }
+        return nanos;
     }
 }

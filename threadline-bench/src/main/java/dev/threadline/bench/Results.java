@@ -36,12 +36,16 @@ public record Results(Machine machine, String command, BenchConfig config, List<
     public record ContenderInfo(String name, String durability, List<String> cannot) {}
 
     /**
-     * The raw limits.
+     * The raw limits, each measured alternately with the Threadline figure it is compared with.
      *
-     * @param insertsPerSecond single-row insert + commit (fsync) per second, one connection
-     * @param readAndParse     per history length: plain JDBC select of a session's event rows + Jackson parse
+     * @param insertsPerSecond        median over rounds: single-row insert + commit (fsync) per second, one connection
+     * @param insertRounds            each round's rate
+     * @param threadlineStepsPerSecond median over the same rounds: Threadline steps per second, one session
+     * @param threadlineRounds        each round's rate
+     * @param readAndParse            per history length: plain JDBC select of a session's event rows + Jackson parse
      */
-    public record Raw(Double insertsPerSecond, List<RawRead> readAndParse) {}
+    public record Raw(Double insertsPerSecond, List<Double> insertRounds, Double threadlineStepsPerSecond,
+                      List<Double> threadlineRounds, List<RawRead> readAndParse) {}
 
     /** Plain read-and-parse time of a session of {@code historyLength} messages. */
     public record RawRead(int historyLength, double millis) {}

@@ -25,7 +25,9 @@ final class Summary {
                     p.stepsPerSecond());
         }
         out.println();
-        out.printf(Locale.ROOT, "raw limit: %s single-row inserts+commits per second; read-and-parse ms:", num(r.raw().insertsPerSecond(), "%,.0f"));
+        out.printf(Locale.ROOT, "raw limit: %s single-row inserts+commits per second (rounds %s); Threadline, 1 session, same rounds: %s steps"
+                + " per second (%s)%nraw read-and-parse ms:", num(r.raw().insertsPerSecond(), "%,.0f"), rounds(r.raw().insertRounds()),
+                num(r.raw().threadlineStepsPerSecond(), "%,.0f"), rounds(r.raw().threadlineRounds()));
         r.raw().readAndParse().forEach(x -> out.printf(Locale.ROOT, " %d msgs %.2f;", x.historyLength(), x.millis()));
         out.println();
         out.println();
@@ -35,6 +37,10 @@ final class Summary {
             out.printf(Locale.ROOT, "| %s | %s | %s %.2f | %s | %s |%n", t.what(), num(t.measured(), "%.2f"), t.comparison(),
                     t.bound(), t.met() == null ? "n/a" : t.met() ? "yes" : "no", t.detail());
         }
+    }
+
+    private static String rounds(java.util.List<Double> xs) {
+        return xs.stream().map(x -> String.format(Locale.ROOT, "%,.0f", x)).collect(java.util.stream.Collectors.joining(", "));
     }
 
     private static String num(Double v, String format) {

@@ -25,7 +25,10 @@ final class ThroughputRun {
         this.progress = progress;
     }
 
-    /** Turns through the public API: N sessions x M turns, each turn a calculate or a note skill call. */
+    /**
+     * Turns through the public API: N sessions x M turns, each turn a calculate or a note skill call
+     * (M grows for small N so that every point counts at least as many steps as a raw-limit round).
+     */
     ThroughputPoint turns(int concurrency) throws Exception {
         Path workspace = Files.createTempDirectory("threadline-bench-ws");
         String part = "turns-" + concurrency;
@@ -40,10 +43,11 @@ final class ThroughputRun {
             }
             AtomicLong steps = new AtomicLong();
             tl.addListener((id, events, state) -> steps.incrementAndGet());
-            progress.phase("Threadline turns: " + concurrency + " sessions", (long) concurrency * config.turnsPerSession());
+            int turns = Math.max(config.turnsPerSession(), (config.rawInserts() / 4 + concurrency - 1) / concurrency);
+            progress.phase("Threadline turns: " + concurrency + " sessions", (long) concurrency * turns);
             long nanos = parallel(concurrency, i -> {
                 Session s = sessions.get(i);
-                for (int t = 0; t < config.turnsPerSession(); t++) {
+                for (int t = 0; t < turns; t++) {
                     s.submit(t % 2 == 0 ? "what is (" + (i + t) + "+3)*7" : "note item " + t);
                     progress.advance(1);
                 }
@@ -54,7 +58,7 @@ final class ThroughputRun {
 
     /** Single-message steps on a contender: N fresh sessions x (turns x 4 messages). */
     ThroughputPoint steps(Contender c, int concurrency) throws Exception {
-        int perSession = config.turnsPerSession() * 4;
+        int perSession = 4 * Math.max(config.turnsPerSession(), (config.rawInserts() / 4 + concurrency - 1) / concurrency);
         for (int i = 0; i < concurrency; i++) {
             c.prefill("p" + concurrency + "-" + i, List.of());
         }

@@ -50,15 +50,13 @@ public final class WholeRun {
                 curves.addAll(curveRun.run(c));
             }
             List<Results.RawRead> reads = new ArrayList<>();
-            Double inserts = null;
-            if (store.isSqlite()) {
-                for (CurvePoint p : curves.subList(0, config.historyLengths().size())) {
-                    int events = (int) (1 + BenchMessage.eventCount(p.historyLength() + p.steps()));
-                    reads.add(new Results.RawRead(p.historyLength(), RawLimits.readAndParseMillis(store.fileFor("curves"),
-                            "h" + p.historyLength(), events, config.loadRepeats())));
+            for (CurvePoint p : curves.subList(0, config.historyLengths().size())) {
+                if (p.rawReadMillis() != null) {
+                    reads.add(new Results.RawRead(p.historyLength(), p.rawReadMillis()));
                 }
-                inserts = RawLimits.insertsPerSecond(store.fileFor("raw"), config.rawInserts(), progress);
             }
+            Results.Raw raw = store.isSqlite() ? LimitRun.run(config, threadline, store.fileFor("raw"), reads, progress)
+                    : new Results.Raw(null, List.of(), null, List.of(), reads);
             List<ThroughputPoint> throughput = new ArrayList<>();
             ThroughputRun tp = new ThroughputRun(config, progress);
             for (int c : config.concurrency()) {
@@ -68,7 +66,6 @@ public final class WholeRun {
                 }
             }
             progress.finishLine();
-            Results.Raw raw = new Results.Raw(inserts, reads);
             Results results = new Results(Results.Machine.here(), command, config,
                     contenders.stream().map(c -> new Results.ContenderInfo(c.name(), c.durability(), c.cannot())).toList(),
                     curves, throughput, raw, Targets.of(threadline.name(), curves, throughput, raw));
