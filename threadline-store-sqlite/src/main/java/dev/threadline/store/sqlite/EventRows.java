@@ -86,7 +86,7 @@ final class EventRows {
         long seq = rs.getLong("seq");
         Event event = RecordCodec.decodeEvent(sessionId, seq, rs.getInt("v"), rs.getString("payload"));
         try {
-            return new StoredEvent(sessionId, seq, rs.getLong("step"), Instant.parse(rs.getString("time")),
+            return new StoredEvent(sessionId, seq, rs.getLong("step"), Instants.parse(rs.getString("time")),
                     rs.getString("command_id"), CheckpointSource.fromWire(rs.getString("source")), event);
         } catch (RuntimeException e) {
             throw new StorageException("session '" + sessionId + "' seq " + seq + ": corrupt event row ("
