@@ -12,8 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Threadline through its public API: a step is {@code Session.update} of the events that record one
@@ -25,6 +27,7 @@ final class ThreadlineContender implements Contender {
     private final String part;
     private final StateStore store;
     private final Threadline runtime;
+    private final Map<String, Session> sessions = new ConcurrentHashMap<>();
 
     ThreadlineContender(StoreUrl url, String part) {
         this.url = url;
@@ -51,6 +54,7 @@ final class ThreadlineContender implements Contender {
     @Override
     public void prefill(String session, List<BenchMessage> history) {
         Session s = runtime.create(session, SessionConfig.DEFAULT);
+        sessions.put(session, s);
         for (int from = 0; from < history.size(); from += 100) {
             List<Event> batch = new ArrayList<>();
             for (BenchMessage m : history.subList(from, Math.min(history.size(), from + 100))) {
@@ -63,7 +67,7 @@ final class ThreadlineContender implements Contender {
     @Override
     public void step(String session, BenchMessage message) {
         List<Event> events = message.toEvents();
-        runtime.open(session).update(state -> events);
+        sessions.computeIfAbsent(session, runtime::open).update(state -> events); // a caller keeps its handle
     }
 
     /** Opens the session for a caller that drives whole turns (the throughput run). */

@@ -14,8 +14,8 @@ import java.util.function.Supplier;
 import org.sqlite.SQLiteConfig;
 
 /**
- * The store's connections: one writer, owned by the {@link GroupCommit} thread, which runs the writes
- * of every session in {@code BEGIN IMMEDIATE} transactions and commits many of them at once (SQLite
+ * The store's connections: one writer, used through {@link GroupCommit}, which runs the writes of
+ * every session in {@code BEGIN IMMEDIATE} transactions and commits many of them at once (SQLite
  * serializes writers anyway, and the immediate lock makes the expected-seq check and the insert one
  * atomic step across processes too), and a small pool of readers, which in WAL mode read the last
  * committed state without blocking the writer or each other.
@@ -41,7 +41,7 @@ final class Connections implements AutoCloseable {
         this.file = file;
         this.config = config;
         this.writer = config.createConnection(url());
-        this.committer = new GroupCommit(writer, "threadline-sqlite-writer " + file.getFileName(), this::failure);
+        this.committer = new GroupCommit(writer, this::failure);
     }
 
     /**
@@ -60,15 +60,17 @@ final class Connections implements AutoCloseable {
 
     private <T> T submit(Supplier<String> what, Work<T> work, boolean transactional) {
         CompletableFuture<T> done = new CompletableFuture<>();
+        GroupCommit.Request<T> request = new GroupCommit.Request<>(what, work, transactional, done);
         lifecycle.lock();
         try {
             checkOpen();
-            committer.enqueue(new GroupCommit.Request<>(what, work, transactional, done));
+            committer.enqueue(request);
         } finally {
             lifecycle.unlock();
         }
+        committer.await(request);
         try {
-            return done.join(); // not interruptible: the caller learns the outcome of what it queued
+            return done.join();
         } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;
@@ -110,22 +112,11 @@ final class Connections implements AutoCloseable {
         } finally {
             lifecycle.unlock();
         }
-        boolean interrupted = false;
-        while (true) {
-            try {
-                committer.stop();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true; // the writer thread still ends once the queue is empty; wait for it
-            }
-        }
+        committer.drain(); // writes queued before the close still run; later ones were refused above
         for (Connection c; (c = idleReaders.poll()) != null; ) {
             closeQuietly(c);
         }
         closeQuietly(writer);
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
     }
 
     private Connection borrow(Supplier<String> what) {

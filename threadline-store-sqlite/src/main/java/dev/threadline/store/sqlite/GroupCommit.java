@@ -5,19 +5,22 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
- * Group commit: the one thread that owns the writer connection. Callers queue their writes and wait;
- * the thread takes every write queued so far, runs each inside its own savepoint of one
- * {@code BEGIN IMMEDIATE} transaction, commits once (one fsync with {@code synchronous=FULL}), and only
- * then completes their futures. A write that throws (a failed expected-seq check, a bad batch) is
- * rolled back to its savepoint and fails alone; the others of the batch commit. If the commit itself
- * fails, every write of the batch fails and none was acknowledged. So an acknowledged write is always
- * durable, exactly as with one transaction per write, and under load one fsync serves many sessions.
+ * Group commit on the writer connection. Callers queue their writes; one of them at a time, the
+ * leader (whoever holds the writer lock), takes every write queued so far, runs each inside its own
+ * savepoint of one {@code BEGIN IMMEDIATE} transaction, commits once (one fsync with
+ * {@code synchronous=FULL}), and only then completes their futures. Writes queued while it commits
+ * wait for the lock; the next leader takes them all at once. A lone writer is its own leader: no
+ * thread hand-off. A write that throws (a failed expected-seq check, a bad batch) is rolled back to
+ * its savepoint and fails alone; the others of the batch commit. If the commit itself fails, every
+ * write of the batch fails and none was acknowledged. So an acknowledged write is always durable,
+ * exactly as with one transaction per write, and under load one fsync serves many sessions.
  * See ADR 0011.
  */
 final class GroupCommit {
@@ -30,64 +33,79 @@ final class GroupCommit {
      */
     record Request<T>(Supplier<String> what, Connections.Work<T> work, boolean transactional, CompletableFuture<T> done) {}
 
-    private static final Request<Void> STOP = new Request<>(() -> "stop", c -> null, false, new CompletableFuture<>());
-
     private final Connection writer;
     private final BiFunction<String, SQLException, RuntimeException> failure;
-    private final LinkedBlockingQueue<Request<?>> queue = new LinkedBlockingQueue<>();
-    private final Thread thread;
+    private final ConcurrentLinkedQueue<Request<?>> queue = new ConcurrentLinkedQueue<>();
+    private final ReentrantLock leader = new ReentrantLock();
     private final AtomicLong commits = new AtomicLong();
 
-    /** Starts the thread; {@code failure} turns an SQLException into the exception a caller sees. */
-    GroupCommit(Connection writer, String name, BiFunction<String, SQLException, RuntimeException> failure) {
+    /** {@code failure} turns an SQLException into the exception a caller sees. */
+    GroupCommit(Connection writer, BiFunction<String, SQLException, RuntimeException> failure) {
         this.writer = writer;
         this.failure = failure;
-        this.thread = Thread.ofPlatform().daemon().name(name).start(this::run);
     }
 
+    /** Queues a write; {@link #await} then sees it through. */
     void enqueue(Request<?> request) {
         queue.add(request);
     }
 
-    /** How many transactions this thread has committed (each holding one or more writes). */
+    /**
+     * Returns once {@code request} has run and its transaction has ended: run by this thread if it
+     * becomes the leader, or by the leader of the moment. Not interruptible: the caller learns the
+     * outcome of what it queued.
+     */
+    void await(Request<?> request) {
+        while (!request.done().isDone()) {
+            leader.lock();
+            try {
+                while (!request.done().isDone()) {
+                    runNext();
+                }
+            } finally {
+                leader.unlock();
+            }
+        }
+    }
+
+    /** Runs everything still queued (used when the store closes). */
+    void drain() {
+        leader.lock();
+        try {
+            while (!queue.isEmpty()) {
+                runNext();
+            }
+        } finally {
+            leader.unlock();
+        }
+    }
+
+    /** How many transactions have been committed (each holding one or more writes). */
     long commits() {
         return commits.get();
     }
 
-    /** Lets every queued write finish, then stops the thread. */
-    void stop() throws InterruptedException {
-        queue.add(STOP);
-        thread.join();
+    /** How many writes wait for a leader (for tests). */
+    int queued() {
+        return queue.size();
     }
 
-    private void run() {
+    /** Runs the next non-transactional request alone, or the longest run of transactional ones as one batch. */
+    private void runNext() {
+        Request<?> first = queue.poll();
+        if (first == null) {
+            return;
+        }
+        if (!first.transactional()) {
+            runAlone(first);
+            return;
+        }
         List<Request<?>> batch = new ArrayList<>();
-        while (true) {
-            Request<?> first = take();
-            if (first == STOP) {
-                return;
-            }
-            if (!first.transactional()) {
-                runAlone(first);
-                continue;
-            }
-            batch.clear();
-            batch.add(first);
-            for (Request<?> next; batch.size() < MAX_BATCH && (next = queue.peek()) != null && next.transactional(); ) {
-                batch.add(queue.poll());
-            }
-            runBatch(batch);
+        batch.add(first);
+        for (Request<?> next; batch.size() < MAX_BATCH && (next = queue.peek()) != null && next.transactional(); ) {
+            batch.add(queue.poll());
         }
-    }
-
-    private Request<?> take() {
-        while (true) {
-            try {
-                return queue.take();
-            } catch (InterruptedException e) {
-                // only stop() ends this thread, so that no queued write is left waiting
-            }
-        }
+        runBatch(batch);
     }
 
     private <T> void runAlone(Request<T> r) {

@@ -26,7 +26,7 @@ class GroupCommitTest {
         Path file = dir.resolve("g.db");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
             Connections.exec(c, "CREATE TABLE t (k TEXT PRIMARY KEY)");
-            GroupCommit gc = new GroupCommit(c, "test-writer", (what, e) -> new StorageException(what, e));
+            GroupCommit gc = new GroupCommit(c, (what, e) -> new StorageException(what, e));
             CountDownLatch running = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
             CompletableFuture<Integer> first = write(gc, "write", conn -> {
@@ -34,13 +34,16 @@ class GroupCommitTest {
                 release.await();
                 return insert(conn, "a");
             });
-            running.await(); // the writer thread is inside the first transaction: the next three queue up
+            running.await(); // the first writer leads and is inside its transaction: the next three queue up
             CompletableFuture<Integer> second = write(gc, "write", conn -> insert(conn, "b"));
             CompletableFuture<Integer> third = write(gc, "third", conn -> {
                 insert(conn, "c");          // written, then undone with its savepoint
                 return insert(conn, "b");   // duplicate key: this write fails
             });
             CompletableFuture<Integer> fourth = write(gc, "write", conn -> insert(conn, "d"));
+            while (gc.queued() < 3) {
+                Thread.onSpinWait(); // until all three writers have queued (each on its own thread)
+            }
             release.countDown();
 
             assertThat(first.join()).isEqualTo(1);
@@ -48,7 +51,6 @@ class GroupCommitTest {
             assertThatThrownBy(third::join).hasCauseInstanceOf(StorageException.class).hasMessageContaining("third");
             assertThat(fourth.join()).isEqualTo(1);
             assertThat(gc.commits()).as("the three queued writes shared one commit").isEqualTo(2);
-            gc.stop();
             try (var rs = c.createStatement().executeQuery("SELECT group_concat(k, '') FROM (SELECT k FROM t ORDER BY k)")) {
                 assertThat(rs.getString(1)).isEqualTo("abd");
             }
@@ -59,9 +61,10 @@ class GroupCommitTest {
         Integer run(Connection c) throws Exception;
     }
 
+    /** Queues a write from a new thread, which then waits for it as a store's caller does. */
     private static CompletableFuture<Integer> write(GroupCommit gc, String name, Body body) {
         CompletableFuture<Integer> done = new CompletableFuture<>();
-        gc.enqueue(new GroupCommit.Request<>(() -> name, conn -> {
+        GroupCommit.Request<Integer> request = new GroupCommit.Request<>(() -> name, conn -> {
             try {
                 return body.run(conn);
             } catch (SQLException | RuntimeException e) {
@@ -69,7 +72,11 @@ class GroupCommitTest {
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
-        }, true, done));
+        }, true, done);
+        Thread.ofVirtual().start(() -> {
+            gc.enqueue(request);
+            gc.await(request);
+        });
         return done;
     }
 
