@@ -14,33 +14,39 @@ import java.util.List;
 final class LimitRun {
     private LimitRun() {}
 
-    static Results.Raw run(BenchConfig config, ThreadlineContender threadline, Path rawFile, List<Results.RawRead> reads,
-                           Progress progress) throws Exception {
+    /** Rounds of: raw inserts, steps through {@code direct} (StateManager), steps through {@code mailbox} (Session). */
+    static Results.Raw run(BenchConfig config, ThreadlineContender direct, ThreadlineContender mailbox, Path rawFile,
+                           List<Results.RawRead> reads, Progress progress) throws Exception {
         int rounds = Math.max(1, config.loadRepeats());
         int n = config.rawInserts();
         List<Double> raw = new ArrayList<>();
         List<Double> mine = new ArrayList<>();
-        progress.phase("raw limit vs Threadline, 1 session, " + rounds + " rounds", 2L * rounds * n);
+        List<Double> queued = new ArrayList<>();
+        progress.phase("raw limit vs Threadline, 1 session, " + rounds + " rounds", 3L * rounds * n);
         try (Connection c = RawLimits.openInsertTarget(rawFile)) {
             RawLimits.insertsPerSecond(c, "warm-up", Math.min(n, 50));
-            threadline.prefill("limit-warm-up", List.of());
-            for (int i = 0; i < Math.min(n, 50); i++) {
-                threadline.step("limit-warm-up", BenchMessage.at(i));
-            }
+            steps(direct, "limit-warm-up", Math.min(n, 52));
+            steps(mailbox, "limit-warm-up", Math.min(n, 52));
             for (int r = 0; r < rounds; r++) {
                 raw.add(RawLimits.insertsPerSecond(c, "round-" + r, n));
                 progress.advance(n);
-                String session = "limit-" + r;
-                threadline.prefill(session, List.of());
-                long t0 = System.nanoTime();
-                for (int i = 0; i < n; i++) {
-                    threadline.step(session, BenchMessage.at(i));
-                }
-                mine.add(n / ((System.nanoTime() - t0) / 1e9));
+                mine.add(steps(direct, "limit-" + r, n));
+                progress.advance(n);
+                queued.add(steps(mailbox, "limit-" + r, n));
                 progress.advance(n);
             }
         }
-        return new Results.Raw(median(raw), raw, median(mine), mine, reads);
+        return new Results.Raw(median(raw), raw, median(mine), mine, median(queued), queued, reads);
+    }
+
+    /** {@code n} steps on a new session; returns steps per second. */
+    private static double steps(ThreadlineContender c, String session, int n) throws Exception {
+        c.prefill(session, List.of());
+        long t0 = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            c.step(session, BenchMessage.at(i));
+        }
+        return n / ((System.nanoTime() - t0) / 1e9);
     }
 
     static double median(List<Double> xs) {

@@ -41,11 +41,15 @@ public record Results(Machine machine, String command, BenchConfig config, List<
      * @param insertsPerSecond        median over rounds: single-row insert + commit (fsync) per second, one connection
      * @param insertRounds            each round's rate
      * @param threadlineStepsPerSecond median over the same rounds: Threadline steps per second, one session
+     *                                ({@code StateManager.update})
      * @param threadlineRounds        each round's rate
+     * @param mailboxStepsPerSecond   the same through {@code Session.update} (the session's mailbox first)
+     * @param mailboxRounds           each round's rate
      * @param readAndParse            per history length: plain JDBC select of a session's event rows + Jackson parse
      */
     public record Raw(Double insertsPerSecond, List<Double> insertRounds, Double threadlineStepsPerSecond,
-                      List<Double> threadlineRounds, List<RawRead> readAndParse) {}
+                      List<Double> threadlineRounds, Double mailboxStepsPerSecond, List<Double> mailboxRounds,
+                      List<RawRead> readAndParse) {}
 
     /** Plain read-and-parse time of a session of {@code historyLength} messages. */
     public record RawRead(int historyLength, double millis) {}

@@ -25,9 +25,11 @@ final class Summary {
                     p.stepsPerSecond());
         }
         out.println();
-        out.printf(Locale.ROOT, "raw limit: %s single-row inserts+commits per second (rounds %s); Threadline, 1 session, same rounds: %s steps"
-                + " per second (%s)%nraw read-and-parse ms:", num(r.raw().insertsPerSecond(), "%,.0f"), rounds(r.raw().insertRounds()),
-                num(r.raw().threadlineStepsPerSecond(), "%,.0f"), rounds(r.raw().threadlineRounds()));
+        out.printf(Locale.ROOT, "raw limit: %s single-row inserts+commits per second (rounds %s); Threadline, 1 session, same rounds:"
+                + " StateManager.update %s steps/s (%s), Session.update %s steps/s (%s)%nraw read-and-parse ms:",
+                num(r.raw().insertsPerSecond(), "%,.0f"), rounds(r.raw().insertRounds()),
+                num(r.raw().threadlineStepsPerSecond(), "%,.0f"), rounds(r.raw().threadlineRounds()),
+                num(r.raw().mailboxStepsPerSecond(), "%,.0f"), rounds(r.raw().mailboxRounds()));
         r.raw().readAndParse().forEach(x -> out.printf(Locale.ROOT, " %d msgs %.2f;", x.historyLength(), x.millis()));
         out.println();
         out.println();

@@ -1,10 +1,12 @@
 package dev.threadline.bench;
 
+import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.json.RecordCodec;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.runtime.Session;
+import dev.threadline.core.runtime.StateManager;
 import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.state.State;
 import dev.threadline.core.store.StateStore;
@@ -18,9 +20,11 @@ import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Threadline through its public API: a step is {@code Session.update} of the events that record one
- * message, as the agent loop writes them (the journal append, with the reducer check, the
- * compare-and-set and the commit); the model and skills play no part in it. A cold load is a new runtime on a newly opened store and its first {@code state()}.
+ * Threadline through its public API. A step records the events of one message, as the agent loop
+ * writes them: {@code StateManager.update} (decide, reducer check, compare-and-set append, commit,
+ * cache, publish), or, with {@code viaMailbox}, {@code Session.update}, which first queues the
+ * command in the session's mailbox (run on a virtual thread). The model and skills play no part in
+ * it. A cold load is a new runtime on a newly opened store and its first {@code state()}.
  */
 final class ThreadlineContender implements Contender {
     private final StoreUrl url;
@@ -28,17 +32,19 @@ final class ThreadlineContender implements Contender {
     private final StateStore store;
     private final Threadline runtime;
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
+    private final boolean viaMailbox;
 
-    ThreadlineContender(StoreUrl url, String part) {
+    ThreadlineContender(StoreUrl url, String part, boolean viaMailbox) {
         this.url = url;
         this.part = part;
+        this.viaMailbox = viaMailbox;
         this.store = url.open(part);
         this.runtime = Threadline.builder().store(store).build();
     }
 
     @Override
     public String name() {
-        return "Threadline (" + url.kind() + ")";
+        return "Threadline " + (viaMailbox ? "Session.update" : "StateManager.update") + " (" + url.kind() + ")";
     }
 
     @Override
@@ -67,7 +73,11 @@ final class ThreadlineContender implements Contender {
     @Override
     public void step(String session, BenchMessage message) {
         List<Event> events = message.toEvents();
-        sessions.computeIfAbsent(session, runtime::open).update(state -> events); // a caller keeps its handle
+        if (viaMailbox) {
+            sessions.computeIfAbsent(session, runtime::open).update(state -> events); // a caller keeps its handle
+        } else {
+            runtime.states().update(session, CheckpointSource.LOOP, StateManager.newCommandId(), state -> events);
+        }
     }
 
     /** Opens the session for a caller that drives whole turns (the throughput run). */

@@ -32,7 +32,7 @@ public final class WholeRun {
             SqliteFiles.delete(store.fileFor("curves"));
         }
         List<Contender> contenders = new ArrayList<>();
-        ThreadlineContender threadline = new ThreadlineContender(store, "curves");
+        ThreadlineContender threadline = new ThreadlineContender(store, "curves", false);
         contenders.add(threadline);
         if (config.alternatives()) {
             Path spring = altDir.resolve("bench-springai.db");
@@ -55,8 +55,15 @@ public final class WholeRun {
                     reads.add(new Results.RawRead(p.historyLength(), p.rawReadMillis()));
                 }
             }
-            Results.Raw raw = store.isSqlite() ? LimitRun.run(config, threadline, store.fileFor("raw"), reads, progress)
-                    : new Results.Raw(null, List.of(), null, List.of(), reads);
+            Results.Raw raw;
+            if (store.isSqlite()) {
+                SqliteFiles.delete(store.fileFor("mailbox"));
+                try (ThreadlineContender mailbox = new ThreadlineContender(store, "mailbox", true)) {
+                    raw = LimitRun.run(config, threadline, mailbox, store.fileFor("raw"), reads, progress);
+                }
+            } else {
+                raw = new Results.Raw(null, List.of(), null, List.of(), null, List.of(), reads);
+            }
             List<ThroughputPoint> throughput = new ArrayList<>();
             ThroughputRun tp = new ThroughputRun(config, progress);
             for (int c : config.concurrency()) {
