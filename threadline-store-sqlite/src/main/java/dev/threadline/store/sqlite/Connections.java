@@ -7,7 +7,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -59,8 +58,7 @@ final class Connections implements AutoCloseable {
     }
 
     private <T> T submit(Supplier<String> what, Work<T> work, boolean transactional) {
-        CompletableFuture<T> done = new CompletableFuture<>();
-        GroupCommit.Request<T> request = new GroupCommit.Request<>(what, work, transactional, done);
+        GroupCommit.Request<T> request = GroupCommit.Request.of(what, work, transactional);
         lifecycle.lock();
         try {
             checkOpen();
@@ -70,7 +68,7 @@ final class Connections implements AutoCloseable {
         }
         committer.await(request);
         try {
-            return done.join();
+            return request.done().join();
         } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;

@@ -16,8 +16,8 @@ import java.util.function.Supplier;
  * leader (whoever holds the writer lock), takes every write queued so far, runs each inside its own
  * savepoint of one {@code BEGIN IMMEDIATE} transaction, commits once (one fsync with
  * {@code synchronous=FULL}), and only then completes their futures. Writes queued while it commits
- * wait for the lock; the next leader takes them all at once. A lone writer is its own leader: no
- * thread hand-off. A write that throws (a failed expected-seq check, a bad batch) is rolled back to
+ * wait; the owner of the oldest is asked to lead next and takes them all at once. A lone writer is
+ * its own leader: no thread hand-off. A write that throws (a failed expected-seq check, a bad batch) is rolled back to
  * its savepoint and fails alone; the others of the batch commit. If the commit itself fails, every
  * write of the batch fails and none was acknowledged. So an acknowledged write is always durable,
  * exactly as with one transaction per write, and under load one fsync serves many sessions.
@@ -29,9 +29,15 @@ final class GroupCommit {
 
     /**
      * A queued write: {@code transactional} ones are batched; others (pragmas, schema) run alone, outside
-     * a transaction. {@code what} names it in error messages.
+     * a transaction. {@code what} names it in error messages; {@code done} completes when it has run;
+     * {@code turn} completes when its caller is asked to lead.
      */
-    record Request<T>(Supplier<String> what, Connections.Work<T> work, boolean transactional, CompletableFuture<T> done) {}
+    record Request<T>(Supplier<String> what, Connections.Work<T> work, boolean transactional, CompletableFuture<T> done,
+                      CompletableFuture<Void> turn) {
+        static <T> Request<T> of(Supplier<String> what, Connections.Work<T> work, boolean transactional) {
+            return new Request<>(what, work, transactional, new CompletableFuture<>(), new CompletableFuture<>());
+        }
+    }
 
     private final Connection writer;
     private final BiFunction<String, SQLException, RuntimeException> failure;
@@ -51,20 +57,41 @@ final class GroupCommit {
     }
 
     /**
-     * Returns once {@code request} has run and its transaction has ended: run by this thread if it
-     * becomes the leader, or by the leader of the moment. Not interruptible: the caller learns the
-     * outcome of what it queued.
+     * Returns once {@code request} has run and its transaction has ended. If no one leads, this caller
+     * leads: it runs batches until its own write is done, then asks the owner of the oldest write still
+     * queued to lead next. Otherwise it waits until its write is done or it is asked to lead. So a lone
+     * writer commits on its own thread, and under load exactly one caller wakes per batch (no convoy
+     * through the lock). Not interruptible: the caller learns the outcome of what it queued.
      */
     void await(Request<?> request) {
+        boolean asked = false;
         while (!request.done().isDone()) {
-            leader.lock();
+            if (asked) {
+                leader.lock(); // asked by the previous leader, which may not have let go yet
+            } else if (!leader.tryLock()) {
+                CompletableFuture.anyOf(request.done(), request.turn()).exceptionally(e -> null).join(); // its outcome is read later
+                asked = true;
+                continue;
+            }
             try {
                 while (!request.done().isDone()) {
-                    runNext();
+                    runNext(); // our write is queued, so it runs within a few batches
                 }
             } finally {
                 leader.unlock();
             }
+            handOver();
+        }
+    }
+
+    /**
+     * After letting go of the lock: the writes queued meanwhile need a leader, so the owner of the
+     * oldest one is asked (if it is already leading or on its way, this changes nothing).
+     */
+    private void handOver() {
+        Request<?> next = queue.peek();
+        if (next != null) {
+            next.turn().complete(null);
         }
     }
 

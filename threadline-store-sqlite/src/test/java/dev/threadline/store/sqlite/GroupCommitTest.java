@@ -63,8 +63,7 @@ class GroupCommitTest {
 
     /** Queues a write from a new thread, which then waits for it as a store's caller does. */
     private static CompletableFuture<Integer> write(GroupCommit gc, String name, Body body) {
-        CompletableFuture<Integer> done = new CompletableFuture<>();
-        GroupCommit.Request<Integer> request = new GroupCommit.Request<>(() -> name, conn -> {
+        GroupCommit.Request<Integer> request = GroupCommit.Request.of(() -> name, conn -> {
             try {
                 return body.run(conn);
             } catch (SQLException | RuntimeException e) {
@@ -72,12 +71,12 @@ class GroupCommitTest {
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
-        }, true, done);
+        }, true);
         Thread.ofVirtual().start(() -> {
             gc.enqueue(request);
             gc.await(request);
         });
-        return done;
+        return request.done();
     }
 
     private static int insert(Connection c, String k) throws SQLException {
