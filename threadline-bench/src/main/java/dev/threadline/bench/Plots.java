@@ -25,9 +25,11 @@ final class Plots {
         save(dir, FILES.get(0), SvgPlot.render("Bytes written per step (growth of the SQLite WAL)",
                 "messages in the session", "bytes per step", bytes));
 
-        List<SvgPlot.Series> latency = perContender(r, names, p -> p.medianMicros(), " median");
+        List<SvgPlot.Series> latency = new ArrayList<>();
+        int color = 0;
         for (String n : names) {
-            latency.add(new SvgPlot.Series(n + " p99", points(r, n, p -> p.p99Micros()), true));
+            latency.add(new SvgPlot.Series(n + " median", points(r, n, p -> p.medianMicros()), false, color));
+            latency.add(new SvgPlot.Series(n + " p99", points(r, n, p -> p.p99Micros()), true, color++));
         }
         save(dir, FILES.get(1), SvgPlot.render("Latency of one durable step", "messages in the session",
                 "microseconds", latency));

@@ -9,11 +9,18 @@ import java.util.Locale;
  * steps per second): one polyline with dots per series, decade grid lines, a legend below the plot.
  */
 final class SvgPlot {
-    /** One curve: its name, its (x, y) points, and whether it is a reference line (drawn dashed). */
-    record Series(String name, List<double[]> points, boolean reference) {}
+    /**
+     * One curve: its name, its (x, y) points, whether it is drawn dashed (a reference line, or a p99
+     * beside its median), and its color (an index into the palette; -1: its place in the list).
+     */
+    record Series(String name, List<double[]> points, boolean reference, int color) {
+        Series(String name, List<double[]> points, boolean reference) {
+            this(name, points, reference, -1);
+        }
+    }
 
     private static final String[] COLORS = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#17becf"};
-    private static final int W = 760;
+    private static final int W = 900;
     private static final int LEFT = 90;
     private static final int RIGHT = 30;
     private static final int TOP = 50;
@@ -49,7 +56,7 @@ final class SvgPlot {
                 TOP + PLOT_H / 2, TOP + PLOT_H / 2, esc(yLabel)));
         for (int i = 0; i < series.size(); i++) {
             Series s = series.get(i);
-            String color = COLORS[i % COLORS.length];
+            String color = COLORS[(s.color() >= 0 ? s.color() : i) % COLORS.length];
             List<String> pts = new ArrayList<>();
             for (double[] p : s.points()) {
                 double x = LEFT + (Math.log10(p[0]) - xr[0]) / (xr[1] - xr[0]) * plotW;
