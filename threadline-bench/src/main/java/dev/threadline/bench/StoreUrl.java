@@ -41,7 +41,13 @@ public record StoreUrl(String kind, Path file) {
 
     /** A fresh store for one part of the run (sqlite: a new file; memory: a new store). */
     public StateStore open(String part) {
-        return isSqlite() ? SqliteStateStore.open(fileFor(part)) : new InMemoryStateStore();
+        return open(part, 0);
+    }
+
+    /** Like {@link #open(String)}; on SQLite, at most {@code maxBatch} writes per commit (0: the default, 1: no group commit). */
+    public StateStore open(String part, int maxBatch) {
+        return isSqlite() ? SqliteStateStore.open(fileFor(part), SqliteStateStore.Options.defaults().withMaxBatch(maxBatch))
+                : new InMemoryStateStore();
     }
 
     /** Reopens the store of a part (sqlite: the same file; memory: impossible, nothing survives). */

@@ -33,18 +33,26 @@ final class ThreadlineContender implements Contender {
     private final Threadline runtime;
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
     private final boolean viaMailbox;
+    private final boolean groupCommit;
 
     ThreadlineContender(StoreUrl url, String part, boolean viaMailbox) {
+        this(url, part, viaMailbox, true);
+    }
+
+    /** {@code groupCommit} false: the SQLite store commits each write in its own transaction (maxBatch 1). */
+    ThreadlineContender(StoreUrl url, String part, boolean viaMailbox, boolean groupCommit) {
         this.url = url;
         this.part = part;
         this.viaMailbox = viaMailbox;
-        this.store = url.open(part);
+        this.groupCommit = groupCommit;
+        this.store = url.open(part, groupCommit ? 0 : 1);
         this.runtime = Threadline.builder().store(store).build();
     }
 
     @Override
     public String name() {
-        return "Threadline " + (viaMailbox ? "Session.update" : "StateManager.update") + " (" + url.kind() + ")";
+        return "Threadline " + (viaMailbox ? "Session.update" : "StateManager.update") + (groupCommit ? "" : ", no group commit")
+                + " (" + url.kind() + ")";
     }
 
     @Override

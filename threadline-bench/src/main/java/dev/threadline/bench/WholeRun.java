@@ -66,10 +66,21 @@ public final class WholeRun {
             }
             List<ThroughputPoint> throughput = new ArrayList<>();
             ThroughputRun tp = new ThroughputRun(config, progress);
-            for (int c : config.concurrency()) {
-                throughput.add(tp.turns(c));
-                for (Contender contender : contenders) {
-                    throughput.add(tp.steps(contender, c));
+            List<Contender> writers = new ArrayList<>(contenders);
+            if (store.isSqlite()) { // the same runtime with group commit off: what group commit buys
+                SqliteFiles.delete(store.fileFor("no-group-commit"));
+                writers.add(1, new ThreadlineContender(store, "no-group-commit", false, false));
+            }
+            try {
+                for (int c : config.concurrency()) {
+                    throughput.add(tp.turns(c));
+                    for (Contender contender : writers) {
+                        throughput.add(tp.steps(contender, c));
+                    }
+                }
+            } finally {
+                if (writers.size() > contenders.size()) {
+                    writers.get(1).close();
                 }
             }
             progress.finishLine();

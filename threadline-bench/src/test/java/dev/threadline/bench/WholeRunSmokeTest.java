@@ -34,7 +34,7 @@ class WholeRunSmokeTest {
         JsonNode json = Json.mapper().readTree(Files.readString(out.resolve("results.json")));
         assertThat(json.path("contenders")).hasSize(4);
         assertThat(json.path("curves")).hasSize(4 * 2);
-        assertThat(json.path("throughput")).hasSize(2 * 5);
+        assertThat(json.path("throughput")).hasSize(2 * 6);
         assertThat(json.path("raw").path("insertsPerSecond").asDouble()).isPositive();
         assertThat(json.path("targets").size()).isGreaterThanOrEqualTo(6);
         JsonNode first = json.path("curves").get(0);

@@ -36,11 +36,11 @@ final class Connections implements AutoCloseable {
     private final BlockingQueue<Connection> idleReaders = new ArrayBlockingQueue<>(IDLE_READERS);
     private volatile boolean closed;
 
-    Connections(Path file, SQLiteConfig config) throws SQLException {
+    Connections(Path file, SQLiteConfig config, int maxBatch) throws SQLException {
         this.file = file;
         this.config = config;
         this.writer = config.createConnection(url());
-        this.committer = new GroupCommit(writer, this::failure);
+        this.committer = new GroupCommit(writer, maxBatch, this::failure);
     }
 
     /**

@@ -24,7 +24,7 @@ import java.util.function.Supplier;
  * See ADR 0011.
  */
 final class GroupCommit {
-    /** Most writes in one transaction: bounds the latency a write can add to the others of its batch. */
+    /** Most writes in one transaction by default: bounds the latency a write can add to the others of its batch. */
     static final int MAX_BATCH = 512;
 
     /**
@@ -44,10 +44,12 @@ final class GroupCommit {
     private final ConcurrentLinkedQueue<Request<?>> queue = new ConcurrentLinkedQueue<>();
     private final ReentrantLock leader = new ReentrantLock();
     private final AtomicLong commits = new AtomicLong();
+    private final int maxBatch;
 
-    /** {@code failure} turns an SQLException into the exception a caller sees. */
-    GroupCommit(Connection writer, BiFunction<String, SQLException, RuntimeException> failure) {
+    /** {@code maxBatch} caps the writes of one commit; {@code failure} turns an SQLException into what a caller sees. */
+    GroupCommit(Connection writer, int maxBatch, BiFunction<String, SQLException, RuntimeException> failure) {
         this.writer = writer;
+        this.maxBatch = maxBatch;
         this.failure = failure;
     }
 
@@ -129,7 +131,7 @@ final class GroupCommit {
         }
         List<Request<?>> batch = new ArrayList<>();
         batch.add(first);
-        for (Request<?> next; batch.size() < MAX_BATCH && (next = queue.peek()) != null && next.transactional(); ) {
+        for (Request<?> next; batch.size() < maxBatch && (next = queue.peek()) != null && next.transactional(); ) {
             batch.add(queue.poll());
         }
         runBatch(batch);

@@ -26,7 +26,7 @@ class GroupCommitTest {
         Path file = dir.resolve("g.db");
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file)) {
             Connections.exec(c, "CREATE TABLE t (k TEXT PRIMARY KEY)");
-            GroupCommit gc = new GroupCommit(c, (what, e) -> new StorageException(what, e));
+            GroupCommit gc = new GroupCommit(c, GroupCommit.MAX_BATCH, (what, e) -> new StorageException(what, e));
             CountDownLatch running = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
             CompletableFuture<Integer> first = write(gc, "write", conn -> {
