@@ -39,8 +39,7 @@ final class GroupCommit {
         }
     }
 
-    private final Connection writer;
-    private final BiFunction<String, SQLException, RuntimeException> failure;
+    private final Batches batches;
     private final ConcurrentLinkedQueue<Request<?>> queue = new ConcurrentLinkedQueue<>();
     private final ReentrantLock leader = new ReentrantLock();
     private final AtomicLong commits = new AtomicLong();
@@ -48,9 +47,8 @@ final class GroupCommit {
 
     /** {@code maxBatch} caps the writes of one commit; {@code failure} turns an SQLException into what a caller sees. */
     GroupCommit(Connection writer, int maxBatch, BiFunction<String, SQLException, RuntimeException> failure) {
-        this.writer = writer;
+        this.batches = new Batches(writer, failure);
         this.maxBatch = maxBatch;
-        this.failure = failure;
     }
 
     /** Queues a write; {@link #await} then sees it through. */
@@ -126,7 +124,7 @@ final class GroupCommit {
             return;
         }
         if (!first.transactional()) {
-            runAlone(first);
+            batches.runAlone(first);
             return;
         }
         List<Request<?>> batch = new ArrayList<>();
@@ -134,89 +132,8 @@ final class GroupCommit {
         for (Request<?> next; batch.size() < maxBatch && (next = queue.peek()) != null && next.transactional(); ) {
             batch.add(queue.poll());
         }
-        runBatch(batch);
-    }
-
-    private <T> void runAlone(Request<T> r) {
-        try {
-            r.done().complete(r.work().run(writer));
-        } catch (Throwable t) {
-            r.done().completeExceptionally(callerSees(r, t));
-        }
-    }
-
-    private void runBatch(List<Request<?>> batch) {
-        try {
-            Connections.exec(writer, "BEGIN IMMEDIATE");
-        } catch (SQLException e) {
-            failAll(batch, e);
-            return;
-        }
-        Object[] results = new Object[batch.size()];
-        Throwable[] errors = new Throwable[batch.size()];
-        boolean savepoints = batch.size() > 1;
-        try {
-            for (int i = 0; i < batch.size(); i++) {
-                runOne(batch.get(i), savepoints, results, errors, i);
-            }
-            Connections.exec(writer, "COMMIT");
+        if (batches.run(batch)) {
             commits.incrementAndGet();
-        } catch (SQLException | RuntimeException | Error e) {
-            rollback(e);
-            failAll(batch, e);
-            return;
-        }
-        for (int i = 0; i < batch.size(); i++) {
-            complete(batch.get(i), results[i], errors[i]);
-        }
-    }
-
-    /** Runs one write in its savepoint; its own failure is recorded, a failure of the transaction is thrown. */
-    private void runOne(Request<?> r, boolean savepoint, Object[] results, Throwable[] errors, int i) throws SQLException {
-        if (!savepoint) {
-            results[i] = r.work().run(writer); // alone in its transaction: any failure rolls the whole of it back
-            return;
-        }
-        Connections.exec(writer, "SAVEPOINT w");
-        try {
-            results[i] = r.work().run(writer);
-        } catch (Throwable t) {
-            errors[i] = t;
-            try {
-                Connections.exec(writer, "ROLLBACK TO w"); // undoes this write only; the transaction goes on
-            } catch (SQLException gone) {
-                gone.addSuppressed(t);
-                throw gone; // SQLite ended the whole transaction (I/O error, disk full): fail the batch
-            }
-        }
-        Connections.exec(writer, "RELEASE w");
-    }
-
-    @SuppressWarnings("unchecked")
-    private <T> void complete(Request<T> r, Object result, Throwable error) {
-        if (error != null) {
-            r.done().completeExceptionally(callerSees(r, error));
-        } else {
-            r.done().complete((T) result);
-        }
-    }
-
-    /** Nothing of the batch was committed: each write fails, an SQL error named after that write. */
-    private void failAll(List<Request<?>> batch, Throwable cause) {
-        for (Request<?> r : batch) {
-            r.done().completeExceptionally(callerSees(r, cause));
-        }
-    }
-
-    private Throwable callerSees(Request<?> r, Throwable t) {
-        return t instanceof SQLException e ? failure.apply(r.what().get(), e) : t;
-    }
-
-    private void rollback(Throwable cause) {
-        try {
-            Connections.exec(writer, "ROLLBACK");
-        } catch (SQLException e) {
-            cause.addSuppressed(e); // "no transaction is active": SQLite already rolled it back
         }
     }
 }
