@@ -16,7 +16,7 @@ import java.util.List;
  * @param turnsPerSession    turns each session runs in the throughput curve
  * @param rawInserts         single-row insert-and-commit operations per round of the raw limit (and the least
  *                           number of steps of a throughput point)
- * @param loadRepeats        cold loads per history length (the median is reported)
+ * @param loadRepeats        cold loads per history length, and rounds of the raw limit (medians are reported)
  * @param alternatives       whether to run LangGraph4j, Spring AI and LangChain4j too
  */
 public record BenchConfig(StoreUrl store, Path out, List<Integer> historyLengths, int stepsPerLength,
@@ -26,13 +26,13 @@ public record BenchConfig(StoreUrl store, Path out, List<Integer> historyLengths
     /** The full run: the sizes docs/benchmarks.md reports. */
     public static BenchConfig full(StoreUrl store, Path out) {
         return new BenchConfig(store, out, List.of(10, 100, 1_000, 10_000), 200, 15_000, List.of(1, 16, 256), 8,
-                400, 5, true);
+                400, 11, true);
     }
 
     /** A quicker run (about a minute or two): fewer steps and turns, same lengths. */
     public static BenchConfig quick(StoreUrl store, Path out) {
         return new BenchConfig(store, out, List.of(10, 100, 1_000, 10_000), 50, 4_000, List.of(1, 16, 256), 2,
-                100, 3, true);
+                100, 5, true);
     }
 
     /** A smoke run of a few seconds (the test suite runs it): tiny sizes, numbers meaningless. */

@@ -72,16 +72,18 @@ final class CurveRun {
 
     /**
      * Median cold load and, when {@code rawFrom} is Threadline's file, the median raw read-and-parse of
-     * the same rows, timed alternately after one untimed round of each (so that both meet the same
+     * the same rows, timed alternately after two untimed rounds of each (so that both meet the same
      * JIT state and the same disturbance from the machine).
      */
     private Double[] coldLoad(Contender c, String session, int expected, Path rawFrom) throws Exception {
         long events = 1 + BenchMessage.eventCount(expected);
-        if (c.coldLoad(session).isEmpty()) {
-            return new Double[] {null, null};
-        }
-        if (rawFrom != null) {
-            RawLimits.readAndParseNanos(rawFrom, session, events);
+        for (int warmUp = 0; warmUp < 2; warmUp++) {
+            if (c.coldLoad(session).isEmpty()) {
+                return new Double[] {null, null};
+            }
+            if (rawFrom != null) {
+                RawLimits.readAndParseNanos(rawFrom, session, events);
+            }
         }
         long[] loads = new long[config.loadRepeats()];
         long[] raws = new long[config.loadRepeats()];
