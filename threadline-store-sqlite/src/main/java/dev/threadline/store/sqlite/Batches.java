@@ -3,6 +3,7 @@ package dev.threadline.store.sqlite;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 
 /**
@@ -14,6 +15,7 @@ import java.util.function.BiFunction;
 final class Batches {
     private final Connection writer;
     private final BiFunction<String, SQLException, RuntimeException> failure;
+    private final AtomicLong commits = new AtomicLong();
 
     /** {@code failure} turns an SQLException into the exception a caller sees, naming its write. */
     Batches(Connection writer, BiFunction<String, SQLException, RuntimeException> failure) {
@@ -28,6 +30,11 @@ final class Batches {
         } catch (Throwable t) {
             r.done().completeExceptionally(callerSees(r, t));
         }
+    }
+
+    /** How many transactions have been committed (each holding one or more writes). */
+    long commits() {
+        return commits.get();
     }
 
     /** Runs the batch in one transaction; true when it committed (even if some of its writes failed alone). */
@@ -46,6 +53,7 @@ final class Batches {
                 runOne(batch.get(i), savepoints, results, errors, i);
             }
             Connections.exec(writer, "COMMIT");
+            commits.incrementAndGet(); // before any caller hears of it
         } catch (SQLException | RuntimeException | Error e) {
             rollback(e);
             failAll(batch, e);

@@ -4,7 +4,7 @@ import dev.threadline.core.StorageException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
+import java.sql.PreparedStatement;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionException;
@@ -39,7 +39,7 @@ final class Connections implements AutoCloseable {
     Connections(Path file, SQLiteConfig config, int maxBatch) throws SQLException {
         this.file = file;
         this.config = config;
-        this.writer = config.createConnection(url());
+        this.writer = StatementCache.wrap(config.createConnection(url()));
         this.committer = new GroupCommit(writer, maxBatch, this::failure);
     }
 
@@ -92,9 +92,10 @@ final class Connections implements AutoCloseable {
         }
     }
 
+    /** Runs one statement without parameters (prepared, so cached on a wrapped connection: BEGIN, COMMIT, SAVEPOINT ...). */
     static void exec(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute(sql);
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            s.execute();
         }
     }
 
@@ -124,7 +125,7 @@ final class Connections implements AutoCloseable {
             return c;
         }
         try {
-            c = config.createConnection(url());
+            c = StatementCache.wrap(config.createConnection(url()));
             exec(c, "PRAGMA query_only = ON");
             return c;
         } catch (SQLException e) {

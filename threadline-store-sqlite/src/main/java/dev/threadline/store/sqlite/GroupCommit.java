@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
@@ -42,7 +41,6 @@ final class GroupCommit {
     private final Batches batches;
     private final ConcurrentLinkedQueue<Request<?>> queue = new ConcurrentLinkedQueue<>();
     private final ReentrantLock leader = new ReentrantLock();
-    private final AtomicLong commits = new AtomicLong();
     private final int maxBatch;
 
     /** {@code maxBatch} caps the writes of one commit; {@code failure} turns an SQLException into what a caller sees. */
@@ -109,7 +107,7 @@ final class GroupCommit {
 
     /** How many transactions have been committed (each holding one or more writes). */
     long commits() {
-        return commits.get();
+        return batches.commits();
     }
 
     /** How many writes wait for a leader (for tests). */
@@ -132,8 +130,6 @@ final class GroupCommit {
         for (Request<?> next; batch.size() < maxBatch && (next = queue.peek()) != null && next.transactional(); ) {
             batch.add(queue.poll());
         }
-        if (batches.run(batch)) {
-            commits.incrementAndGet();
-        }
+        batches.run(batch);
     }
 }
