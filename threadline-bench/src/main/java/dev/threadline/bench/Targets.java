@@ -22,10 +22,12 @@ final class Targets {
         out.add(atMost("median time per step" + lengths, ratio(longest.medianMicros(), shortest.medianMicros()), 1.5,
                 longest.medianMicros() + " vs " + shortest.medianMicros() + " us"));
         Double limit = raw.insertsPerSecond();
-        out.add(atLeast("step throughput, 1 session, StateManager.update / raw insert+commit limit (alternating rounds)",
-                ratio(raw.threadlineStepsPerSecond(), limit), 0.8, raw.threadlineStepsPerSecond() + " vs " + limit + " per s"));
-        out.add(atLeast("step throughput, 1 session, Session.update (mailbox) / raw insert+commit limit (alternating rounds)",
-                ratio(raw.mailboxStepsPerSecond(), limit), 0.8, raw.mailboxStepsPerSecond() + " vs " + limit + " per s"));
+        out.add(atLeast("step throughput, 1 session, StateManager.update / raw insert+commit limit (median of per-round ratios)",
+                pairedRatio(raw.threadlineRounds(), raw.insertRounds()), 0.8,
+                raw.threadlineStepsPerSecond() + " vs " + limit + " per s (medians)"));
+        out.add(atLeast("step throughput, 1 session, Session.update (mailbox) / raw insert+commit limit (median of per-round ratios)",
+                pairedRatio(raw.mailboxRounds(), raw.insertRounds()), 0.8,
+                raw.mailboxStepsPerSecond() + " vs " + limit + " per s (medians)"));
         for (ThroughputPoint p : throughput) {
             if (p.contender().equals(threadline) && p.concurrency() >= 16) {
                 out.add(atLeast("step throughput, " + p.concurrency() + " sessions / raw insert+commit limit",
@@ -38,6 +40,21 @@ final class Targets {
         out.add(atMost("heap per cached session / serialized size, " + longest.historyLength() + " messages",
                 longest.heapPerSerializedByte(), 2.0, longest.heapBytes() + " vs " + longest.serializedBytes() + " bytes"));
         return out;
+    }
+
+    /**
+     * The median over rounds of (this round's rate / the same round's raw rate): the disk's speed
+     * drifts between rounds on a shared machine, and pairing each round with its neighbour cancels it.
+     */
+    static Double pairedRatio(List<Double> mine, List<Double> raw) {
+        if (mine == null || raw == null || mine.isEmpty() || mine.size() != raw.size()) {
+            return null;
+        }
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < mine.size(); i++) {
+            ratios.add(mine.get(i) / raw.get(i));
+        }
+        return LimitRun.median(ratios);
     }
 
     private static Double ratio(Double a, Double b) {
