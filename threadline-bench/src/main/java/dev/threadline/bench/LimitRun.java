@@ -36,7 +36,7 @@ final class LimitRun {
                 progress.advance(n);
             }
         }
-        return new Results.Raw(median(raw), raw, median(mine), mine, median(queued), queued, reads);
+        return new Results.Raw(median(raw), raw, median(mine), mine, median(queued), queued, reads, List.of());
     }
 
     /** {@code n} steps on a new session; returns steps per second. */

@@ -52,9 +52,13 @@ final class Plots {
             tp.add(new SvgPlot.Series(n, r.throughput().stream().filter(p -> p.contender().equals(n))
                     .map(p -> new double[] {p.concurrency(), p.stepsPerSecond()}).toList(), false));
         }
-        if (r.raw().insertsPerSecond() != null) {
-            tp.add(new SvgPlot.Series("raw limit: 1 insert + commit per step", r.config().concurrency().stream()
-                    .map(c -> new double[] {c, r.raw().insertsPerSecond()}).toList(), true));
+        List<Double> beside = r.raw().insertsBesideThroughput();
+        if (beside != null && beside.size() == r.config().concurrency().size()) {
+            List<double[]> pts = new ArrayList<>();
+            for (int i = 0; i < beside.size(); i++) {
+                pts.add(new double[] {r.config().concurrency().get(i), beside.get(i)});
+            }
+            tp.add(new SvgPlot.Series("raw limit: 1 insert + commit per step (1 connection, measured around Threadline)", pts, true));
         }
         save(dir, FILES.get(4), SvgPlot.render("Durable steps per second", "concurrent sessions", "steps per second", tp));
     }

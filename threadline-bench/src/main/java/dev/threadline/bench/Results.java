@@ -46,10 +46,17 @@ public record Results(Machine machine, String command, BenchConfig config, List<
      * @param mailboxStepsPerSecond   the same through {@code Session.update} (the session's mailbox first)
      * @param mailboxRounds           each round's rate
      * @param readAndParse            per history length: plain JDBC select of a session's event rows + Jackson parse
+     * @param insertsBesideThroughput per concurrency of the throughput run: the mean of raw rounds measured right
+     *                                before and right after Threadline's point, which is compared with it
      */
     public record Raw(Double insertsPerSecond, List<Double> insertRounds, Double threadlineStepsPerSecond,
                       List<Double> threadlineRounds, Double mailboxStepsPerSecond, List<Double> mailboxRounds,
-                      List<RawRead> readAndParse) {}
+                      List<RawRead> readAndParse, List<Double> insertsBesideThroughput) {
+        Raw withInsertsBesideThroughput(List<Double> rates) {
+            return new Raw(insertsPerSecond, insertRounds, threadlineStepsPerSecond, threadlineRounds, mailboxStepsPerSecond,
+                    mailboxRounds, readAndParse, List.copyOf(rates));
+        }
+    }
 
     /** Plain read-and-parse time of a session of {@code historyLength} messages. */
     public record RawRead(int historyLength, double millis) {}

@@ -27,7 +27,7 @@ final class ThroughputRun {
 
     /**
      * Turns through the public API: N sessions x M turns, each turn a calculate or a note skill call
-     * (M grows for small N so that every point counts at least as many steps as a raw-limit round).
+     * (M grows for small N so that every point counts at least twice as many steps as a raw-limit round).
      */
     ThroughputPoint turns(int concurrency) throws Exception {
         Path workspace = Files.createTempDirectory("threadline-bench-ws");
@@ -43,7 +43,7 @@ final class ThroughputRun {
             }
             AtomicLong steps = new AtomicLong();
             tl.addListener((id, events, state) -> steps.incrementAndGet());
-            int turns = Math.max(config.turnsPerSession(), (config.rawInserts() / 4 + concurrency - 1) / concurrency);
+            int turns = Math.max(config.turnsPerSession(), (2 * config.rawInserts() / 4 + concurrency - 1) / concurrency);
             progress.phase("Threadline turns: " + concurrency + " sessions", (long) concurrency * turns);
             long nanos = parallel(concurrency, i -> {
                 Session s = sessions.get(i);
@@ -58,7 +58,7 @@ final class ThroughputRun {
 
     /** Single-message steps on a contender: N fresh sessions x (turns x 4 messages). */
     ThroughputPoint steps(Contender c, int concurrency) throws Exception {
-        int perSession = 4 * Math.max(config.turnsPerSession(), (config.rawInserts() / 4 + concurrency - 1) / concurrency);
+        int perSession = 4 * Math.max(config.turnsPerSession(), (2 * config.rawInserts() / 4 + concurrency - 1) / concurrency);
         for (int i = 0; i < concurrency; i++) {
             c.prefill("p" + concurrency + "-" + i, List.of());
         }

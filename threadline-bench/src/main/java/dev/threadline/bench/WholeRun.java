@@ -6,6 +6,7 @@ import dev.threadline.bench.alt.SpringAiContender;
 import dev.threadline.core.json.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -62,20 +63,27 @@ public final class WholeRun {
                     raw = LimitRun.run(config, threadline, mailbox, store.fileFor("raw"), reads, progress);
                 }
             } else {
-                raw = new Results.Raw(null, List.of(), null, List.of(), null, List.of(), reads);
+                raw = new Results.Raw(null, List.of(), null, List.of(), null, List.of(), reads, List.of());
             }
             List<ThroughputPoint> throughput = new ArrayList<>();
+            List<Double> rawBeside = new ArrayList<>();
             ThroughputRun tp = new ThroughputRun(config, progress);
             List<Contender> writers = new ArrayList<>(contenders);
             if (store.isSqlite()) { // the same runtime with group commit off: what group commit buys
                 SqliteFiles.delete(store.fileFor("no-group-commit"));
                 writers.add(1, new ThreadlineContender(store, "no-group-commit", false, false));
             }
-            try {
+            try (Connection rawTarget = store.isSqlite() ? RawLimits.openInsertTarget(store.fileFor("raw-beside")) : null) {
                 for (int c : config.concurrency()) {
                     throughput.add(tp.turns(c));
                     for (Contender contender : writers) {
+                        boolean paired = rawTarget != null && contender == threadline; // raw rounds right before and after it
+                        double before = paired ? RawLimits.insertsPerSecond(rawTarget, "before-" + c, config.rawInserts()) : 0;
                         throughput.add(tp.steps(contender, c));
+                        if (paired) {
+                            double after = RawLimits.insertsPerSecond(rawTarget, "after-" + c, config.rawInserts());
+                            rawBeside.add((before + after) / 2);
+                        }
                     }
                 }
             } finally {
@@ -83,6 +91,7 @@ public final class WholeRun {
                     writers.get(1).close();
                 }
             }
+            raw = raw.withInsertsBesideThroughput(rawBeside);
             progress.finishLine();
             Results results = new Results(Results.Machine.here(), command, config,
                     contenders.stream().map(c -> new Results.ContenderInfo(c.name(), c.durability(), c.cannot())).toList(),
