@@ -50,11 +50,11 @@ public final class Progress {
         lastDraw = now;
         int filled = (int) (WIDTH * done / total);
         String bar = "#".repeat(filled) + "-".repeat(WIDTH - filled);
-        err.printf("\r%-44s [%s] %3d%%  %5.1fs", cut(phase), bar, 100 * done / total, (now - start) / 1e9);
+        err.printf("\r%-60s [%s] %3d%%  %5.1fs", cut(phase), bar, 100 * done / total, (now - start) / 1e9);
         err.flush();
     }
 
     private static String cut(String s) {
-        return s.length() <= 44 ? s : s.substring(0, 41) + "...";
+        return s.length() <= 60 ? s : s.substring(0, 57) + "...";
     }
 }
