@@ -47,6 +47,13 @@ public final class RecordCodec {
                     + " (schema " + version + ", this one reads up to " + VERSION + "); upgrade Threadline to read it");
         }
         try {
+            if (version == VERSION) { // nothing to upgrade: one pass straight to the event (the hot path of every load)
+                Event event = Json.mapper().readValue(payload, Event.class);
+                if (event == null) {
+                    throw new StorageException("session '" + sessionId + "' seq " + seq + ": event payload is not a JSON object");
+                }
+                return event;
+            }
             JsonNode node = Json.mapper().readTree(payload);
             if (!(node instanceof ObjectNode obj)) {
                 throw new StorageException("session '" + sessionId + "' seq " + seq + ": event payload is not a JSON object");

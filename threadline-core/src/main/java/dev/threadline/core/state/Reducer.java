@@ -181,7 +181,7 @@ public final class Reducer {
         // Only the recent tail can collide in practice; the scan is bounded to keep apply O(1) per event.
         List<Message> ms = s.messages();
         for (int i = ms.size() - 1, seen = 0; i >= 0 && seen < 64; i--, seen++) {
-            for (ContentBlock b : ms.get(i).content()) {
+            for (ContentBlock b : ms.get(i).content()) { // plain loops: this runs for every tool call of every load
                 if (b instanceof ContentBlock.ToolUse u && u.id().equals(id)) {
                     return true;
                 }

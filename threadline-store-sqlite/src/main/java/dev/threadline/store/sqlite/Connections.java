@@ -4,18 +4,20 @@ import dev.threadline.core.StorageException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
+import java.sql.PreparedStatement;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.sqlite.SQLiteConfig;
 
 /**
- * The store's connections: one writer, used under a lock inside {@code BEGIN IMMEDIATE}
- * transactions (SQLite serializes writers anyway, and the immediate lock makes the expected-seq check
- * and the insert one atomic step across processes too), and a small pool of readers, which in WAL
- * mode read the last committed state without blocking the writer or each other.
+ * The store's connections: one writer, used through {@link GroupCommit}, which runs the writes of
+ * every session in {@code BEGIN IMMEDIATE} transactions and commits many of them at once (SQLite
+ * serializes writers anyway, and the immediate lock makes the expected-seq check and the insert one
+ * atomic step across processes too), and a small pool of readers, which in WAL mode read the last
+ * committed state without blocking the writer or each other.
  */
 final class Connections implements AutoCloseable {
 
@@ -28,48 +30,53 @@ final class Connections implements AutoCloseable {
 
     private final Path file;
     private final SQLiteConfig config;
-    private final ReentrantLock writeLock = new ReentrantLock();
+    private final ReentrantLock lifecycle = new ReentrantLock();
     private final Connection writer;
+    private final GroupCommit committer;
     private final BlockingQueue<Connection> idleReaders = new ArrayBlockingQueue<>(IDLE_READERS);
     private volatile boolean closed;
 
-    Connections(Path file, SQLiteConfig config) throws SQLException {
+    Connections(Path file, SQLiteConfig config, int maxBatch) throws SQLException {
         this.file = file;
         this.config = config;
-        this.writer = config.createConnection(url());
+        this.writer = StatementCache.wrap(config.createConnection(url()));
+        this.committer = new GroupCommit(writer, maxBatch, this::failure);
     }
 
-    /** Runs {@code work} in one {@code BEGIN IMMEDIATE} transaction: committed if it returns, rolled back if it throws. */
+    /**
+     * Runs {@code work} in a {@code BEGIN IMMEDIATE} transaction, possibly shared with other writes
+     * (each in its own savepoint); returns once that transaction committed. If {@code work} throws,
+     * nothing it wrote stays and the exception is rethrown here.
+     */
     <T> T write(Supplier<String> what, Work<T> work) {
-        writeLock.lock();
-        try {
-            checkOpen();
-            exec(writer, "BEGIN IMMEDIATE");
-            try {
-                T result = work.run(writer);
-                exec(writer, "COMMIT");
-                return result;
-            } catch (Throwable t) {
-                rollback(t);
-                throw t;
-            }
-        } catch (SQLException e) {
-            throw failure(what.get(), e);
-        } finally {
-            writeLock.unlock();
-        }
+        return submit(what, work, true);
     }
 
     /** Runs {@code work} on the writer connection outside any transaction (pragmas, maintenance). */
     <T> T onWriter(Supplier<String> what, Work<T> work) {
-        writeLock.lock();
+        return submit(what, work, false);
+    }
+
+    private <T> T submit(Supplier<String> what, Work<T> work, boolean transactional) {
+        GroupCommit.Request<T> request = GroupCommit.Request.of(what, work, transactional);
+        lifecycle.lock();
         try {
             checkOpen();
-            return work.run(writer);
-        } catch (SQLException e) {
-            throw failure(what.get(), e);
+            committer.enqueue(request);
         } finally {
-            writeLock.unlock();
+            lifecycle.unlock();
+        }
+        committer.await(request);
+        try {
+            return request.done().join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw new StorageException("sqlite store " + file + ": cannot " + what.get() + ": " + e.getCause(), e.getCause());
         }
     }
 
@@ -85,27 +92,30 @@ final class Connections implements AutoCloseable {
         }
     }
 
+    /** Runs one statement without parameters (prepared, so cached on a wrapped connection: BEGIN, COMMIT, SAVEPOINT ...). */
     static void exec(Connection c, String sql) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute(sql);
+        try (PreparedStatement s = c.prepareStatement(sql)) {
+            s.execute();
         }
     }
 
+    /** Lets queued writes finish, then closes every connection. Idempotent. */
     @Override
     public void close() {
-        writeLock.lock();
+        lifecycle.lock();
         try {
             if (closed) {
                 return;
             }
             closed = true;
-            for (Connection c; (c = idleReaders.poll()) != null; ) {
-                closeQuietly(c);
-            }
-            closeQuietly(writer);
         } finally {
-            writeLock.unlock();
+            lifecycle.unlock();
         }
+        committer.drain(); // writes queued before the close still run; later ones were refused above
+        for (Connection c; (c = idleReaders.poll()) != null; ) {
+            closeQuietly(c);
+        }
+        closeQuietly(writer);
     }
 
     private Connection borrow(Supplier<String> what) {
@@ -115,7 +125,7 @@ final class Connections implements AutoCloseable {
             return c;
         }
         try {
-            c = config.createConnection(url());
+            c = StatementCache.wrap(config.createConnection(url()));
             exec(c, "PRAGMA query_only = ON");
             return c;
         } catch (SQLException e) {
@@ -131,21 +141,13 @@ final class Connections implements AutoCloseable {
         }
     }
 
-    private void rollback(Throwable cause) {
-        try {
-            exec(writer, "ROLLBACK");
-        } catch (SQLException e) {
-            cause.addSuppressed(e);
-        }
-    }
-
     private void checkOpen() {
         if (closed) {
             throw new StorageException("the sqlite store at " + file + " is closed");
         }
     }
 
-    private StorageException failure(String what, SQLException e) {
+    StorageException failure(String what, SQLException e) {
         return new StorageException("sqlite store " + file + ": cannot " + what + ": " + e.getMessage(), e);
     }
 

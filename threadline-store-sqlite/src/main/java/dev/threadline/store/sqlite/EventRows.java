@@ -83,11 +83,12 @@ final class EventRows {
 
     /** One row; a corrupt one is a {@link StorageException} naming its session and seq. */
     private static StoredEvent decode(String sessionId, ResultSet rs) throws SQLException {
-        long seq = rs.getLong("seq");
-        Event event = RecordCodec.decodeEvent(sessionId, seq, rs.getInt("v"), rs.getString("payload"));
+        // columns by position, in the order of COLUMNS (a lookup by name costs more than the read)
+        long seq = rs.getLong(1);
+        Event event = RecordCodec.decodeEvent(sessionId, seq, rs.getInt(9), rs.getString(8));
         try {
-            return new StoredEvent(sessionId, seq, rs.getLong("step"), Instant.parse(rs.getString("time")),
-                    rs.getString("command_id"), CheckpointSource.fromWire(rs.getString("source")), event);
+            return new StoredEvent(sessionId, seq, rs.getLong(2), Instants.parse(rs.getString(3)),
+                    rs.getString(4), CheckpointSource.fromWire(rs.getString(5)), event);
         } catch (RuntimeException e) {
             throw new StorageException("session '" + sessionId + "' seq " + seq + ": corrupt event row ("
                     + e.getMessage() + ")", e);

@@ -15,8 +15,18 @@ import java.util.List;
  * when a record's JSON does.
  */
 final class Schema {
-    /** The table layout this code creates and reads. */
-    static final int VERSION = 1;
+    /**
+     * The table layout this code creates and reads. Version 2 (ADR 0011): the sessions indexes no
+     * longer hold {@code updated_at}, which every append changes, so an append rewrites two fewer pages.
+     */
+    static final int VERSION = 2;
+
+    /** Version 1 to 2: swap the two sessions indexes that held {@code updated_at}. Rows are unchanged. */
+    private static final List<String> UPGRADE_1_TO_2 = List.of(
+            "DROP INDEX IF EXISTS sessions_by_tenant",
+            "DROP INDEX IF EXISTS sessions_by_user",
+            "CREATE INDEX sessions_by_tenant ON sessions(tenant, id)",
+            "CREATE INDEX sessions_by_user ON sessions(tenant, user_id, id)");
 
     private static final List<String> DDL = List.of("""
             CREATE TABLE sessions (
@@ -30,8 +40,8 @@ final class Schema {
               created_at  INTEGER NOT NULL,
               updated_at  INTEGER NOT NULL,
               v           INTEGER NOT NULL)""",
-            "CREATE INDEX sessions_by_tenant ON sessions(tenant, updated_at DESC, id)",
-            "CREATE INDEX sessions_by_user ON sessions(tenant, user_id, updated_at DESC, id)",
+            "CREATE INDEX sessions_by_tenant ON sessions(tenant, id)",
+            "CREATE INDEX sessions_by_user ON sessions(tenant, user_id, id)",
             "CREATE INDEX sessions_by_parent ON sessions(parent_id) WHERE parent_id IS NOT NULL",
             """
             CREATE TABLE events (
@@ -88,6 +98,11 @@ final class Schema {
                             + " Threadline's (user_version 0); choose another file");
                 }
                 for (String ddl : DDL) {
+                    Connections.exec(c, ddl);
+                }
+                Connections.exec(c, "PRAGMA user_version = " + VERSION);
+            } else if (version == 1) {
+                for (String ddl : UPGRADE_1_TO_2) {
                     Connections.exec(c, ddl);
                 }
                 Connections.exec(c, "PRAGMA user_version = " + VERSION);

@@ -74,7 +74,11 @@ final class SessionRows {
         }
     }
 
-    /** Served by the indexes on (tenant, updated_at DESC, id) and (tenant, user_id, updated_at DESC, id). */
+    /**
+     * Finds the tenant's (or user's) sessions through the indexes on (tenant, id) and (tenant, user_id, id)
+     * and sorts them by {@code updated_at}: a scan of that tenant's sessions per listing, the price of
+     * indexes that an append does not rewrite (ADR 0011).
+     */
     static List<SessionSummary> list(Connection c, SessionQuery query) throws SQLException {
         String sql = "SELECT id, info, head_seq, updated_at FROM sessions WHERE tenant = ?"
                 + (query.userId() == null ? "" : " AND user_id = ?") + " ORDER BY updated_at DESC, id LIMIT ?";

@@ -46,31 +46,46 @@ public final class SqliteStateStore implements StateStore {
      *                    process kill, and a power loss may drop the last commits (never corrupts the file)
      * @param busyTimeout how long a write waits for another process's write lock before failing
      * @param clock       the time of the sessions index ({@code updatedAt})
+     * @param maxBatch    the most writes one commit may hold (group commit, ADR 0011); default 512; 1 commits
+     *                    each write in its own transaction
      */
-    public record Options(Synchronous synchronous, Duration busyTimeout, Clock clock) {
+    public record Options(Synchronous synchronous, Duration busyTimeout, Clock clock, int maxBatch) {
         public Options {
             synchronous = synchronous == null ? Synchronous.FULL : synchronous;
             busyTimeout = busyTimeout == null ? Duration.ofSeconds(10) : busyTimeout;
             clock = clock == null ? Clock.systemUTC() : clock;
+            maxBatch = maxBatch == 0 ? GroupCommit.MAX_BATCH : maxBatch;
             if (busyTimeout.isNegative() || busyTimeout.toMillis() > Integer.MAX_VALUE) {
                 throw new InvalidInputException("busyTimeout", "must be between 0 and " + Integer.MAX_VALUE + " ms, was " + busyTimeout);
             }
+            if (maxBatch < 1) {
+                throw new InvalidInputException("maxBatch", "must be at least 1, was " + maxBatch);
+            }
+        }
+
+        public Options(Synchronous synchronous, Duration busyTimeout, Clock clock) {
+            this(synchronous, busyTimeout, clock, 0);
         }
 
         public static Options defaults() {
-            return new Options(Synchronous.FULL, null, null);
+            return new Options(Synchronous.FULL, null, null, 0);
         }
 
         public Options withSynchronous(Synchronous s) {
-            return new Options(s, busyTimeout, clock);
+            return new Options(s, busyTimeout, clock, maxBatch);
         }
 
         public Options withBusyTimeout(Duration d) {
-            return new Options(synchronous, d, clock);
+            return new Options(synchronous, d, clock, maxBatch);
         }
 
         public Options withClock(Clock c) {
-            return new Options(synchronous, busyTimeout, c);
+            return new Options(synchronous, busyTimeout, c, maxBatch);
+        }
+
+        /** At most {@code n} writes per commit; 1 turns group commit off (one transaction, one fsync, per write). */
+        public Options withMaxBatch(int n) {
+            return new Options(synchronous, busyTimeout, clock, n);
         }
     }
 
@@ -106,7 +121,7 @@ public final class SqliteStateStore implements StateStore {
         config.setBusyTimeout((int) opts.busyTimeout().toMillis());
         Connections db = null;
         try {
-            db = new Connections(path, config);
+            db = new Connections(path, config, opts.maxBatch());
             db.onWriter(() -> "prepare the schema", c -> {
                 Schema.prepare(c, path);
                 return null;

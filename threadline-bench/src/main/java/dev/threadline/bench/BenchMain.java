@@ -1,0 +1,81 @@
+package dev.threadline.bench;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * {@code threadline bench}: the whole-run benchmark (default) or the JMH microbenchmarks.
+ *
+ * <pre>
+ * threadline bench [--store sqlite:/path/file.db | memory:] [--quick | --smoke] [--out DIR] [--no-alternatives]
+ * threadline bench jmh [JMH options]      e.g. jmh -f 1 -wi 3 -i 5 ReducerBench
+ * </pre>
+ */
+public final class BenchMain {
+    static {
+        System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    }
+
+    private BenchMain() {}
+
+    public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("jmh")) {
+            org.openjdk.jmh.Main.main(Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
+        System.exit(run(args, System.out, System.err));
+    }
+
+    /** Runs the whole-run benchmark; returns the exit status. */
+    public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+        String store = "sqlite:" + Path.of(System.getProperty("java.io.tmpdir"), "threadline-bench", "bench.db");
+        Path dir = Path.of("bench-results");
+        String size = "full";
+        boolean alternatives = true;
+        boolean progress = true;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--store" -> store = value(args, ++i, "--store");
+                case "--out" -> dir = Path.of(value(args, ++i, "--out"));
+                case "--quick" -> size = "quick";
+                case "--smoke" -> size = "smoke";
+                case "--no-alternatives" -> alternatives = false;
+                case "--no-progress" -> progress = false;
+                case "-h", "--help" -> {
+                    out.println("usage: threadline bench [--store sqlite:/path/file.db | memory:] [--quick | --smoke]"
+                            + " [--out DIR] [--no-alternatives] [--no-progress]\n       threadline bench jmh [JMH options]");
+                    return 0;
+                }
+                default -> {
+                    err.println("threadline bench: unknown option '" + args[i] + "' (try --help)");
+                    return 2;
+                }
+            }
+        }
+        StoreUrl url = StoreUrl.parse(store);
+        Path outDir = dir.toAbsolutePath();
+        BenchConfig config = switch (size) {
+            case "quick" -> BenchConfig.quick(url, outDir);
+            case "smoke" -> BenchConfig.smoke(url, outDir);
+            default -> BenchConfig.full(url, outDir);
+        };
+        if (!alternatives) {
+            config = new BenchConfig(config.store(), config.out(), config.historyLengths(), config.stepsPerLength(),
+                    config.stepBudgetMillis(), config.concurrency(), config.turnsPerSession(), config.rawInserts(),
+                    config.loadRepeats(), false);
+        }
+        Results r = new WholeRun(config, new Progress(err, progress)).run("threadline bench " + String.join(" ", args));
+        Summary.print(r, out);
+        out.printf(Locale.ROOT, "results: %s (and %s)%n", outDir.resolve("results.json"), String.join(", ", Plots.FILES));
+        return 0;
+    }
+
+    private static String value(String[] args, int i, String option) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[i];
+    }
+}

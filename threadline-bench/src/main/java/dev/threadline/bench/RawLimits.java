@@ -1,0 +1,76 @@
+package dev.threadline.bench;
+
+import dev.threadline.core.event.Event;
+import dev.threadline.core.json.Json;
+import dev.threadline.core.json.RecordCodec;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+
+/**
+ * The physical limits Threadline is compared with, on the same kind of file and durability: plain
+ * JDBC with no runtime around it. {@link #insertsPerSecond}: one single-row insert per transaction,
+ * each committed (so fsynced, with synchronous=FULL) before the next; {@link #readAndParseNanos}: a
+ * session's event rows read from Threadline's own file with one SELECT and parsed with Jackson into
+ * the same event objects.
+ */
+final class RawLimits {
+    private RawLimits() {}
+
+    /** Opens a fresh file for {@link #insertsPerSecond}: the events table's shape, WAL, synchronous=FULL. */
+    static Connection openInsertTarget(Path file) throws Exception {
+        SqliteFiles.delete(file);
+        Connection c = SqliteFiles.open(file);
+        SqliteFiles.exec(c, "PRAGMA wal_autocheckpoint = 1000"); // as a plain application would run
+        SqliteFiles.exec(c, "CREATE TABLE raw_events (session_id TEXT NOT NULL, seq INTEGER NOT NULL,"
+                + " payload TEXT NOT NULL, PRIMARY KEY (session_id, seq))");
+        return c;
+    }
+
+    /**
+     * Inserts {@code n} rows shaped like journal entries (the payloads of the benchmark's events) under
+     * a new session key, each in its own committed transaction; returns inserts per second.
+     */
+    static double insertsPerSecond(Connection c, String session, int n) throws Exception {
+        String[] payloads = new String[n];
+        for (int i = 0, m = 0; i < n; m++) {
+            for (Event e : BenchMessage.at(m).toEvents()) {
+                if (i < n) {
+                    payloads[i++] = RecordCodec.encodeEvent(e);
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO raw_events (session_id, seq, payload) VALUES (?, ?, ?)")) {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < n; i++) {
+                ps.setString(1, session);
+                ps.setLong(2, i + 1);
+                ps.setString(3, payloads[i]);
+                ps.executeUpdate(); // autocommit: BEGIN, insert, COMMIT with fsync
+            }
+            return n / ((System.nanoTime() - t0) / 1e9);
+        }
+    }
+
+    /** Reads and parses once; returns the time in nanoseconds. */
+    static long readAndParseNanos(Path threadlineDb, String session, long expected) throws Exception {
+        long t0 = System.nanoTime(); // a fresh reader: the connection is opened inside the timing, as a cold load's is
+        int n = 0;
+        try (Connection c = SqliteFiles.open(threadlineDb);
+             PreparedStatement ps = c.prepareStatement("SELECT payload FROM events WHERE session_id = ? ORDER BY seq")) {
+            ps.setString(1, session);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    Json.mapper().readValue(rs.getString(1), Event.class);
+                    n++;
+                }
+            }
+        }
+        long nanos = System.nanoTime() - t0;
+        if (n != expected) {
+            throw new IllegalStateException("read " + n + " rows of " + session + ", expected " + expected);
+        }
+        return nanos;
+    }
+}
