@@ -39,21 +39,39 @@ final class SessionHandle implements Session {
 
     @Override
     public TurnResult submit(String text) {
-        return join(submitAsync(text));
+        requireText(text);
+        return inOrder(() -> runtime.loop().turn(id, text));
     }
 
     @Override
     public CompletableFuture<TurnResult> submitAsync(String text) {
+        requireText(text);
+        return runtime.runner().submit(id, () -> runtime.loop().turn(id, text));
+    }
+
+    private static void requireText(String text) {
         if (text == null || text.isBlank()) {
             throw new InvalidInputException("text", "a message must not be blank");
         }
-        return runtime.runner().submit(id, () -> runtime.loop().turn(id, text));
+    }
+
+    /** Runs a command in the session's order, on this thread when the session is idle. */
+    private <T> T inOrder(java.util.concurrent.Callable<T> command) {
+        try {
+            return runtime.runner().call(id, command);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ThreadlineException("interrupted while waiting for the session's command", e);
+        } catch (Exception e) {
+            throw new ThreadlineException(e.getMessage(), e);
+        }
     }
 
     @Override
     public Commit update(Decider decider) {
-        return join(runtime.runner().submit(id,
-                () -> runtime.states().update(id, CheckpointSource.EDIT, StateManager.newCommandId(), decider)));
+        return inOrder(() -> runtime.states().update(id, CheckpointSource.EDIT, StateManager.newCommandId(), decider));
     }
 
     @Override
@@ -73,7 +91,7 @@ final class SessionHandle implements Session {
 
     @Override
     public CompactionResult compact(String focus) {
-        return join(runtime.runner().submit(id, () -> runtime.loop().context().compactNow(id, focus)));
+        return inOrder(() -> runtime.loop().context().compactNow(id, focus));
     }
 
     @Override

@@ -57,6 +57,38 @@ public final class SessionRunner implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs {@code command} in the session's order and waits for its result. When the session has
+     * nothing queued or running, the command runs at once on the calling thread (no hand-off to
+     * another thread); otherwise it queues like {@link #submit}. Either way commands of one session
+     * never overlap and keep their arrival order.
+     */
+    public <T> T call(String sessionId, Callable<T> command) throws Exception {
+        Require.nonNull(sessionId, "sessionId");
+        Require.nonNull(command, "command");
+        while (true) {
+            if (closed.get()) {
+                throw new ThreadlineException("the session runner is closed; no new commands are accepted");
+            }
+            Mailbox mailbox = mailboxes.computeIfAbsent(sessionId, Mailbox::new);
+            switch (mailbox.claimIdle()) {
+                case RETIRED -> {
+                    continue; // retired after draining; the next computeIfAbsent makes a fresh one
+                }
+                case BUSY -> {
+                    return SessionHandle.join(submit(sessionId, command));
+                }
+                case CLAIMED -> {
+                    try {
+                        return command.call();
+                    } finally {
+                        mailbox.releaseInline();
+                    }
+                }
+            }
+        }
+    }
+
     /** Whether the session has a command queued or running. */
     public boolean isBusy(String sessionId) {
         return mailboxes.containsKey(sessionId);
@@ -96,6 +128,29 @@ public final class SessionRunner implements AutoCloseable {
             return true;
         }
 
+        /** Takes the mailbox for one inline command if nothing is queued or running. */
+        synchronized Claim claimIdle() {
+            if (retired) {
+                return Claim.RETIRED;
+            }
+            if (draining || !queue.isEmpty()) {
+                return Claim.BUSY;
+            }
+            draining = true;
+            return Claim.CLAIMED;
+        }
+
+        /** After an inline command: hand what queued meanwhile to a drain, or retire. */
+        synchronized void releaseInline() {
+            if (queue.isEmpty()) {
+                draining = false;
+                retired = true;
+                mailboxes.remove(sessionId, this);
+            } else {
+                executor.execute(this::drain);
+            }
+        }
+
         private void drain() {
             while (true) {
                 Runnable next;
@@ -112,4 +167,6 @@ public final class SessionRunner implements AutoCloseable {
             }
         }
     }
+
+    private enum Claim { CLAIMED, BUSY, RETIRED }
 }

@@ -119,6 +119,61 @@ class ConcurrencyTest {
         assertThat(runner.activeSessions()).isZero();
     }
 
+    @Test
+    void inlineCallsAndQueuedCommandsOfOneSessionNeverOverlap() throws Exception {
+        SessionRunner runner = new SessionRunner();
+        java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger maxRunning = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.Callable<Integer> task = () -> {
+            maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+            Thread.yield();
+            running.decrementAndGet();
+            return done.incrementAndGet();
+        };
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> fs = new ArrayList<>();
+            for (int i = 0; i < 400; i++) {
+                boolean inline = i % 2 == 0;
+                fs.add(pool.submit(() -> inline ? runner.call("s", task) : runner.submit("s", task).get()));
+            }
+            for (Future<?> f : fs) {
+                f.get();
+            }
+        }
+        runner.close();
+        assertThat(done.get()).isEqualTo(400);
+        assertThat(maxRunning.get()).as("commands of one session at once").isEqualTo(1);
+        assertThat(runner.activeSessions()).isZero();
+    }
+
+    @Test
+    void aCallMadeWhileACommandRunsWaitsForIt() throws Exception {
+        SessionRunner runner = new SessionRunner();
+        List<String> log = Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Object> a = runner.submit("s", () -> {
+            started.countDown();
+            release.await();
+            log.add("A");
+            return null;
+        });
+        started.await();
+        CompletableFuture<Object> b = CompletableFuture.supplyAsync(() -> {
+            try {
+                return runner.call("s", () -> log.add("B"));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, Executors.newVirtualThreadPerTaskExecutor());
+        release.countDown();
+        a.get();
+        b.get();
+        runner.close();
+        assertThat(log).containsExactly("A", "B");
+    }
+
     private void assertJournalDense(String id, long expectedHead) {
         List<StoredEvent> journal = tl.open(id).journal();
         assertThat(journal).hasSize((int) expectedHead);
