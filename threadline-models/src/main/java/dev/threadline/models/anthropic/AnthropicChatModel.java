@@ -10,10 +10,7 @@ import dev.threadline.models.ContextWindows;
 import dev.threadline.models.http.Endpoint;
 import dev.threadline.models.http.HttpSettings;
 import dev.threadline.models.http.HttpTransport;
-import dev.threadline.models.http.ModelErrors;
-import dev.threadline.models.http.SseReader;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -81,30 +78,15 @@ public final class AnthropicChatModel implements ChatModel {
     @Override
     public ChatResponse complete(ChatRequest request) {
         String body = Json.write(AnthropicRequests.body(request, http.endpoint().model(), thinkingBudget, false));
-        String answer = http.post("/v1/messages", headers, body);
-        try {
-            return AnthropicResponses.response(Json.mapper().readTree(answer));
-        } catch (IOException | RuntimeException e) {
-            throw unreadable(e);
-        }
+        return http.postJson("/v1/messages", headers, body, AnthropicResponses::response, this::unreadable);
     }
 
     @Override
     public ChatResponse stream(ChatRequest request, Consumer<String> listener) {
         Objects.requireNonNull(listener, "listener");
         String body = Json.write(AnthropicRequests.body(request, http.endpoint().model(), thinkingBudget, true));
-        Map<String, String> h = new LinkedHashMap<>(headers);
-        h.put("accept", "text/event-stream");
         AnthropicStream stream = new AnthropicStream(http.endpoint(), listener);
-        try (InputStream in = http.open("/v1/messages", h, body)) {
-            SseReader.read(in, stream::accept);
-        } catch (IOException e) {
-            throw ModelErrors.ofIo(http.endpoint(), e);
-        } catch (ModelException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw unreadable(e);
-        }
+        http.stream("/v1/messages", headers, body, stream::accept, this::unreadable);
         return stream.response();
     }
 

@@ -10,7 +10,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -47,6 +51,39 @@ public final class HttpTransport {
             return new String(body.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw ModelErrors.ofIo(endpoint, e);
+        }
+    }
+
+    /**
+     * POSTs {@code json} and reads the JSON answer with {@code parse}; an answer that is not JSON or
+     * that {@code parse} rejects becomes {@code unreadable}'s exception (not retried).
+     */
+    public <T> T postJson(String path, Map<String, String> headers, String json, Function<JsonNode, T> parse,
+                          Function<Exception, ModelException> unreadable) {
+        String answer = post(path, headers, json);
+        try {
+            return parse.apply(dev.threadline.core.json.Json.mapper().readTree(answer));
+        } catch (IOException | RuntimeException e) {
+            throw unreadable.apply(e);
+        }
+    }
+
+    /**
+     * POSTs {@code json} asking for server-sent events and hands each event to {@code handler} until it
+     * returns false or the stream ends; an event the handler cannot read becomes {@code unreadable}'s exception.
+     */
+    public void stream(String path, Map<String, String> headers, String json, Predicate<SseReader.Event> handler,
+                       Function<Exception, ModelException> unreadable) {
+        Map<String, String> h = new LinkedHashMap<>(headers);
+        h.put("accept", "text/event-stream");
+        try (InputStream in = open(path, h, json)) {
+            SseReader.read(in, handler);
+        } catch (IOException e) {
+            throw ModelErrors.ofIo(endpoint, e);
+        } catch (ModelException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw unreadable.apply(e);
         }
     }
 

@@ -9,10 +9,6 @@ import dev.threadline.models.ContextWindows;
 import dev.threadline.models.http.Endpoint;
 import dev.threadline.models.http.HttpSettings;
 import dev.threadline.models.http.HttpTransport;
-import dev.threadline.models.http.ModelErrors;
-import dev.threadline.models.http.SseReader;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -72,30 +68,15 @@ public final class OpenAiChatModel implements ChatModel {
     @Override
     public ChatResponse complete(ChatRequest request) {
         String body = Json.write(OpenAiRequests.body(request, http.endpoint().model(), maxTokensField, false));
-        String answer = http.post("/chat/completions", headers, body);
-        try {
-            return OpenAiResponses.response(Json.mapper().readTree(answer));
-        } catch (IOException | RuntimeException e) {
-            throw unreadable(e);
-        }
+        return http.postJson("/chat/completions", headers, body, OpenAiResponses::response, this::unreadable);
     }
 
     @Override
     public ChatResponse stream(ChatRequest request, Consumer<String> listener) {
         Objects.requireNonNull(listener, "listener");
         String body = Json.write(OpenAiRequests.body(request, http.endpoint().model(), maxTokensField, true));
-        Map<String, String> h = new LinkedHashMap<>(headers);
-        h.put("accept", "text/event-stream");
         OpenAiStream stream = new OpenAiStream(http.endpoint(), listener);
-        try (InputStream in = http.open("/chat/completions", h, body)) {
-            SseReader.read(in, stream::accept);
-        } catch (IOException e) {
-            throw ModelErrors.ofIo(http.endpoint(), e);
-        } catch (ModelException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw unreadable(e);
-        }
+        http.stream("/chat/completions", headers, body, stream::accept, this::unreadable);
         return stream.response();
     }
 
