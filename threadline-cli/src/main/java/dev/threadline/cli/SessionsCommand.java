@@ -3,9 +3,7 @@ package dev.threadline.cli;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.json.RecordCodec;
 import dev.threadline.core.runtime.Session;
-import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.store.SessionSummary;
-import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -29,16 +27,13 @@ final class SessionsCommand {
 
         @Override
         public Integer call() {
-            try (Threadline tl = Threadline.builder().store(store.open()).build()) {
-                PrintWriter out = spec.commandLine().getOut();
+            return store.withRuntime(spec, (tl, out) -> {
                 List<SessionSummary> rows = tl.sessions();
                 if (rows.isEmpty()) {
                     out.println("No sessions in " + store.path() + ".");
                 }
                 rows.forEach(r -> out.println(Printer.summaryLine(r)));
-                out.flush();
-                return 0;
-            }
+            });
         }
     }
 
@@ -53,14 +48,11 @@ final class SessionsCommand {
 
         @Override
         public Integer call() {
-            try (Threadline tl = Threadline.builder().store(store.open()).build()) {
+            return store.withRuntime(spec, (tl, out) -> {
                 Session s = tl.open(id);
-                PrintWriter out = spec.commandLine().getOut();
                 Printer.describe(out, s);
                 Printer.history(out, s.state());
-                out.flush();
-                return 0;
-            }
+            });
         }
     }
 
@@ -76,14 +68,11 @@ final class SessionsCommand {
 
         @Override
         public Integer call() {
-            try (Threadline tl = Threadline.builder().store(store.open()).build()) {
-                PrintWriter out = spec.commandLine().getOut();
+            return store.withRuntime(spec, (tl, out) -> {
                 for (StoredEvent e : tl.open(id).journal()) {
                     out.println(RecordCodec.exportLine(e));
                 }
-                out.flush();
-                return 0;
-            }
+            });
         }
     }
 
@@ -98,12 +87,10 @@ final class SessionsCommand {
 
         @Override
         public Integer call() {
-            try (Threadline tl = Threadline.builder().store(store.open()).build()) {
+            return store.withRuntime(spec, (tl, out) -> {
                 tl.delete(id);
-                spec.commandLine().getOut().println("Deleted session " + id + ".");
-                spec.commandLine().getOut().flush();
-                return 0;
-            }
+                out.println("Deleted session " + id + ".");
+            });
         }
     }
 }

@@ -1,8 +1,11 @@
 package dev.threadline.cli;
 
+import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.store.StateStore;
 import dev.threadline.store.sqlite.SqliteStateStore;
+import java.io.PrintWriter;
 import java.nio.file.Path;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /** {@code --db PATH}: the SQLite file that holds the sessions (default ~/.threadline/threadline.db). */
@@ -16,5 +19,16 @@ final class StoreOptions {
 
     StateStore open() {
         return SqliteStateStore.open(path());
+    }
+
+    /** Opens a runtime on the store, runs {@code action} with the command's output, closes both; exit code 0. */
+    int withRuntime(CommandSpec spec, java.util.function.BiConsumer<Threadline, PrintWriter> action) {
+        PrintWriter out = spec.commandLine().getOut();
+        try (Threadline tl = Threadline.builder().store(open()).build()) {
+            action.accept(tl, out);
+        } finally {
+            out.flush();
+        }
+        return 0;
     }
 }
