@@ -222,13 +222,8 @@ public final class StateManager {
         if (s.isIdle() || activeTurns.contains(sessionId)) {
             return s;
         }
-        List<Event> events = new ArrayList<>();
-        for (PendingToolCall p : s.pending()) {
-            if (!p.answered()) {
-                events.add(new Event.ToolCallFailed(p.toolUseId(), CRASH_REASON));
-            }
-        }
-        events.add(new Event.TurnInterrupted("the process stopped during this turn; recovered when the session was next loaded"));
+        List<Event> events = TurnEnding.closing(s, CRASH_REASON,
+                new Event.TurnInterrupted("the process stopped during this turn; recovered when the session was next loaded"));
         LOG.warn("session {}: a turn was left running by a process that stopped; recording it as interrupted", sessionId);
         return append(sessionId, s, CheckpointSource.SYSTEM, newCommandId(), events).state();
     }

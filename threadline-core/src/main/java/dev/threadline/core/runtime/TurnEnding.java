@@ -66,16 +66,21 @@ record TurnEnding(Outcome outcome, String reason) {
 
     /** Events that bring a running turn to rest: unanswered calls fail (cancelled), then this ending. */
     List<Event> closing(State st) {
+        return closing(st, "cancelled: " + reason, end());
+    }
+
+    /** Events that bring a running turn to rest: each unanswered call fails with {@code callFailure}, then {@code end}. */
+    static List<Event> closing(State st, String callFailure, Event end) {
         if (st.isIdle()) {
             return List.of();
         }
         List<Event> events = new ArrayList<>();
         for (PendingToolCall p : st.pending()) {
             if (!p.answered()) {
-                events.add(new Event.ToolCallFailed(p.toolUseId(), "cancelled: " + reason));
+                events.add(new Event.ToolCallFailed(p.toolUseId(), callFailure));
             }
         }
-        events.add(end());
+        events.add(end);
         return events;
     }
 
