@@ -5,7 +5,7 @@ public final class SessionNotFoundException extends ThreadlineException {
     private final String sessionId;
 
     public SessionNotFoundException(String sessionId) {
-        super("no session with id '" + sessionId + "'; list the existing ones with `threadline sessions list`");
+        super("no session with id '" + sessionId + "'");
         this.sessionId = sessionId;
     }
 

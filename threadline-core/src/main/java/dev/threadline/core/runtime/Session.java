@@ -1,72 +1,169 @@
 package dev.threadline.core.runtime;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.state.Checkpoint;
 import dev.threadline.core.state.State;
+import dev.threadline.core.state.VariableScope;
+import dev.threadline.core.store.Page;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A handle on one session. Commands that change it ({@link #submit}, {@link #update}, {@link #clear}, {@link #compact})
- * go through the session's mailbox: they run one at a time, in the order they were called, whatever
- * thread calls them. Handles are cheap and thread-safe; several may point at one session.
+ * A handle on one session of one tenant. Commands that change it ({@link #submit}, {@link #update},
+ * {@link #clear}, {@link #compact}, and the branch commands {@link #fork} and {@link #rewind}) run one
+ * at a time per session, in the order they were called, in this process and across processes: a
+ * command first takes the session's lease, waiting (bounded) while another process holds it.
+ * Reads ({@link #state}, {@link #checkpoints}, {@link #journal}, ...) never change anything, and see
+ * what other processes wrote. Handles are cheap and thread-safe; several may point at one session.
+ *
+ * <p>Every write can carry a caller's command id ({@link CommandOptions}): repeating it returns the first
+ * outcome and appends nothing.
  */
 public interface Session {
 
+    /** The session's id within its tenant. */
     String id();
 
+    /**
+     * The session's fixed description.
+     *
+     * @throws dev.threadline.core.SessionNotFoundException when the session was deleted
+     */
     SessionInfo info();
 
-    /** Runs a turn for the user's text and waits for it to end. */
-    TurnResult submit(String text);
+    /**
+     * Runs a turn for the user's text and waits for it to end.
+     *
+     * @throws dev.threadline.core.InvalidInputException when the text is blank
+     * @throws dev.threadline.core.LeaseHeldException   when another process kept the session past the wait bound
+     * @throws dev.threadline.core.LeaseLostException   when another process took the session over during the turn
+     * @throws dev.threadline.core.llm.ModelException    when the model failed (the turn is recorded as interrupted)
+     */
+    default TurnResult submit(String text) {
+        return submit(text, CommandOptions.NONE);
+    }
 
-    /** Queues a turn; the future completes when it ends. */
-    CompletableFuture<TurnResult> submitAsync(String text);
+    /**
+     * Like {@link #submit(String)}, idempotent by {@code options.commandId()}.
+     *
+     * @throws dev.threadline.core.CommandConflictException when the command id was used for another command
+     */
+    TurnResult submit(String text, CommandOptions options);
 
-    /** Runs one step decided from the current state, in the mailbox (behind queued turns). */
-    Commit update(Decider decider);
+    /** Queues a turn; the future completes when it ends (with the exceptions of {@link #submit(String)}). */
+    default CompletableFuture<TurnResult> submitAsync(String text) {
+        return submitAsync(text, CommandOptions.NONE);
+    }
 
-    /** Asks the running turn to stop (running skills are cancelled). False when none runs. */
+    /** Like {@link #submitAsync(String)}, idempotent by {@code options.commandId()}. */
+    CompletableFuture<TurnResult> submitAsync(String text, CommandOptions options);
+
+    /**
+     * Runs one step decided from the current state, behind queued commands.
+     *
+     * @throws dev.threadline.core.InvalidEventException when the reducer refuses the decided events (nothing is written)
+     */
+    default Commit update(Decider decider) {
+        return update(decider, CommandOptions.NONE);
+    }
+
+    /** Like {@link #update(Decider)}, idempotent by {@code options.commandId()}. */
+    Commit update(Decider decider, CommandOptions options);
+
+    /** Asks the turn this process runs for the session to stop (running skills are cancelled). False when none runs here. */
     boolean interrupt();
 
-    /** Starts the model's context afresh; the history stays in the journal. */
-    void clear();
+    /** Starts the model's context afresh; the history stays in the journal. Refused while a turn runs. */
+    default void clear() {
+        clear(CommandOptions.NONE);
+    }
+
+    /** Like {@link #clear()}, idempotent by {@code options.commandId()}. */
+    void clear(CommandOptions options);
 
     /**
      * Has the model summarise the whole context now, whatever the session's policy: one
-     * {@code ContextCompacted} step, the model's view then starts from the summary; the journal keeps
-     * every original message. Runs in the mailbox, between turns.
+     * {@code ContextCompacted} step; the model's view then starts from the summary and the journal keeps
+     * every original message. Runs between turns.
      */
-    CompactionResult compact();
+    default CompactionResult compact() {
+        return compact(null, CommandOptions.NONE);
+    }
 
     /** Like {@link #compact()}, asking the summary to focus on {@code focus} (e.g. "the open bugs"). */
-    CompactionResult compact(String focus);
+    default CompactionResult compact(String focus) {
+        return compact(focus, CommandOptions.NONE);
+    }
+
+    /** Like {@link #compact(String)}, idempotent by {@code options.commandId()}. */
+    CompactionResult compact(String focus, CommandOptions options);
 
     /** The size of the context the next model call would see, against the model's window. */
     ContextReport context();
 
-    /** The current state. */
+    /** The current state, as the store has it (a running turn elsewhere shows as running). */
     State state();
+
+    /** The variables of one scope as this session sees them (session, its user's, its tenant's app ones). */
+    Map<String, JsonNode> variables(VariableScope scope);
 
     /** Every step of the journal, oldest first (a branch lists its parent's steps before the branch point too). */
     List<Checkpoint> checkpoints();
 
-    /** The state as of a checkpoint's seq. */
+    /** One page of checkpoints, read without reading the whole journal. */
+    Page<Checkpoint> checkpoints(PageRequest page);
+
+    /**
+     * The state as of a checkpoint's seq.
+     *
+     * @throws dev.threadline.core.InvalidInputException when the seq is outside the journal
+     */
     State stateAt(long seq);
 
     /** The whole journal, ancestors' shared prefix included. */
     List<StoredEvent> journal();
 
+    /** Up to {@code limit} journal events after {@code afterSeq}, oldest first (a tail read). */
+    List<StoredEvent> events(long afterSeq, int limit);
+
+    /**
+     * Waits up to {@code timeout} for events after {@code afterSeq} and returns them (up to 1000; empty
+     * when none came), whichever process writes them.
+     *
+     * @throws dev.threadline.core.ThreadlineException when the waiting thread is interrupted
+     */
+    List<StoredEvent> awaitEvents(long afterSeq, Duration timeout);
+
     /** A new session that shares this one's history up to checkpoint {@code seq}; this one is unchanged. */
-    Session fork(long seq, String newId);
+    default Session fork(long seq, String newId) {
+        return fork(seq, newId, CommandOptions.NONE);
+    }
 
     /** Like {@link #fork(long, String)} with a generated id ({@code <id>.f<n>}). */
-    Session fork(long seq);
+    default Session fork(long seq) {
+        return fork(seq, null, CommandOptions.NONE);
+    }
+
+    /**
+     * Like {@link #fork(long, String)} ({@code newId} null for a generated one), idempotent by
+     * {@code options.commandId()}. A refused fork leaves nothing behind.
+     *
+     * @throws dev.threadline.core.InvalidInputException when {@code seq} is not a checkpoint or the branch would be invalid
+     */
+    Session fork(long seq, String newId, CommandOptions options);
 
     /**
      * Continues from checkpoint {@code seq} on a new branch ({@code <id>.r<n>}) and returns it; this
      * session, the old branch, stays as it was and listable.
      */
-    Session rewind(long seq);
+    default Session rewind(long seq) {
+        return rewind(seq, CommandOptions.NONE);
+    }
+
+    /** Like {@link #rewind(long)}, idempotent by {@code options.commandId()}. */
+    Session rewind(long seq, CommandOptions options);
 }

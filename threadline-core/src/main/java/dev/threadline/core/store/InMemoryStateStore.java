@@ -1,15 +1,19 @@
 package dev.threadline.core.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.DuplicateCommandException;
 import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.LeaseLostException;
 import dev.threadline.core.SessionExistsException;
 import dev.threadline.core.SessionNotFoundException;
+import dev.threadline.core.StorageException;
 import dev.threadline.core.VersionConflictException;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.state.StateSnapshot;
 import dev.threadline.core.state.VariableScope;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -21,7 +25,8 @@ import java.util.TreeMap;
 
 /**
  * A store in process memory: fast, and gone when the process ends. For tests, demos and sessions that
- * need no durability. Thread-safe by one lock: every operation is short.
+ * need no durability; it is the reference implementation of every role of {@link StateStore}.
+ * Thread-safe by one monitor: every operation is short, and {@link #awaitHead} waits on it.
  */
 public final class InMemoryStateStore implements StateStore {
 
@@ -29,8 +34,11 @@ public final class InMemoryStateStore implements StateStore {
         final SessionInfo info;
         final List<StoredEvent> own = new ArrayList<>();
         final TreeMap<Long, StateSnapshot> snapshots = new TreeMap<>();
+        final Map<String, CommandRecord> commands = new HashMap<>();
         long head;
         Instant updatedAt;
+        long epoch;
+        Lease lease;
 
         Row(SessionInfo info, long head, Instant updatedAt) {
             this.info = info;
@@ -39,114 +47,217 @@ public final class InMemoryStateStore implements StateStore {
         }
     }
 
-    private final Map<String, Row> sessions = new HashMap<>();
+    private final Map<SessionKey, Row> sessions = new HashMap<>();
     private final Map<String, Map<String, JsonNode>> shared = new HashMap<>();
     private final Clock clock;
+    private boolean closed;
 
+    /** A store on the system clock. */
     public InMemoryStateStore() {
         this(Clock.systemUTC());
     }
 
+    /** A store whose update times and lease expiries follow {@code clock}. */
     public InMemoryStateStore(Clock clock) {
         this.clock = clock;
     }
 
     @Override
-    public synchronized void create(SessionInfo info, List<StoredEvent> firstEvents) {
-        if (sessions.containsKey(info.id())) {
+    public synchronized void create(SessionInfo info, List<StoredEvent> firstEvents, CommandRecord command) {
+        open();
+        SessionKey key = SessionKey.of(info);
+        if (sessions.containsKey(key)) {
             throw new SessionExistsException(info.id());
         }
         long base = 0;
         if (info.parentId() != null) {
-            Row parent = row(info.parentId());
+            Row parent = row(key.sibling(info.parentId()));
             StoreChecks.branchPoint(info, parent.head);
             base = info.parentSeq();
         }
         StoreChecks.batch(info.id(), base, firstEvents);
+        Row commandRow = null;
+        if (command != null) {
+            commandRow = command.session().equals(key) ? null : row(command.session());
+            CommandRecord existing = commandRow == null ? null : commandRow.commands.get(command.commandId());
+            if (existing != null) {
+                throw new DuplicateCommandException(existing);
+            }
+        }
         Row r = new Row(info, base, clock.instant());
         r.own.addAll(firstEvents);
         r.head = base + firstEvents.size();
-        sessions.put(info.id(), r);
+        sessions.put(key, r);
+        if (command != null) {
+            (commandRow == null ? r : commandRow).commands.put(command.commandId(), command);
+        }
+        notifyAll();
     }
 
     @Override
-    public synchronized long append(String sessionId, long expectedSeq, List<StoredEvent> events, List<ScopedWrite> writes) {
-        Row r = row(sessionId);
-        if (r.head != expectedSeq) {
-            throw new VersionConflictException(sessionId, expectedSeq, r.head);
+    public synchronized long append(AppendRequest request) {
+        open();
+        SessionKey key = request.key();
+        Row r = row(key);
+        if (r.epoch != request.epoch()) {
+            throw new LeaseLostException(key.id(), request.epoch(), r.epoch);
         }
-        StoreChecks.batch(sessionId, expectedSeq, events);
-        r.own.addAll(events);
-        r.head = expectedSeq + events.size();
+        if (r.head != request.expectedSeq()) {
+            throw new VersionConflictException(key.id(), request.expectedSeq(), r.head);
+        }
+        StoreChecks.batch(key.id(), request.expectedSeq(), request.events());
+        StoreChecks.command(request);
+        CommandRecord c = request.command();
+        if (c != null && r.commands.containsKey(c.commandId())) {
+            throw new DuplicateCommandException(r.commands.get(c.commandId()));
+        }
+        r.own.addAll(request.events());
+        r.head = request.expectedSeq() + request.events().size();
         r.updatedAt = clock.instant();
-        for (ScopedWrite w : writes) {
+        if (c != null) {
+            r.commands.put(c.commandId(), c);
+        }
+        for (ScopedWrite w : request.writes()) {
             Map<String, JsonNode> vars = shared.computeIfAbsent(w.scope().wireName() + ":" + w.key(), k -> new HashMap<>());
             w.removed().forEach(vars::remove);
             vars.putAll(w.set());
         }
+        notifyAll();
         return r.head;
     }
 
     @Override
-    public synchronized long head(String sessionId) {
-        return row(sessionId).head;
+    public synchronized long head(SessionKey key) {
+        return row(key).head;
     }
 
     @Override
-    public synchronized List<StoredEvent> readOwn(String sessionId, long fromSeq, long toSeq) {
-        Row r = row(sessionId);
+    public synchronized long awaitHead(SessionKey key, long afterSeq, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            long head = row(key).head;
+            long left = deadline - System.nanoTime();
+            if (head > afterSeq || left <= 0 || closed) {
+                return head;
+            }
+            wait(Math.max(1, left / 1_000_000));
+        }
+    }
+
+    @Override
+    public synchronized List<StoredEvent> readOwn(SessionKey key, long fromSeq, long toSeq) {
+        Row r = row(key);
         return r.own.stream().filter(e -> e.seq() >= fromSeq && e.seq() <= toSeq).toList();
     }
 
     @Override
-    public synchronized Optional<SessionInfo> session(String sessionId) {
-        Row r = sessions.get(sessionId);
+    public synchronized Optional<SessionInfo> session(SessionKey key) {
+        open();
+        Row r = sessions.get(key);
         return r == null ? Optional.empty() : Optional.of(r.info);
     }
 
     @Override
-    public synchronized List<SessionSummary> list(SessionQuery query) {
-        return sessions.values().stream()
+    public synchronized Page<SessionSummary> list(SessionQuery query) {
+        open();
+        Comparator<Row> order = Comparator.comparing((Row r) -> r.updatedAt).reversed().thenComparing(r -> r.info.id());
+        Cursor after = query.cursor() == null ? null : Cursor.parse(query.cursor());
+        List<Row> rows = sessions.values().stream()
                 .filter(r -> r.info.tenant().equals(query.tenant()))
                 .filter(r -> query.userId() == null || r.info.userId().equals(query.userId()))
-                .sorted(Comparator.comparing((Row r) -> r.updatedAt).reversed().thenComparing(r -> r.info.id()))
-                .limit(query.limit())
-                .map(r -> new SessionSummary(r.info, r.head, r.updatedAt))
+                .filter(r -> r.info.metadata().entrySet().containsAll(query.metadata().entrySet()))
+                .filter(r -> after == null || after.before(r.updatedAt, r.info.id()))
+                .sorted(order)
+                .limit(query.limit() + 1L)
                 .toList();
+        List<SessionSummary> items = rows.stream().limit(query.limit())
+                .map(r -> new SessionSummary(r.info, r.head, r.updatedAt)).toList();
+        String next = rows.size() > query.limit() ? Cursor.of(items.get(items.size() - 1)) : null;
+        return new Page<>(items, next);
     }
 
     @Override
-    public synchronized List<String> branches(String sessionId) {
-        row(sessionId);
-        return sessions.values().stream().filter(r -> sessionId.equals(r.info.parentId()))
+    public synchronized List<String> branches(SessionKey key) {
+        row(key);
+        return sessions.values().stream()
+                .filter(r -> r.info.tenant().equals(key.tenant()) && key.id().equals(r.info.parentId()))
                 .map(r -> r.info.id()).sorted().toList();
     }
 
     @Override
-    public synchronized void saveSnapshot(String sessionId, StateSnapshot snapshot) {
-        row(sessionId).snapshots.put(snapshot.seq(), snapshot);
+    public synchronized void saveSnapshot(SessionKey key, StateSnapshot snapshot) {
+        row(key).snapshots.put(snapshot.seq(), snapshot);
     }
 
     @Override
-    public synchronized Optional<StateSnapshot> latestSnapshot(String sessionId, long maxSeq) {
-        Map.Entry<Long, StateSnapshot> e = row(sessionId).snapshots.floorEntry(maxSeq);
+    public synchronized Optional<StateSnapshot> latestSnapshot(SessionKey key, long maxSeq) {
+        Map.Entry<Long, StateSnapshot> e = row(key).snapshots.floorEntry(maxSeq);
         return e == null ? Optional.empty() : Optional.of(e.getValue());
     }
 
     @Override
     public synchronized Map<String, JsonNode> variables(VariableScope scope, String key) {
+        open();
         return Map.copyOf(shared.getOrDefault(scope.wireName() + ":" + key, Map.of()));
     }
 
     @Override
-    public synchronized void delete(String sessionId) {
-        row(sessionId);
-        List<String> children = branches(sessionId);
+    public synchronized LeaseResult acquire(SessionKey key, String owner, Duration ttl, String deadHolder) {
+        StoreChecks.lease(owner, ttl);
+        Row r = row(key);
+        Instant now = clock.instant();
+        Lease current = r.lease;
+        if (current != null && current.owner().equals(owner)) {
+            r.lease = new Lease(key, owner, current.epoch(), now.plus(ttl));
+            return new LeaseResult.Acquired(r.lease, null);
+        }
+        if (current != null && !current.expiredAt(now) && !current.owner().equals(deadHolder)) {
+            return new LeaseResult.Held(current);
+        }
+        r.epoch++;
+        r.lease = new Lease(key, owner, r.epoch, now.plus(ttl));
+        return new LeaseResult.Acquired(r.lease, current);
+    }
+
+    @Override
+    public synchronized Lease renew(Lease lease, Duration ttl) {
+        StoreChecks.lease(lease.owner(), ttl);
+        Row r = row(lease.key());
+        if (r.lease == null || r.epoch != lease.epoch() || !r.lease.owner().equals(lease.owner())) {
+            throw new LeaseLostException(lease.key().id(), lease.epoch(), r.epoch);
+        }
+        r.lease = new Lease(lease.key(), lease.owner(), lease.epoch(), clock.instant().plus(ttl));
+        return r.lease;
+    }
+
+    @Override
+    public synchronized void release(Lease lease) {
+        Row r = sessions.get(lease.key());
+        if (r != null && r.lease != null && r.epoch == lease.epoch() && r.lease.owner().equals(lease.owner())) {
+            r.lease = null;
+        }
+    }
+
+    @Override
+    public synchronized Optional<Lease> lease(SessionKey key) {
+        return Optional.ofNullable(row(key).lease);
+    }
+
+    @Override
+    public synchronized Optional<CommandRecord> command(SessionKey key, String commandId) {
+        return Optional.ofNullable(row(key).commands.get(commandId));
+    }
+
+    @Override
+    public synchronized void delete(SessionKey key) {
+        row(key);
+        List<String> children = branches(key);
         if (!children.isEmpty()) {
-            throw new InvalidInputException("session", "'" + sessionId + "' has branches " + children + " that share its"
+            throw new InvalidInputException("session", "'" + key.id() + "' has branches " + children + " that share its"
                     + " journal; delete them first");
         }
-        sessions.remove(sessionId);
+        sessions.remove(key);
+        notifyAll();
     }
 
     @Override
@@ -155,14 +266,45 @@ public final class InMemoryStateStore implements StateStore {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
+        closed = true;
+        notifyAll();
     }
 
-    private Row row(String sessionId) {
-        Row r = sessions.get(sessionId);
+    private void open() {
+        if (closed) {
+            throw new StorageException("the in-memory store is closed");
+        }
+    }
+
+    private Row row(SessionKey key) {
+        open();
+        Row r = sessions.get(key);
         if (r == null) {
-            throw new SessionNotFoundException(sessionId);
+            throw new SessionNotFoundException(key.id());
         }
         return r;
+    }
+
+    /** A listing position: the (updatedAt, id) of the last row of a page. */
+    private record Cursor(Instant updatedAt, String id) {
+        static String of(SessionSummary s) {
+            return s.updatedAt() + "|" + s.info().id();
+        }
+
+        static Cursor parse(String text) {
+            int bar = text.indexOf('|');
+            try {
+                return new Cursor(Instant.parse(text.substring(0, bar)), text.substring(bar + 1));
+            } catch (RuntimeException e) {
+                throw new InvalidInputException("cursor", "'" + text + "' is not a cursor this store returned");
+            }
+        }
+
+        /** Whether a row at (t, rowId) comes after this cursor in the listing's order. */
+        boolean before(Instant t, String rowId) {
+            int c = t.compareTo(updatedAt);
+            return c < 0 || (c == 0 && rowId.compareTo(id) > 0);
+        }
     }
 }

@@ -1,61 +1,97 @@
 package dev.threadline.core.store;
 
 import dev.threadline.core.SessionNotFoundException;
+import dev.threadline.core.StorageException;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.state.StateSnapshot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.BiFunction;
 
 /**
  * Reads a session's whole journal across its ancestry: a branch shares its parent's events up to the
  * branch point and stores only its own after it. Written once here so that backends only deal with
- * their own rows.
+ * their own rows. Every read checks that the range it returns has no gap, so a missing row is one
+ * clear error naming the session and seq wherever the journal is read. Stateless and thread-safe.
  */
 public final class Lineage {
     private Lineage() {}
 
-    /** Events {@code fromSeq..toSeq} (inclusive) of the session's journal, ancestors' prefix included. */
-    public static List<StoredEvent> read(StateStore store, String sessionId, long fromSeq, long toSeq) {
-        return walk(store, sessionId, fromSeq, toSeq, (id, range) -> store.readOwn(id, range[0], range[1]));
+    /**
+     * Events {@code fromSeq..toSeq} (inclusive) of the session's journal, ancestors' prefix included.
+     *
+     * @throws StorageException         naming the session and seq when a row in the range is missing or corrupt
+     * @throws SessionNotFoundException when the session (or an ancestor) does not exist
+     */
+    public static List<StoredEvent> read(Journal store, SessionIndex index, SessionKey key, long fromSeq, long toSeq) {
+        List<StoredEvent> out = walk(store, index, key, fromSeq, toSeq, false);
+        long expected = Math.max(1, fromSeq);
+        for (StoredEvent e : out) {
+            if (e.seq() != expected) {
+                throw gap(key, expected, e.seq());
+            }
+            expected++;
+        }
+        if (toSeq >= fromSeq && expected <= toSeq) {
+            throw gap(key, expected, -1);
+        }
+        return out;
     }
 
-    /** Like {@link #read} but only the events that shape the transcript. */
-    public static List<StoredEvent> readTranscript(StateStore store, String sessionId, long fromSeq, long toSeq) {
-        return walk(store, sessionId, fromSeq, toSeq, (id, range) -> store.readOwnTranscript(id, range[0], range[1]));
+    /** {@link #read} on a store that plays both roles. */
+    public static List<StoredEvent> read(StateStore store, SessionKey key, long fromSeq, long toSeq) {
+        return read(store, store, key, fromSeq, toSeq);
+    }
+
+    /** Like {@link #read} but only the events that shape the transcript (gaps cannot be told apart here). */
+    public static List<StoredEvent> readTranscript(StateStore store, SessionKey key, long fromSeq, long toSeq) {
+        return walk(store, store, key, fromSeq, toSeq, true);
     }
 
     /** The newest snapshot at or before {@code maxSeq}, taken in this session or an ancestor before the branch point. */
-    public static Optional<StateSnapshot> latestSnapshot(StateStore store, String sessionId, long maxSeq) {
-        String id = sessionId;
+    public static Optional<StateSnapshot> latestSnapshot(StateStore store, SessionKey key, long maxSeq) {
+        SessionKey k = key;
         long max = maxSeq;
-        while (id != null) {
-            Optional<StateSnapshot> own = store.latestSnapshot(id, max);
-            SessionInfo info = store.session(id).orElseThrow(() -> new SessionNotFoundException(sessionId));
+        while (k != null) {
+            Optional<StateSnapshot> own = store.latestSnapshot(k, max);
+            SessionInfo info = info(store, k, key);
             if (own.isPresent() && (info.parentId() == null || own.get().seq() > info.parentSeq())) {
                 return own;
             }
-            id = info.parentId();
+            k = info.parentId() == null ? null : k.sibling(info.parentId());
             max = Math.min(max, info.parentSeq());
         }
         return Optional.empty();
     }
 
-    private static List<StoredEvent> walk(StateStore store, String sessionId, long fromSeq, long toSeq,
-                                          BiFunction<String, long[], List<StoredEvent>> reader) {
+    private static List<StoredEvent> walk(Journal store, SessionIndex index, SessionKey key, long fromSeq, long toSeq,
+                                          boolean transcriptOnly) {
         if (toSeq < fromSeq) {
             return List.of();
         }
-        SessionInfo info = store.session(sessionId).orElseThrow(() -> new SessionNotFoundException(sessionId));
+        SessionInfo info = info(index, key, key);
         if (info.parentId() == null || fromSeq > info.parentSeq()) {
-            return reader.apply(sessionId, new long[] {fromSeq, toSeq});
+            return own(store, key, fromSeq, toSeq, transcriptOnly);
         }
-        List<StoredEvent> out = new ArrayList<>(walk(store, info.parentId(), fromSeq, Math.min(toSeq, info.parentSeq()), reader));
+        List<StoredEvent> out = new ArrayList<>(walk(store, index, key.sibling(info.parentId()), fromSeq,
+                Math.min(toSeq, info.parentSeq()), transcriptOnly));
         if (toSeq > info.parentSeq()) {
-            out.addAll(reader.apply(sessionId, new long[] {info.parentSeq() + 1, toSeq}));
+            out.addAll(own(store, key, info.parentSeq() + 1, toSeq, transcriptOnly));
         }
         return out;
+    }
+
+    private static List<StoredEvent> own(Journal store, SessionKey key, long from, long to, boolean transcriptOnly) {
+        return transcriptOnly ? store.readOwnTranscript(key, from, to) : store.readOwn(key, from, to);
+    }
+
+    private static SessionInfo info(SessionIndex index, SessionKey k, SessionKey asked) {
+        return index.session(k).orElseThrow(() -> new SessionNotFoundException(asked.id()));
+    }
+
+    private static StorageException gap(SessionKey key, long missing, long found) {
+        return new StorageException("session '" + key.id() + "' seq " + missing + ": journal row is missing"
+                + (found < 0 ? " (the journal ends before its head)" : " (the next row is seq " + found + ")"));
     }
 }

@@ -1,0 +1,31 @@
+package dev.threadline.core.runtime;
+
+import dev.threadline.core.Require;
+import dev.threadline.core.model.SessionConfig;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * What a new session is made of. Immutable.
+ *
+ * @param id       the session's id within the tenant, or null to generate one
+ * @param userId   the user it belongs to, or null for the runtime's default user
+ * @param config   how it runs
+ * @param metadata free-form string pairs to find it by
+ * @param ttl      how long until retention may remove it, or null for never
+ */
+public record NewSession(String id, String userId, SessionConfig config, Map<String, String> metadata, Duration ttl) {
+    /** @throws dev.threadline.core.InvalidInputException when the config is missing or the ttl not positive */
+    public NewSession {
+        Require.nonNull(config, "config");
+        metadata = metadata == null ? Map.of() : Map.copyOf(metadata);
+        if (ttl != null) {
+            Require.argument(!ttl.isNegative() && !ttl.isZero(), "ttl", "must be positive, was " + ttl);
+        }
+    }
+
+    /** A session with this id and config, the default user, no metadata and no ttl. */
+    public static NewSession of(String id, SessionConfig config) {
+        return new NewSession(id, null, config, Map.of(), null);
+    }
+}
