@@ -1,113 +1,119 @@
 package dev.threadline.core.runtime;
 
 import dev.threadline.core.InvalidEventException;
+import dev.threadline.core.LeaseLostException;
 import dev.threadline.core.Require;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.llm.ChatModel;
 import dev.threadline.core.llm.ChatResponse;
 import dev.threadline.core.llm.ModelException;
+import dev.threadline.core.llm.ModelResolver;
 import dev.threadline.core.llm.TokenCounter;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.SessionConfig;
-import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.model.Usage;
 import dev.threadline.core.runtime.TurnResult.Outcome;
 import dev.threadline.core.skill.SkillRegistry;
 import dev.threadline.core.state.State;
+import dev.threadline.core.store.SessionKey;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The turn engine: append the user message, call the model with the view the session's context
- * policy yields (compacting first when auto-compact says so, see {@link ContextStep}), append the
- * reply, run the skills it asks for and append their results, and repeat until the model ends its
- * turn, a limit is hit (model calls, token budget, output limit, context window), or the turn is
- * interrupted. Must run inside the session's {@link SessionRunner} mailbox (one turn per session at a time).
+ * The turn engine: append the user message, call the session's model (chosen by its config's model
+ * spec through the {@link ModelResolver}) with the view its context policy yields (compacting first
+ * when auto-compact says so, see {@link ContextStep}), append the reply, run the skills it asks for and
+ * append their results, and repeat until the model ends its turn, a limit is hit (model calls, token
+ * budget, output limit, context window), or the turn is interrupted. Runs inside a command holding the
+ * session's lease (one turn per session at a time, across processes). Thread-safe.
  */
-public final class AgentLoop {
+final class AgentLoop {
     private static final Logger LOG = LoggerFactory.getLogger(AgentLoop.class);
 
     private final StateManager states;
-    private final ChatModel model;
+    private final ModelResolver models;
     private final SkillRegistry skills;
-    private final ContextStep context;
+    private final TokenCounter tokens;
     private final ToolExecutor tools;
-    private final ConcurrentHashMap<String, TurnControl> running = new ConcurrentHashMap<>();
+    private final Map<ChatModel, ContextStep> contexts = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<SessionKey, TurnControl> running = new ConcurrentHashMap<>();
 
     /** {@code tokens} counts messages locally; the model's own count is used for whole requests where it offers one. */
-    public AgentLoop(StateManager states, ChatModel model, SkillRegistry skills, TokenCounter tokens,
-                     ExecutorService skillExecutor) {
+    AgentLoop(StateManager states, ModelResolver models, SkillRegistry skills, TokenCounter tokens, ExecutorService skillExecutor) {
         this.states = Require.nonNull(states, "states");
-        this.model = Require.nonNull(model, "model");
+        this.models = Require.nonNull(models, "models");
         this.skills = Require.nonNull(skills, "skills");
-        this.context = new ContextStep(states, model, skills, Require.nonNull(tokens, "tokens"));
+        this.tokens = Require.nonNull(tokens, "tokens");
         this.tools = new ToolExecutor(states, skills, skillExecutor);
     }
 
-    public ChatModel model() {
-        return model;
+    /** The context step of the model a config names. */
+    ContextStep context(SessionConfig config) {
+        ChatModel model = models.resolve(config.model());
+        return contexts.computeIfAbsent(model, m -> new ContextStep(states, m, skills, tokens));
     }
 
-    ContextStep context() {
-        return context;
+    /** Whether this process runs a turn of the session now. */
+    boolean runs(SessionKey key) {
+        return running.containsKey(key);
     }
 
     /** Runs one turn for {@code text}. Model failures are recorded as an interrupted turn and rethrown. */
-    public TurnResult turn(String sessionId, String text) {
+    TurnResult turn(SessionKey key, String text, Cmd cmd) {
         Require.nonBlank(text, "text");
-        SessionInfo info = states.info(sessionId);
-        SessionConfig config = info.config();
-        String commandId = StateManager.newCommandId();
+        SessionConfig config = states.info(key).config();
+        ContextStep context = context(config);
         TurnControl control = new TurnControl();
-        if (running.putIfAbsent(sessionId, control) != null) {
-            throw new IllegalStateException("session '" + sessionId + "' already runs a turn; submit through its SessionRunner");
+        if (running.putIfAbsent(key, control) != null) {
+            throw new IllegalStateException("session " + key + " already runs a turn here; submit through its mailbox");
         }
-        states.turnStarted(sessionId);
         long startSeq = -1;
         try {
-            State s = states.update(sessionId, CheckpointSource.INPUT, commandId,
+            State s = states.update(key, CheckpointSource.INPUT, cmd,
                     st -> List.of(new Event.UserMessageReceived(Message.user(text)))).state();
             startSeq = s.seq();
             Tally t = new Tally();
             while (true) {
                 TurnEnding limit = TurnEnding.beforeModelCall(config, control.reason(), t.modelCalls, t.usage);
                 if (limit != null) {
-                    return end(sessionId, commandId, limit.outcome(), limit.reason(), t);
+                    return end(key, cmd, limit.outcome(), limit.reason(), t);
                 }
                 ContextStep.Prepared prepared;
                 ChatResponse response;
                 try {
-                    prepared = context.prepare(sessionId, commandId, config);
+                    prepared = context.prepare(key, cmd, config);
                     t.usage = t.usage.plus(prepared.spent());
                     if (prepared instanceof ContextStep.Prepared.Overflow o) {
-                        return end(sessionId, commandId, Outcome.CONTEXT_OVERFLOW, o.reason(), t);
+                        return end(key, cmd, Outcome.CONTEXT_OVERFLOW, o.reason(), t);
                     }
-                    response = model.complete(((ContextStep.Prepared.Send) prepared).request());
+                    response = context.model().complete(((ContextStep.Prepared.Send) prepared).request());
                 } catch (ModelException e) {
-                    end(sessionId, commandId, Outcome.INTERRUPTED, "model error: " + e.getMessage(), t);
+                    end(key, cmd, Outcome.INTERRUPTED, "model error: " + e.getMessage(), t);
                     throw e;
                 }
                 t.modelCalls++;
                 t.usage = t.usage.plus(response.usage());
-                TurnResult done = record(sessionId, commandId, config, response, control, t);
+                TurnResult done = record(key, cmd, config, response, control, t);
                 if (done != null) {
                     return done;
                 }
             }
+        } catch (LeaseLostException e) {
+            throw e; // another process owns the session now: it closes this turn; writing anything here is refused
         } catch (RuntimeException e) {
             if (startSeq >= 0) {
-                closeQuietly(sessionId, commandId, "the turn failed: " + e.getMessage());
+                closeQuietly(key, cmd, "the turn failed: " + e.getMessage());
             }
             throw e;
         } finally {
-            running.remove(sessionId, control);
-            states.turnEnded(sessionId);
+            running.remove(key, control);
         }
     }
 
@@ -123,17 +129,16 @@ public final class AgentLoop {
      * {@link TurnEnding#ofReply}); otherwise runs the requested tools and returns null: the loop calls
      * the model again.
      */
-    private TurnResult record(String sessionId, String commandId, SessionConfig config, ChatResponse response,
-                              TurnControl control, Tally t) {
+    private TurnResult record(SessionKey key, Cmd cmd, SessionConfig config, ChatResponse response, TurnControl control, Tally t) {
         Message reply = response.toMessage();
         TurnEnding ending = TurnEnding.ofReply(response, config.maxOutputTokens());
         if (ending != null) {
             try {
-                states.update(sessionId, CheckpointSource.LOOP, commandId, st -> ending.events(reply));
+                states.update(key, CheckpointSource.LOOP, cmd, st -> ending.events(reply));
             } catch (InvalidEventException e) {
-                return end(sessionId, commandId, Outcome.INTERRUPTED, "the model's reply was refused: " + e.getMessage(), t);
+                return end(key, cmd, Outcome.INTERRUPTED, "the model's reply was refused: " + e.getMessage(), t);
             }
-            return result(sessionId, ending.outcome(), reply.text(), ending.reason(), t);
+            return result(key, ending.outcome(), reply.text(), ending.reason(), t);
         }
         List<ContentBlock.ToolUse> uses = reply.toolUses();
         List<Event> first = new ArrayList<>();
@@ -149,22 +154,22 @@ public final class AgentLoop {
             }
         }
         try {
-            states.update(sessionId, CheckpointSource.LOOP, commandId, st -> first);
+            states.update(key, CheckpointSource.LOOP, cmd, st -> first);
         } catch (InvalidEventException e) {
             // the model broke the protocol (e.g. reused a tool_use id): keep the journal valid, end the turn
-            return end(sessionId, commandId, Outcome.INTERRUPTED, "the model's reply was refused: " + e.getMessage(), t);
+            return end(key, cmd, Outcome.INTERRUPTED, "the model's reply was refused: " + e.getMessage(), t);
         }
         t.toolCalls += uses.size();
-        tools.runAll(sessionId, commandId, runnable, config, control);
+        tools.runAll(key, cmd, runnable, config, control);
         return null;
     }
 
     /**
-     * Asks the running turn of this session to stop: running skills are cancelled and recorded as
-     * failed, and the turn ends as interrupted. Returns false when no turn is running.
+     * Asks the turn this process runs for the session to stop: running skills are cancelled and
+     * recorded as failed, and the turn ends as interrupted. Returns false when no turn runs here.
      */
-    public boolean interrupt(String sessionId, String reason) {
-        TurnControl c = running.get(sessionId);
+    boolean interrupt(SessionKey key, String reason) {
+        TurnControl c = running.get(key);
         if (c == null) {
             return false;
         }
@@ -172,13 +177,13 @@ public final class AgentLoop {
         return true;
     }
 
-    private TurnResult end(String sessionId, String commandId, Outcome outcome, String reason, Tally t) {
-        states.update(sessionId, CheckpointSource.LOOP, commandId, st -> closingEvents(st, outcome, reason));
-        return result(sessionId, outcome, "", reason, t);
+    private TurnResult end(SessionKey key, Cmd cmd, Outcome outcome, String reason, Tally t) {
+        states.update(key, CheckpointSource.LOOP, cmd, st -> closingEvents(st, outcome, reason));
+        return result(key, outcome, "", reason, t);
     }
 
-    private TurnResult result(String sessionId, Outcome outcome, String reply, String reason, Tally t) {
-        return new TurnResult(sessionId, outcome, reply, reason, states.get(sessionId).seq(), t.modelCalls, t.toolCalls, t.usage);
+    private TurnResult result(SessionKey key, Outcome outcome, String reply, String reason, Tally t) {
+        return new TurnResult(key.id(), outcome, reply, reason, states.get(key).seq(), t.modelCalls, t.toolCalls, t.usage);
     }
 
     /** Events that bring a running turn to rest: unanswered calls fail, then the turn ends. */
@@ -186,13 +191,13 @@ public final class AgentLoop {
         return new TurnEnding(outcome, reason).closing(st);
     }
 
-    private void closeQuietly(String sessionId, String commandId, String reason) {
+    private void closeQuietly(SessionKey key, Cmd cmd, String reason) {
         try {
-            states.update(sessionId, CheckpointSource.SYSTEM, commandId,
-                    st -> closingEvents(st, TurnResult.Outcome.INTERRUPTED, reason));
+            states.update(key, CheckpointSource.SYSTEM, cmd, st -> closingEvents(st, TurnResult.Outcome.INTERRUPTED, reason));
         } catch (RuntimeException e) {
-            LOG.error("session {}: could not record the end of a failed turn ({}); it is recovered on next load", sessionId, e.toString());
-            states.evict(sessionId);
+            LOG.error("session {}: could not record the end of a failed turn ({}); the next owner of its lease closes it",
+                    key, e.toString());
+            states.evict(key);
         }
     }
 }

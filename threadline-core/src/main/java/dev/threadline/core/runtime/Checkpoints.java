@@ -5,12 +5,66 @@ import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.state.Checkpoint;
 import java.util.ArrayList;
 import java.util.List;
+import dev.threadline.core.store.Lineage;
+import dev.threadline.core.store.Page;
+import dev.threadline.core.store.SessionKey;
+import dev.threadline.core.store.StateStore;
 
-/** Derives the checkpoint list from a journal: one checkpoint per step, at the step's last event. */
+/**
+ * Derives checkpoints from a journal: one checkpoint per step, at the step's last event. A page of them
+ * is read from a window of the journal around the cursor, widened until it holds the page, so a long
+ * session's timeline is never read whole to show one page. Stateless.
+ */
 final class Checkpoints {
     private static final int PREVIEW = 72;
 
     private Checkpoints() {}
+
+    /** One page of the session's checkpoints (see {@link PageRequest}), oldest first within the page. */
+    static Page<Checkpoint> page(SessionKey key, StateStore store, PageRequest page) {
+        long head = store.head(key);
+        int limit = page.limit();
+        long window = Math.max(64, 4L * limit);
+        while (true) {
+            long from = page.backwards() ? Math.max(1, Math.min(head, page.before() - 1) - window + 1) : page.after() + 1;
+            long to = page.backwards() ? Math.min(head, page.before() - 1) : Math.min(head, page.after() + window);
+            if (to < from) {
+                return new Page<>(List.of(), null);
+            }
+            List<Checkpoint> all = within(key, store, from, to, head);
+            if (page.backwards() && (all.size() > limit || from == 1)) {
+                List<Checkpoint> items = all.subList(Math.max(0, all.size() - limit), all.size());
+                return new Page<>(items, all.size() > limit ? String.valueOf(items.get(0).seq()) : null);
+            }
+            if (!page.backwards() && (all.size() > limit || to == head)) {
+                List<Checkpoint> items = all.subList(0, Math.min(limit, all.size()));
+                return new Page<>(items, all.size() > limit ? String.valueOf(items.get(items.size() - 1).seq()) : null);
+            }
+            window *= 4;
+        }
+    }
+
+    /**
+     * The checkpoints with {@code from <= seq <= to}, each with its whole step: the read starts early
+     * enough to hold the beginning of the step that {@code from} is in, and one event past {@code to}
+     * tells whether the step at {@code to} ends there.
+     */
+    private static List<Checkpoint> within(SessionKey key, StateStore store, long from, long to, long head) {
+        long readTo = Math.min(head, to + 1);
+        long back = 1;
+        List<StoredEvent> events;
+        while (true) {
+            long readFrom = Math.max(1, from - back);
+            events = Lineage.read(store, key, readFrom, readTo);
+            if (readFrom == 1 || events.get(0).step() != events.get((int) (from - readFrom)).step()) {
+                break;
+            }
+            back *= 4;
+        }
+        List<Checkpoint> cps = new ArrayList<>(of(key.id(), events));
+        cps.removeIf(c -> c.seq() < from || c.seq() > to);
+        return cps;
+    }
 
     static List<Checkpoint> of(String sessionId, List<StoredEvent> journal) {
         List<Checkpoint> out = new ArrayList<>();

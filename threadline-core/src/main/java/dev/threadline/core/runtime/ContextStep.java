@@ -17,6 +17,7 @@ import dev.threadline.core.model.Usage;
 import dev.threadline.core.skill.SkillRegistry;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
+import dev.threadline.core.store.SessionKey;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -57,12 +58,17 @@ final class ContextStep {
         }
     }
 
+    /** The model this step prepares requests for. */
+    ChatModel model() {
+        return model;
+    }
+
     ContextLimits limits(SessionConfig config) {
         return ContextLimits.of(model.contextWindowTokens(), config.maxOutputTokens(), config.systemPrompt(),
                 skills.toolSpecs(config.skills()), counter);
     }
 
-    Prepared prepare(String sessionId, String commandId, SessionConfig config) {
+    Prepared prepare(SessionKey sessionId, Cmd commandId, SessionConfig config) {
         ContextLimits limits = limits(config);
         if (!limits.usable()) {
             return new Prepared.Overflow(noRoom(config, limits), Usage.ZERO);
@@ -115,7 +121,7 @@ final class ContextStep {
     }
 
     /** Summarises what {@code plan} covers with the model and records it as one step; returns the call's usage. */
-    Usage compact(String sessionId, String commandId, CheckpointSource source, CompactionPlan plan, ContextLimits limits,
+    Usage compact(SessionKey sessionId, Cmd commandId, CheckpointSource source, CompactionPlan plan, ContextLimits limits,
                   SessionConfig config, String focus) {
         int maxTokens = CompactionPlan.summaryMaxTokens(limits);
         ChatRequest request = SummaryPrompt.request(config.model(), plan.previousSummary(), plan.messages(), focus, maxTokens,
@@ -128,7 +134,7 @@ final class ContextStep {
     }
 
     /** On demand: summarise the whole context (between turns) as an {@code edit} step. */
-    CompactionResult compactNow(String sessionId, String focus) {
+    CompactionResult compactNow(SessionKey sessionId, Cmd cmd, String focus) {
         SessionConfig config = states.info(sessionId).config();
         ContextLimits limits = limits(config);
         State state = states.get(sessionId);
@@ -137,13 +143,13 @@ final class ContextStep {
         if (plan.isEmpty()) {
             return new CompactionResult(false, 0, before, before, Usage.ZERO);
         }
-        Usage usage = compact(sessionId, StateManager.newCommandId(), CheckpointSource.EDIT, plan.get(), limits, config, focus);
+        Usage usage = compact(sessionId, cmd, CheckpointSource.EDIT, plan.get(), limits, config, focus);
         long after = measure(states.get(sessionId), config, limits, false).measure().tokens();
         return new CompactionResult(true, plan.get().messages().size(), before, after, usage);
     }
 
     /** The context as the next model call would see it, counted by the provider where it offers a count. */
-    ContextReport report(String sessionId) {
+    ContextReport report(SessionKey sessionId) {
         SessionConfig config = states.info(sessionId).config();
         ContextLimits limits = limits(config);
         Prepared.Send s = measure(states.get(sessionId), config, limits, true);

@@ -1,7 +1,10 @@
 package dev.threadline.core.runtime;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.InvalidInputException;
 import dev.threadline.core.Require;
+import dev.threadline.core.SessionExistsException;
+import dev.threadline.core.SessionNotFoundException;
 import dev.threadline.core.ThreadlineException;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
@@ -10,43 +13,55 @@ import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.state.Checkpoint;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
+import dev.threadline.core.state.VariableScope;
+import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.store.Lineage;
+import dev.threadline.core.store.Page;
+import dev.threadline.core.store.ScopedWrite;
+import dev.threadline.core.store.SessionKey;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 
-/** The {@link Session} implementation: a session id bound to a runtime. */
+/** The {@link Session} implementation: a session key bound to a runtime's engine. Thread-safe. */
 final class SessionHandle implements Session {
-    private final Threadline runtime;
-    private final String id;
+    private final Engine engine;
+    private final SessionKey key;
 
-    SessionHandle(Threadline runtime, String id) {
-        this.runtime = runtime;
-        this.id = id;
+    SessionHandle(Engine engine, SessionKey key) {
+        this.engine = engine;
+        this.key = key;
     }
 
     @Override
     public String id() {
-        return id;
+        return key.id();
     }
 
     @Override
     public SessionInfo info() {
-        return runtime.states().info(id);
+        return engine.states().info(key);
     }
 
     @Override
-    public TurnResult submit(String text) {
+    public TurnResult submit(String text, CommandOptions options) {
         requireText(text);
-        return inOrder(() -> runtime.loop().turn(id, text));
+        Cmd cmd = Cmd.of(options, "submit", text);
+        return engine.gate().call(key, cmd, c -> engine.loop().turn(key, text, c), this::replayTurn);
     }
 
     @Override
-    public CompletableFuture<TurnResult> submitAsync(String text) {
+    public CompletableFuture<TurnResult> submitAsync(String text, CommandOptions options) {
         requireText(text);
-        return runtime.runner().submit(id, () -> runtime.loop().turn(id, text));
+        Cmd cmd = Cmd.of(options, "submit", text);
+        return engine.gate().submit(key, cmd, c -> engine.loop().turn(key, text, c), this::replayTurn);
+    }
+
+    private TurnResult replayTurn(CommandRecord first) {
+        return TurnReplay.of(key.id(), Lineage.read(engine.store(), key, first.seq(), engine.store().head(key)));
     }
 
     private static void requireText(String text) {
@@ -55,134 +70,172 @@ final class SessionHandle implements Session {
         }
     }
 
-    /** Runs a command in the session's order, on this thread when the session is idle. */
-    private <T> T inOrder(java.util.concurrent.Callable<T> command) {
-        try {
-            return runtime.runner().call(id, command);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ThreadlineException("interrupted while waiting for the session's command", e);
-        } catch (Exception e) {
-            throw new ThreadlineException(e.getMessage(), e);
-        }
+    @Override
+    public Commit update(Decider decider, CommandOptions options) {
+        Require.nonNull(decider, "decider");
+        return engine.gate().call(key, Cmd.of(options, "update", null),
+                c -> engine.states().update(key, CheckpointSource.EDIT, c, decider), this::replayCommit);
     }
 
-    @Override
-    public Commit update(Decider decider) {
-        return inOrder(() -> runtime.states().update(id, CheckpointSource.EDIT, StateManager.newCommandId(), decider));
+    /** The events the first run of a command wrote in its first step, and the state after them. */
+    private Commit replayCommit(CommandRecord first) {
+        List<StoredEvent> events = Lineage.read(engine.store(), key, first.seq(), engine.store().head(key)).stream()
+                .takeWhile(e -> e.commandId().equals(first.commandId())).toList();
+        long last = events.isEmpty() ? first.seq() : events.get(events.size() - 1).seq();
+        return new Commit(events, engine.states().stateAt(key, last));
     }
 
     @Override
     public boolean interrupt() {
-        return runtime.loop().interrupt(id, "interrupted by the user");
+        return engine.loop().interrupt(key, "interrupted by the user");
     }
 
     @Override
-    public void clear() {
-        update(s -> List.of(new Event.Cleared()));
+    public void clear(CommandOptions options) {
+        engine.gate().call(key, Cmd.of(options, "clear", null),
+                c -> engine.states().update(key, CheckpointSource.EDIT, c, s -> List.of(new Event.Cleared())), this::replayCommit);
     }
 
     @Override
-    public CompactionResult compact() {
-        return compact(null);
-    }
-
-    @Override
-    public CompactionResult compact(String focus) {
-        return inOrder(() -> runtime.loop().context().compactNow(id, focus));
+    public CompactionResult compact(String focus, CommandOptions options) {
+        Cmd cmd = Cmd.of(options, "compact", focus == null ? "" : focus);
+        return engine.gate().call(key, cmd, c -> engine.loop().context(info().config()).compactNow(key, c, focus), first -> {
+            Commit c = replayCommit(first);
+            return new CompactionResult(!c.isEmpty(), 0, 0, 0, c.state().usage());
+        });
     }
 
     @Override
     public ContextReport context() {
-        return runtime.loop().context().report(id);
+        return engine.loop().context(info().config()).report(key);
     }
 
     @Override
     public State state() {
-        return runtime.states().get(id);
+        return engine.states().get(key);
+    }
+
+    @Override
+    public Map<String, JsonNode> variables(VariableScope scope) {
+        SessionInfo info = info();
+        return switch (Require.nonNull(scope, "scope")) {
+            case SESSION -> state().variables();
+            case USER -> engine.store().variables(VariableScope.USER, ScopedWrite.userKey(info.tenant(), info.userId()));
+            case APP -> engine.store().variables(VariableScope.APP, ScopedWrite.appKey(info.tenant()));
+            case TEMP -> Map.of();
+        };
     }
 
     @Override
     public List<Checkpoint> checkpoints() {
-        return Checkpoints.of(id, journal());
+        return Checkpoints.of(key.id(), journal());
+    }
+
+    @Override
+    public Page<Checkpoint> checkpoints(PageRequest page) {
+        return Checkpoints.page(key, engine.store(), Require.nonNull(page, "page"));
     }
 
     @Override
     public State stateAt(long seq) {
-        return runtime.states().stateAt(id, seq);
+        return engine.states().stateAt(key, seq);
     }
 
     @Override
     public List<StoredEvent> journal() {
-        return Lineage.read(runtime.states().store(), id, 1, runtime.states().store().head(id));
+        return Lineage.read(engine.store(), key, 1, engine.store().head(key));
     }
 
     @Override
-    public Session fork(long seq, String newId) {
-        return branch(seq, newId, "fork");
+    public List<StoredEvent> events(long afterSeq, int limit) {
+        Require.argument(afterSeq >= 0, "after", "must not be negative, was " + afterSeq);
+        Require.argument(limit >= 1 && limit <= 1000, "limit", "must be between 1 and 1000, was " + limit);
+        long head = engine.store().head(key);
+        return Lineage.read(engine.store(), key, afterSeq + 1, Math.min(head, afterSeq + limit));
     }
 
     @Override
-    public Session fork(long seq) {
-        return branch(seq, freeId(".f"), "fork");
-    }
-
-    @Override
-    public Session rewind(long seq) {
-        return branch(seq, freeId(".r"), "rewind");
-    }
-
-    private Session branch(long seq, String newId, String reason) {
-        SessionInfo.checkId(newId, "newId");
-        List<Checkpoint> cps = checkpoints();
-        if (cps.stream().noneMatch(c -> c.seq() == seq)) {
-            throw new InvalidInputException("seq", seq + " is not a checkpoint of session '" + id + "'; checkpoints are at seq "
-                    + cps.stream().map(Checkpoint::seq).toList());
-        }
-        State at = runtime.states().stateAt(id, seq);
-        List<Event> events = new ArrayList<>();
-        events.add(new Event.BranchCreated(id, seq, reason));
-        events.addAll(AgentLoop.closingEvents(at, TurnResult.Outcome.INTERRUPTED,
-                "this " + reason + " starts from a checkpoint taken while the call was running"));
-        SessionInfo info = info().asBranch(newId, seq, runtime.states().clock().instant());
-        State created = runtime.states().create(info, CheckpointSource.FORK, events).state();
-        TranscriptValidator.check(created.messages(), TranscriptValidator.Mode.CHECKPOINT);
-        Require.argument(created.pending().isEmpty(), "seq", "the branch at seq " + seq + " still has pending tool calls");
-        runtime.loop().context().checkView(created, info.config());
-        return new SessionHandle(runtime, newId);
-    }
-
-    private String freeId(String infix) {
-        for (int n = 1; ; n++) {
-            String candidate = id + infix + n;
-            if (runtime.states().store().session(candidate).isEmpty()) {
-                return candidate;
-            }
-        }
-    }
-
-    static <T> T join(CompletableFuture<T> f) {
+    public List<StoredEvent> awaitEvents(long afterSeq, Duration timeout) {
+        Require.nonNull(timeout, "timeout");
         try {
-            return f.get();
+            long head = engine.store().awaitHead(key, afterSeq, timeout);
+            return head > afterSeq ? events(afterSeq, 1000) : List.of();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ThreadlineException("interrupted while waiting for the session's command", e);
-        } catch (ExecutionException | CompletionException e) {
-            Throwable c = e.getCause();
-            if (c instanceof RuntimeException re) {
-                throw re;
-            }
-            if (c instanceof Error err) {
-                throw err;
-            }
-            throw new ThreadlineException(c.getMessage(), c);
+            throw new ThreadlineException("interrupted while waiting for events of session '" + key.id() + "'", e);
         }
+    }
+
+    @Override
+    public Session fork(long seq, String newId, CommandOptions options) {
+        return branch(seq, newId, "fork", ".f", options);
+    }
+
+    @Override
+    public Session rewind(long seq, CommandOptions options) {
+        return branch(seq, null, "rewind", ".r", options);
+    }
+
+    /**
+     * Creates the branch after checking it: the state it starts from must be a valid checkpoint and a
+     * valid model view, so a refused branch leaves nothing behind. Idempotent by the caller's command
+     * id, recorded on this (the source) session with the branch's id.
+     */
+    private Session branch(long seq, String newId, String reason, String infix, CommandOptions options) {
+        if (newId != null) {
+            SessionInfo.checkId(newId, "newId");
+        }
+        Cmd probe = Cmd.of(options, reason, seq + "|" + (newId == null ? "" : newId));
+        if (probe.hasCallerId()) {
+            Optional<CommandRecord> seen = engine.store().command(key, probe.id());
+            if (seen.isPresent()) {
+                return open(CommandGate.checked(key, seen.get(), probe).result());
+            }
+        }
+        SessionInfo source = info();
+        long head = engine.store().head(key);
+        if (seq < 1 || seq > head || Checkpoints.page(key, engine.store(), PageRequest.after(seq - 1, 1)).items().stream()
+                .noneMatch(c -> c.seq() == seq)) {
+            throw new InvalidInputException("seq", seq + " is not a checkpoint of session '" + key.id() + "' (its journal has seq 1.."
+                    + head + "; checkpoints lists them)");
+        }
+        State at = engine.states().stateAt(key, seq);
+        List<Event> events = new ArrayList<>();
+        events.add(new Event.BranchCreated(key.id(), seq, reason));
+        events.addAll(AgentLoop.closingEvents(at, TurnResult.Outcome.INTERRUPTED,
+                "this " + reason + " starts from a checkpoint taken while the call was running"));
+        for (int n = 1; ; n++) {
+            String id = newId != null ? newId : key.id() + infix + n;
+            if (newId == null && engine.store().session(key.sibling(id)).isPresent()) {
+                continue;
+            }
+            SessionInfo info = source.asBranch(id, seq, engine.clock().instant());
+            Cmd cmd = probe.withResult(id).recordOn(key, seq);
+            try {
+                engine.states().create(info, CheckpointSource.FORK, cmd, events, created -> {
+                    TranscriptValidator.check(created.messages(), TranscriptValidator.Mode.CHECKPOINT);
+                    Require.argument(created.pending().isEmpty(), "seq", "the branch at seq " + seq + " still has pending tool calls");
+                    engine.loop().context(info.config()).checkView(created, info.config());
+                });
+                return new SessionHandle(engine, key.sibling(id));
+            } catch (SessionExistsException e) {
+                if (newId != null) {
+                    throw e;
+                } // another caller took this generated id first: try the next
+            } catch (dev.threadline.core.DuplicateCommandException d) {
+                return open(CommandGate.checked(key, d.existing(), probe).result());
+            }
+        }
+    }
+
+    private Session open(String id) {
+        SessionKey k = key.sibling(id);
+        engine.store().session(k).orElseThrow(() -> new SessionNotFoundException(id));
+        return new SessionHandle(engine, k);
     }
 
     @Override
     public String toString() {
-        return "Session[" + id + "]";
+        return "Session[" + key.id() + "]";
     }
 }

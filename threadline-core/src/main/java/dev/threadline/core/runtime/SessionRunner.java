@@ -17,24 +17,24 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Thread-safe. {@link #close()} refuses new commands and lets queued ones finish.
  */
-public final class SessionRunner implements AutoCloseable {
+final class SessionRunner implements AutoCloseable {
 
     private final ExecutorService executor;
     private final boolean ownsExecutor;
     private final ConcurrentHashMap<String, Mailbox> mailboxes = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    public SessionRunner() {
+    SessionRunner() {
         this(Executors.newVirtualThreadPerTaskExecutor(), true);
     }
 
-    public SessionRunner(ExecutorService executor, boolean ownsExecutor) {
+    SessionRunner(ExecutorService executor, boolean ownsExecutor) {
         this.executor = Require.nonNull(executor, "executor");
         this.ownsExecutor = ownsExecutor;
     }
 
     /** Queues {@code command} behind the session's earlier commands; the future completes with its result. */
-    public <T> CompletableFuture<T> submit(String sessionId, Callable<T> command) {
+    <T> CompletableFuture<T> submit(String sessionId, Callable<T> command) {
         Require.nonNull(sessionId, "sessionId");
         Require.nonNull(command, "command");
         if (closed.get()) {
@@ -63,7 +63,7 @@ public final class SessionRunner implements AutoCloseable {
      * another thread); otherwise it queues like {@link #submit}. Either way commands of one session
      * never overlap and keep their arrival order.
      */
-    public <T> T call(String sessionId, Callable<T> command) throws Exception {
+    <T> T call(String sessionId, Callable<T> command) throws Exception {
         Require.nonNull(sessionId, "sessionId");
         Require.nonNull(command, "command");
         while (true) {
@@ -76,7 +76,7 @@ public final class SessionRunner implements AutoCloseable {
                     continue; // retired after draining; the next computeIfAbsent makes a fresh one
                 }
                 case BUSY -> {
-                    return SessionHandle.join(submit(sessionId, command));
+                    return join(submit(sessionId, command));
                 }
                 case CLAIMED -> {
                     try {
@@ -90,12 +90,12 @@ public final class SessionRunner implements AutoCloseable {
     }
 
     /** Whether the session has a command queued or running. */
-    public boolean isBusy(String sessionId) {
+    boolean isBusy(String sessionId) {
         return mailboxes.containsKey(sessionId);
     }
 
     /** Number of sessions with queued or running commands. */
-    public int activeSessions() {
+    int activeSessions() {
         return mailboxes.size();
     }
 
@@ -169,4 +169,23 @@ public final class SessionRunner implements AutoCloseable {
     }
 
     private enum Claim { CLAIMED, BUSY, RETIRED }
+
+    /** Waits for a queued command's outcome, rethrowing what it threw. */
+    static <T> T join(CompletableFuture<T> f) {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ThreadlineException("interrupted while waiting for the session's command", e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.CompletionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof RuntimeException re) {
+                throw re;
+            }
+            if (c instanceof Error err) {
+                throw err;
+            }
+            throw new ThreadlineException(c.getMessage(), c);
+        }
+    }
 }

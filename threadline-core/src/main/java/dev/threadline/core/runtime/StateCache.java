@@ -1,37 +1,46 @@
 package dev.threadline.core.runtime;
 
 import dev.threadline.core.state.State;
+import dev.threadline.core.store.SessionKey;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * The bounded set of sessions held in memory, least recently used first out. An evicted session is
- * reloaded from its newest snapshot and the journal tail when next used.
+ * reloaded from its newest snapshot and the journal tail when next used. Thread-safe.
  */
 final class StateCache {
     private final int capacity;
-    private final LinkedHashMap<String, State> map;
+    private final LinkedHashMap<SessionKey, State> map;
 
     StateCache(int capacity) {
         this.capacity = capacity;
         this.map = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<String, State> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<SessionKey, State> eldest) {
                 return size() > StateCache.this.capacity;
             }
         };
     }
 
-    synchronized State get(String sessionId) {
-        return map.get(sessionId);
+    synchronized State get(SessionKey key) {
+        return map.get(key);
     }
 
-    synchronized void put(String sessionId, State state) {
-        map.put(sessionId, state);
+    synchronized void put(SessionKey key, State state) {
+        map.put(key, state);
     }
 
-    synchronized void remove(String sessionId) {
-        map.remove(sessionId);
+    /** Caches a state a reader caught up to, unless a writer already cached a newer one. */
+    synchronized void putIfNewer(SessionKey key, State state) {
+        State old = map.get(key);
+        if (old == null || old.seq() <= state.seq()) {
+            map.put(key, state);
+        }
+    }
+
+    synchronized void remove(SessionKey key) {
+        map.remove(key);
     }
 
     synchronized int size() {

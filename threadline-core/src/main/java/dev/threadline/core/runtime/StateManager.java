@@ -1,6 +1,6 @@
 package dev.threadline.core.runtime;
 
-import dev.threadline.core.InvalidEventException;
+import dev.threadline.core.LeaseLostException;
 import dev.threadline.core.Require;
 import dev.threadline.core.SessionNotFoundException;
 import dev.threadline.core.StorageException;
@@ -14,137 +14,163 @@ import dev.threadline.core.state.Reducer;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.StateSnapshot;
 import dev.threadline.core.state.VariableScope;
+import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.Lineage;
 import dev.threadline.core.store.ScopedWrite;
+import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.StateStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The only writer of state. {@link #update} reads the current state, asks a {@link Decider} for the
- * events of one step, checks them with the reducer, appends them with the expected seq (the store's
- * compare-and-set), applies them and publishes them. Updates of one session are serialised in this
- * process by a per-session lock; across processes the expected seq refuses a stale writer, and the
- * decider runs again on the fresh state.
+ * events of one step, checks them with the reducer, appends them with the expected seq and the
+ * lease's fencing epoch, applies them and publishes them. A write happens only inside a command that
+ * holds the session's lease ({@link LeaseKeeper}); the store refuses a stale epoch, and the
+ * expected seq stays the last line of defence.
+ *
+ * <p>Reads never write. {@link #get} trusts the cached state only while this process holds the
+ * session's lease; otherwise it compares the cache with the store's head and folds just the tail.
  *
  * <p>Thread-safe. Sessions are cached (bounded, least recently used out) and reloaded from the newest
  * snapshot plus the journal tail.
  */
-public final class StateManager {
+final class StateManager {
     private static final Logger LOG = LoggerFactory.getLogger(StateManager.class);
     private static final int MAX_ATTEMPTS = 8;
-    static final String CRASH_REASON = "the process stopped while this tool call was running (crash or kill);"
-            + " its outcome is unknown, so it was recorded as failed when the session was next loaded";
+    static final String CRASH_REASON = "the process that ran this tool call stopped (crash, kill or a stall past its lease);"
+            + " its outcome is unknown, so it was recorded as failed when another process took the session over";
 
     private final StateStore store;
     private final Clock clock;
     private final int snapshotEvery;
     private final StateCache cache;
+    private final LeaseKeeper leases;
     private final ReentrantLock[] locks = new ReentrantLock[256];
-    private final List<EventListener> listeners = new CopyOnWriteArrayList<>();
-    private final Set<String> activeTurns = ConcurrentHashMap.newKeySet();
+    private final List<Subscription> listeners = new CopyOnWriteArrayList<>();
 
-    public StateManager(StateStore store, Clock clock, int snapshotEvery, int cacheCapacity) {
+    /** A listener and the tenant whose sessions it hears of. */
+    private record Subscription(String tenant, EventListener listener) {}
+
+    StateManager(StateStore store, Clock clock, int snapshotEvery, int cacheCapacity, LeaseKeeper leases) {
         this.store = Require.nonNull(store, "store");
         this.clock = Require.nonNull(clock, "clock");
-        Require.argument(snapshotEvery >= 1, "snapshotEvery", "must be at least 1");
-        Require.argument(cacheCapacity >= 1, "cacheCapacity", "must be at least 1");
         this.snapshotEvery = snapshotEvery;
         this.cache = new StateCache(cacheCapacity);
+        this.leases = leases;
         for (int i = 0; i < locks.length; i++) {
             locks[i] = new ReentrantLock();
         }
     }
 
-    public StateStore store() {
+    StateStore store() {
         return store;
     }
 
-    public Clock clock() {
+    Clock clock() {
         return clock;
     }
 
-    public void addListener(EventListener listener) {
-        listeners.add(Require.nonNull(listener, "listener"));
+    void addListener(String tenant, EventListener listener) {
+        listeners.add(new Subscription(tenant, Require.nonNull(listener, "listener")));
     }
 
-    public void removeListener(EventListener listener) {
-        listeners.remove(listener);
+    void removeListener(String tenant, EventListener listener) {
+        listeners.removeIf(s -> s.tenant().equals(tenant) && s.listener() == listener);
     }
 
     /** The session's description. */
-    public SessionInfo info(String sessionId) {
-        return store.session(sessionId).orElseThrow(() -> new SessionNotFoundException(sessionId));
+    SessionInfo info(SessionKey key) {
+        return store.session(key).orElseThrow(() -> new SessionNotFoundException(key.id()));
     }
 
-    /** The current state (loading it, and recovering a turn a dead process left running, when needed). */
-    public State get(String sessionId) {
-        State s = cache.get(sessionId);
-        if (s != null) {
-            return s;
+    /** The current state. Never writes; catches up from the store's head unless this process holds the lease. */
+    State get(SessionKey key) {
+        State cached = cache.get(key);
+        if (cached != null && leases.trusts(key)) {
+            return cached;
         }
-        ReentrantLock lock = lockFor(sessionId);
-        lock.lock();
-        try {
-            return current(sessionId);
-        } finally {
-            lock.unlock();
+        return refresh(key);
+    }
+
+    /** Reads the store's head and brings the cached state up to it (a tail read, or a load when nothing is cached). */
+    State refresh(SessionKey key) {
+        long head = store.head(key);
+        State cached = cache.get(key);
+        if (cached != null && cached.seq() == head) {
+            return cached;
         }
+        State s;
+        if (cached != null && cached.seq() < head) {
+            s = cached;
+            for (StoredEvent e : Lineage.read(store, key, cached.seq() + 1, head)) {
+                s = Reducer.apply(s, e);
+            }
+        } else {
+            s = load(key, head);
+        }
+        cache.putIfNewer(key, s);
+        return s;
     }
 
-    /** The state as of journal position {@code seq} (read-only; nothing is recovered or cached). */
-    public State stateAt(String sessionId, long seq) {
-        long head = store.head(sessionId);
-        Require.argument(seq >= 1 && seq <= head, "seq", "session '" + sessionId + "' has seq 1.." + head + ", not " + seq);
-        return load(sessionId, seq);
+    /** The state as of journal position {@code seq} (read-only; nothing is cached). */
+    State stateAt(SessionKey key, long seq) {
+        long head = store.head(key);
+        Require.argument(seq >= 1 && seq <= head, "seq", "session '" + key.id() + "' has seq 1.." + head + ", not " + seq);
+        return load(key, seq);
     }
 
-    /** Creates a session with its first events (SessionCreated, or BranchCreated and what closes a mid-turn branch point). */
-    public Commit create(SessionInfo info, CheckpointSource source, List<Event> firstEvents) {
+    /**
+     * Creates a session with its first events; {@code check} sees the state they produce and may refuse
+     * it (throw) before anything is written.
+     */
+    Commit create(SessionInfo info, CheckpointSource source, Cmd cmd, List<Event> firstEvents, Consumer<State> check) {
+        SessionKey key = SessionKey.of(info);
         long base = info.parentId() == null ? 0 : info.parentSeq();
-        State start = info.parentId() == null ? State.EMPTY : load(info.parentId(), info.parentSeq());
+        State start = info.parentId() == null ? State.EMPTY : load(key.sibling(info.parentId()), info.parentSeq());
         List<StoredEvent> stored = new ArrayList<>();
-        State next = stage(info.id(), start, base, source, newCommandId(), firstEvents, stored);
-        store.create(info, stored);
-        cache.put(info.id(), next);
-        publish(info.id(), stored, next);
+        State next = stage(info.id(), start, base, source, cmd.id(), firstEvents, stored);
+        check.accept(next);
+        store.create(info, stored, cmd.record());
+        cmd.recorded();
+        cache.put(key, next);
+        publish(key, stored, next);
         return new Commit(stored, next);
     }
 
     /**
      * Runs one step: {@code decider} sees the current state and returns the events to append (none
-     * for a no-op). Events the reducer refuses raise {@link InvalidEventException} and nothing is
-     * written.
+     * for a no-op). Events the reducer refuses raise {@code InvalidEventException} and nothing is
+     * written. Must run inside a command holding the session's lease.
      */
-    public Commit update(String sessionId, CheckpointSource source, String commandId, Decider decider) {
+    Commit update(SessionKey key, CheckpointSource source, Cmd cmd, Decider decider) {
         Require.nonNull(decider, "decider");
-        ReentrantLock lock = lockFor(sessionId);
+        ReentrantLock lock = lockFor(key);
         lock.lock();
         try {
             for (int attempt = 1; ; attempt++) {
-                State s = current(sessionId);
+                State s = get(key);
                 List<Event> events = decider.decide(s);
                 if (events == null || events.isEmpty()) {
                     return new Commit(List.of(), s);
                 }
                 try {
-                    return append(sessionId, s, source, commandId, events);
+                    return append(key, s, source, cmd, events);
                 } catch (VersionConflictException e) {
-                    cache.remove(sessionId);
+                    cache.remove(key);
                     if (attempt >= MAX_ATTEMPTS) {
                         throw e;
                     }
-                    LOG.debug("session {}: {}; deciding again", sessionId, e.getMessage());
+                    LOG.debug("session {}: {}; deciding again", key, e.getMessage());
                 }
             }
         } finally {
@@ -157,11 +183,11 @@ public final class StateManager {
      * A result whose tool_use id is not pending (late after a timeout, a duplicate, unknown, or of
      * another session) is refused: nothing is written and the refusal says why.
      */
-    public ToolResultOutcome handleToolResult(String sessionId, String commandId, Event.ToolCallEnded result,
-                                              List<Event.VariablesChanged> variableChanges) {
+    ToolResultOutcome handleToolResult(SessionKey key, Cmd cmd, Event.ToolCallEnded result,
+                                       List<Event.VariablesChanged> variableChanges) {
         Require.nonNull(result, "result");
         String[] refusal = new String[1];
-        Commit c = update(sessionId, CheckpointSource.LOOP, commandId, s -> {
+        Commit c = update(key, CheckpointSource.LOOP, cmd, s -> {
             Optional<PendingToolCall> p = s.pending().stream().filter(x -> x.toolUseId().equals(result.toolUseId())).findFirst();
             if (p.isEmpty()) {
                 refusal[0] = "no pending tool call has id '" + result.toolUseId() + "' (late, duplicate or unknown)";
@@ -178,75 +204,51 @@ public final class StateManager {
             return events;
         });
         if (c.isEmpty()) {
-            LOG.warn("session {}: refused a tool result: {}", sessionId, refusal[0]);
+            LOG.warn("session {}: refused a tool result: {}", key, refusal[0]);
             return new ToolResultOutcome.Refused(result.toolUseId(), refusal[0], c.state());
         }
         return new ToolResultOutcome.Accepted(c);
     }
 
-    /** Marks a turn of this session as running in this process (so loading does not take it for a crashed one). */
-    void turnStarted(String sessionId) {
-        activeTurns.add(sessionId);
-    }
-
-    void turnEnded(String sessionId) {
-        activeTurns.remove(sessionId);
-    }
-
     /** Drops the session from memory; the next use reloads it from the store. */
-    public void evict(String sessionId) {
-        cache.remove(sessionId);
+    void evict(SessionKey key) {
+        cache.remove(key);
     }
 
-    public int cachedSessions() {
+    int cachedSessions() {
         return cache.size();
     }
 
-    public static String newCommandId() {
+    static String newCommandId() {
         return UUID.randomUUID().toString();
     }
 
-    // ---- internals (callers hold the session's lock) -------------------------------------------------
+    // ---- internals ---------------------------------------------------------------------------------
 
-    private State current(String sessionId) {
-        State s = cache.get(sessionId);
-        if (s == null) {
-            s = load(sessionId, store.head(sessionId));
-            cache.put(sessionId, s);
-            s = recoverIfAbandoned(sessionId, s);
-        }
-        return s;
-    }
-
-    private State recoverIfAbandoned(String sessionId, State s) {
-        if (s.isIdle() || activeTurns.contains(sessionId)) {
-            return s;
-        }
-        List<Event> events = TurnEnding.closing(s, CRASH_REASON,
-                new Event.TurnInterrupted("the process stopped during this turn; recovered when the session was next loaded"));
-        LOG.warn("session {}: a turn was left running by a process that stopped; recording it as interrupted", sessionId);
-        return append(sessionId, s, CheckpointSource.SYSTEM, newCommandId(), events).state();
-    }
-
-    private Commit append(String sessionId, State s, CheckpointSource source, String commandId, List<Event> events) {
+    private Commit append(SessionKey key, State s, CheckpointSource source, Cmd cmd, List<Event> events) {
         List<StoredEvent> stored = new ArrayList<>(events.size());
-        State next = stage(sessionId, s, s.seq(), source, commandId, events, stored);
-        List<ScopedWrite> writes = scopedWrites(sessionId, events);
+        State next = stage(key.id(), s, s.seq(), source, cmd.id(), events, stored);
+        List<ScopedWrite> writes = scopedWrites(key, events);
         try {
-            store.append(sessionId, s.seq(), stored, writes);
+            store.append(new AppendRequest(key, s.seq(), leases.epoch(key), stored, writes, cmd.recordAt(key, s.seq() + 1)));
+        } catch (LeaseLostException e) {
+            cache.remove(key);
+            leases.lost(key);
+            throw e;
         } catch (RuntimeException e) {
-            cache.remove(sessionId); // whatever happened, the next read goes to the store
+            cache.remove(key); // whatever happened, the next read goes to the store
             throw e;
         }
-        cache.put(sessionId, next);
+        cmd.recorded();
+        cache.put(key, next);
         if (next.seq() / snapshotEvery != s.seq() / snapshotEvery) {
             try {
-                store.saveSnapshot(sessionId, next.snapshot());
+                store.saveSnapshot(key, next.snapshot());
             } catch (StorageException e) {
-                LOG.warn("session {}: snapshot at seq {} not saved ({}); loading will replay more", sessionId, next.seq(), e.getMessage());
+                LOG.warn("session {}: snapshot at seq {} not saved ({}); loading will replay more", key, next.seq(), e.getMessage());
             }
         }
-        publish(sessionId, stored, next);
+        publish(key, stored, next);
         return new Commit(stored, next);
     }
 
@@ -264,52 +266,55 @@ public final class StateManager {
         return next;
     }
 
-    private List<ScopedWrite> scopedWrites(String sessionId, List<Event> events) {
+    private List<ScopedWrite> scopedWrites(SessionKey key, List<Event> events) {
         List<ScopedWrite> writes = new ArrayList<>();
         SessionInfo info = null;
         for (Event e : events) {
             if (e instanceof Event.VariablesChanged v && v.scope() != VariableScope.SESSION) {
                 if (info == null) {
-                    info = info(sessionId);
+                    info = info(key);
                 }
-                String key = v.scope() == VariableScope.USER ? ScopedWrite.userKey(info.tenant(), info.userId())
+                String k = v.scope() == VariableScope.USER ? ScopedWrite.userKey(info.tenant(), info.userId())
                         : ScopedWrite.appKey(info.tenant());
-                writes.add(new ScopedWrite(v.scope(), key, v.set(), v.removed()));
+                writes.add(new ScopedWrite(v.scope(), k, v.set(), v.removed()));
             }
         }
         return writes;
     }
 
     /** Snapshot + transcript-only replay before it + full replay after it, up to {@code toSeq}. */
-    private State load(String sessionId, long toSeq) {
-        Optional<StateSnapshot> snap = Lineage.latestSnapshot(store, sessionId, toSeq);
+    private State load(SessionKey key, long toSeq) {
+        Optional<StateSnapshot> snap = Lineage.latestSnapshot(store, key, toSeq);
         State s = State.EMPTY;
         long from = 1;
         if (snap.isPresent()) {
             State t = State.EMPTY;
-            for (StoredEvent e : Lineage.readTranscript(store, sessionId, 1, snap.get().seq())) {
+            for (StoredEvent e : Lineage.readTranscript(store, key, 1, snap.get().seq())) {
                 t = Reducer.applyTranscriptOnly(t, e.event());
             }
             s = State.fromSnapshot(snap.get(), t.messages());
             from = snap.get().seq() + 1;
         }
-        for (StoredEvent e : Lineage.read(store, sessionId, from, toSeq)) {
+        for (StoredEvent e : Lineage.read(store, key, from, toSeq)) {
             s = Reducer.apply(s, e);
         }
         return s;
     }
 
-    private void publish(String sessionId, List<StoredEvent> events, State state) {
-        for (EventListener l : listeners) {
+    private void publish(SessionKey key, List<StoredEvent> events, State state) {
+        for (Subscription sub : listeners) {
+            if (!sub.tenant().equals(key.tenant())) {
+                continue;
+            }
             try {
-                l.onCommit(sessionId, events, state);
+                sub.listener().onCommit(key.id(), events, state);
             } catch (RuntimeException e) {
-                LOG.warn("session {}: a listener failed: {}", sessionId, e.toString());
+                LOG.warn("session {}: a listener failed: {}", key, e.toString());
             }
         }
     }
 
-    private ReentrantLock lockFor(String sessionId) {
-        return locks[Math.floorMod(sessionId.hashCode(), locks.length)];
+    private ReentrantLock lockFor(SessionKey key) {
+        return locks[Math.floorMod(key.hashCode(), locks.length)];
     }
 }

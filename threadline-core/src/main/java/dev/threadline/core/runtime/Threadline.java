@@ -1,171 +1,152 @@
 package dev.threadline.core.runtime;
 
 import dev.threadline.core.Require;
-import dev.threadline.core.SessionNotFoundException;
-import dev.threadline.core.event.CheckpointSource;
-import dev.threadline.core.event.Event;
 import dev.threadline.core.llm.ChatModel;
+import dev.threadline.core.llm.ModelResolver;
 import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.llm.TokenCounter;
-import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.skill.Skill;
 import dev.threadline.core.skill.SkillRegistry;
 import dev.threadline.core.store.InMemoryStateStore;
-import dev.threadline.core.store.SessionQuery;
-import dev.threadline.core.store.SessionSummary;
 import dev.threadline.core.store.StateStore;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * The runtime: wires a store, a model, skills and policies, and hands out {@link Session}s of one
- * tenant. Thread-safe; one instance serves any number of sessions in parallel.
+ * The runtime: wires a store, models, skills and policies, and hands out {@link Tenant} views through
+ * which every session is reached. Thread-safe; one instance serves any number of sessions in
+ * parallel, and any number of processes may run one on the same store (a session's lease decides
+ * which of them runs its commands).
  *
  * {@snippet :
  * try (Threadline tl = Threadline.builder().store(store).skills(Builtins.all(workspace)).build()) {
- *     Session s = tl.openOrCreate("s1", SessionConfig.DEFAULT);
+ *     Session s = tl.tenant("acme").openOrCreate("s1", SessionConfig.DEFAULT);
  *     TurnResult r = s.submit("what is (2+3)*4");
  * }
  * }
  */
 public final class Threadline implements AutoCloseable {
-    private final StateStore store;
-    private final StateManager states;
-    private final SessionRunner runner;
-    private final AgentLoop loop;
+    private final Engine engine;
     private final ExecutorService skillExecutor;
-    private final String tenant;
-    private final String userId;
+    private final ScheduledExecutorService scheduler;
+    private final boolean ownsScheduler;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private Threadline(Builder b) {
-        this.store = b.store;
-        this.tenant = b.tenant;
-        this.userId = b.userId;
-        this.states = new StateManager(b.store, b.clock, b.snapshotEvery, b.cacheCapacity);
-        this.runner = new SessionRunner();
         this.skillExecutor = Executors.newVirtualThreadPerTaskExecutor();
-        this.loop = new AgentLoop(states, b.model, SkillRegistry.of(b.skills), b.tokenCounter, skillExecutor);
+        this.ownsScheduler = b.scheduler == null;
+        this.scheduler = ownsScheduler ? Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "threadline-leases");
+            t.setDaemon(true);
+            return t;
+        }) : b.scheduler;
+        LeaseKeeper leases = new LeaseKeeper(b.store, b.clock, b.leaseTtl, b.leaseWait, b.leaseLinger, scheduler);
+        StateManager states = new StateManager(b.store, b.clock, b.snapshotEvery, b.cacheCapacity, leases);
+        ModelResolver models = b.models == null ? ModelResolver.always(b.model)
+                : b.model == null ? b.models : b.models.orElse(ModelResolver.always(b.model));
+        AgentLoop loop = new AgentLoop(states, models, SkillRegistry.of(b.skills), b.tokenCounter, skillExecutor);
+        SessionRunner runner = new SessionRunner();
+        this.engine = new Engine(b.store, b.clock, states, leases, runner, loop, new CommandGate(runner, leases, states, loop), b.userId);
     }
 
+    /** A new builder; see its setters for the defaults. */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** Creates a session with this id and config. */
-    public Session create(String id, SessionConfig config) {
-        SessionInfo info = new SessionInfo(id, tenant, userId, Require.nonNull(config, "config"), Map.of(),
-                states.clock().instant(), null, null, 0);
-        states.create(info, CheckpointSource.INPUT, List.of(new Event.SessionCreated(info)));
-        return new SessionHandle(this, id);
+    /**
+     * The view of one tenant: every session operation goes through one.
+     *
+     * @throws dev.threadline.core.InvalidInputException when the tenant id is invalid
+     */
+    public Tenant tenant(String tenant) {
+        return new TenantView(engine, tenant);
     }
 
-    /** Creates a session with a generated id. */
-    public Session create(SessionConfig config) {
-        return create("s-" + UUID.randomUUID().toString().substring(0, 8), config);
+    /** The view of tenant {@value SessionInfo#DEFAULT_TENANT}, for single-tenant uses. */
+    public Tenant defaultTenant() {
+        return tenant(SessionInfo.DEFAULT_TENANT);
     }
 
-    /** Opens an existing session of this tenant. */
-    public Session open(String id) {
-        SessionInfo.checkId(id, "session id");
-        SessionInfo info = store.session(id).orElseThrow(() -> new SessionNotFoundException(id));
-        if (!info.tenant().equals(tenant)) {
-            throw new SessionNotFoundException(id); // another tenant's session is invisible, not forbidden
-        }
-        return new SessionHandle(this, id);
+    /** The engine, for tests in this package. */
+    Engine engine() {
+        return engine;
     }
 
-    /** Opens the session, creating it with {@code config} when it does not exist. */
-    public Session openOrCreate(String id, SessionConfig config) {
-        SessionInfo.checkId(id, "session id");
-        if (store.session(id).isPresent()) {
-            return open(id);
-        }
-        return create(id, config);
+    /** What the store guarantees once a call returns, in one line. */
+    public String durability() {
+        return engine.store().durability();
     }
 
-    /** This tenant's sessions, most recently updated first. */
-    public List<SessionSummary> sessions() {
-        return store.list(SessionQuery.tenant(tenant));
-    }
-
-    /** Deletes a session (refused while branches depend on it). */
-    public void delete(String id) {
-        open(id);
-        store.delete(id);
-        states.evict(id);
-    }
-
-    public void addListener(EventListener listener) {
-        states.addListener(listener);
-    }
-
-    public StateManager states() {
-        return states;
-    }
-
-    SessionRunner runner() {
-        return runner;
-    }
-
-    AgentLoop loop() {
-        return loop;
-    }
-
-    public StateStore store() {
-        return store;
-    }
-
-    public String modelName() {
-        return loop.model().name();
-    }
-
-    /** Lets queued commands finish, then closes the store. Idempotent. */
+    /**
+     * Lets queued commands finish, releases this runtime's leases, then closes the store. Idempotent.
+     */
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            runner.close();
+            engine.runner().close();
             skillExecutor.close();
-            store.close();
+            engine.leases().close();
+            if (ownsScheduler) {
+                scheduler.shutdownNow();
+            }
+            engine.store().close();
         }
     }
 
-    /** Wires a {@link Threadline}; every setter checks its argument at once. */
+    /** Wires a {@link Threadline}; every setter checks its argument at once. Not thread-safe. */
     public static final class Builder {
         private StateStore store;
         private ChatModel model;
+        private ModelResolver models;
         private final List<Skill> skills = new ArrayList<>();
         private TokenCounter tokenCounter = TokenCounter.approximate();
         private Clock clock = Clock.systemUTC();
         private int snapshotEvery = 100;
         private int cacheCapacity = 10_000;
-        private String tenant = SessionInfo.DEFAULT_TENANT;
         private String userId = "local";
+        private Duration leaseTtl = Duration.ofSeconds(15);
+        private Duration leaseWait = Duration.ofSeconds(60);
+        private Duration leaseLinger = Duration.ofMillis(500);
+        private ScheduledExecutorService scheduler;
 
         private Builder() {}
 
+        /** The store sessions live in (default: a new in-memory store). */
         public Builder store(StateStore store) {
             this.store = Require.nonNull(store, "store");
             return this;
         }
 
+        /**
+         * The model for sessions whose config names no model the {@link #models resolver} knows (with no
+         * resolver: for every session). Default, when neither is set: the offline scripted demo model.
+         */
         public Builder model(ChatModel model) {
             this.model = Require.nonNull(model, "model");
             return this;
         }
 
+        /** Chooses each session's model from its config's model spec (see {@link ModelResolver}). */
+        public Builder models(ModelResolver resolver) {
+            this.models = Require.nonNull(resolver, "models");
+            return this;
+        }
+
+        /** Adds skills the model may call. */
         public Builder skills(List<? extends Skill> skills) {
             this.skills.addAll(Require.nonNull(skills, "skills"));
             return this;
         }
 
+        /** Adds one skill the model may call. */
         public Builder skill(Skill skill) {
             this.skills.add(Require.nonNull(skill, "skill"));
             return this;
@@ -181,6 +162,7 @@ public final class Threadline implements AutoCloseable {
             return this;
         }
 
+        /** The clock of event times and lease expiries (default: the system clock, UTC). */
         public Builder clock(Clock clock) {
             this.clock = Require.nonNull(clock, "clock");
             return this;
@@ -200,21 +182,48 @@ public final class Threadline implements AutoCloseable {
             return this;
         }
 
-        public Builder tenant(String tenant) {
-            this.tenant = SessionInfo.checkId(tenant, "tenant");
-            return this;
-        }
-
+        /** The user new sessions belong to unless {@link NewSession#userId()} says otherwise (default "local"). */
         public Builder user(String userId) {
             this.userId = SessionInfo.checkId(userId, "user");
             return this;
         }
 
+        /**
+         * How long a session's lease lasts unless renewed (default 15 s). A process that stalls longer
+         * than this loses the session to the next process that wants it; shorter means faster take-over.
+         */
+        public Builder leaseTtl(Duration ttl) {
+            Require.argument(ttl != null && ttl.toMillis() >= 40, "leaseTtl", "must be at least 40 ms, was " + ttl);
+            this.leaseTtl = ttl;
+            return this;
+        }
+
+        /** How long a command waits for a session another process holds before failing (default 60 s; 0 = fail at once). */
+        public Builder leaseWait(Duration wait) {
+            Require.argument(wait != null && !wait.isNegative(), "leaseWait", "must not be negative, was " + wait);
+            this.leaseWait = wait;
+            return this;
+        }
+
+        /** How long a lease is kept after a session's last command, to spare the next one a store write (default 500 ms). */
+        public Builder leaseLinger(Duration linger) {
+            Require.argument(linger != null && !linger.isNegative(), "leaseLinger", "must not be negative, was " + linger);
+            this.leaseLinger = linger;
+            return this;
+        }
+
+        /** The scheduler that renews and releases leases (default: one daemon thread of the runtime's own). */
+        public Builder scheduler(ScheduledExecutorService scheduler) {
+            this.scheduler = Require.nonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /** Builds the runtime. */
         public Threadline build() {
             if (store == null) {
                 store = new InMemoryStateStore(clock);
             }
-            if (model == null) {
+            if (model == null && models == null) {
                 model = ScriptedModel.demo();
             }
             return new Threadline(this);

@@ -13,6 +13,7 @@ import dev.threadline.core.skill.VariableWrite;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.ScopedWrite;
+import dev.threadline.core.store.SessionKey;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -55,12 +56,12 @@ final class ToolExecutor {
         return problems.isEmpty() ? null : "invalid arguments for " + use.name() + ": " + String.join("; ", problems);
     }
 
-    void runAll(String sessionId, String commandId, List<ContentBlock.ToolUse> uses, SessionConfig config, TurnControl control) {
+    void runAll(SessionKey key, Cmd cmd, List<ContentBlock.ToolUse> uses, SessionConfig config, TurnControl control) {
         if (uses.isEmpty()) {
             return;
         }
-        State state = states.get(sessionId);
-        SessionInfo info = states.info(sessionId);
+        State state = states.get(key);
+        SessionInfo info = states.info(key);
         Map<VariableScope, Map<String, JsonNode>> vars = new EnumMap<>(VariableScope.class);
         vars.put(VariableScope.SESSION, state.variables());
         vars.put(VariableScope.USER, states.store().variables(VariableScope.USER, ScopedWrite.userKey(info.tenant(), info.userId())));
@@ -68,7 +69,7 @@ final class ToolExecutor {
         vars.put(VariableScope.TEMP, Map.copyOf(control.temp));
         List<Future<?>> supervisors = new ArrayList<>();
         for (ContentBlock.ToolUse use : uses) {
-            supervisors.add(executor.submit(() -> runOne(sessionId, commandId, use, config, control, vars, state)));
+            supervisors.add(executor.submit(() -> runOne(key, cmd, use, config, control, vars, state)));
         }
         for (Future<?> f : supervisors) {
             try {
@@ -77,18 +78,22 @@ final class ToolExecutor {
                 Thread.currentThread().interrupt();
                 control.interrupt("the turn's thread was interrupted");
             } catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException r && (r instanceof dev.threadline.core.LeaseLostException
+                        || r instanceof dev.threadline.core.StorageException)) {
+                    throw r; // fencing or the store refused the write: the turn stops here, as it would inline
+                }
                 throw new IllegalStateException("recording a tool result failed: " + e.getCause().getMessage(), e.getCause());
             }
         }
     }
 
-    private void runOne(String sessionId, String commandId, ContentBlock.ToolUse use, SessionConfig config,
+    private void runOne(SessionKey key, Cmd cmd, ContentBlock.ToolUse use, SessionConfig config,
                         TurnControl control, Map<VariableScope, Map<String, JsonNode>> vars, State state) {
         Skill skill = skills.find(use.name()).orElseThrow();
         long timeout = config.toolTimeoutMillis();
         Instant deadline = states.clock().instant().plusMillis(timeout);
         boolean[] cancelled = new boolean[1];
-        SimpleExecutionContext ctx = new SimpleExecutionContext(sessionId, use.id(), use.input(), vars, state.messages(),
+        SimpleExecutionContext ctx = new SimpleExecutionContext(key.id(), use.id(), use.input(), vars, state.messages(),
                 deadline, () -> cancelled[0] || control.interrupted() || Thread.currentThread().isInterrupted());
         Future<SkillResult> run = executor.submit(() -> skill.execute(ctx));
         control.track(run);
@@ -119,7 +124,7 @@ final class ToolExecutor {
         } finally {
             control.untrack(run);
         }
-        states.handleToolResult(sessionId, commandId, ended, changes);
+        states.handleToolResult(key, cmd, ended, changes);
     }
 
     /** Groups a skill's writes into one event per journalled scope; temp writes go to the turn's scratch. */

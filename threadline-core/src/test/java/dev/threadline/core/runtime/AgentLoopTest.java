@@ -33,7 +33,7 @@ class AgentLoopTest {
     void runsRequestedSkillsAndEndsAtEndTurn() {
         ChatModel model = ScriptedModel.replies(toolCall("t1", "echo", "{\"text\":\"hi\"}"), text("done"));
         try (Threadline tl = runtime(model, new CountDownLatch(1))) {
-            Session s = tl.create("s1", SessionConfig.DEFAULT);
+            Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
             TurnResult r = s.submit("say hi");
             assertThat(r.outcome()).isEqualTo(TurnResult.Outcome.COMPLETED);
             assertThat(r.reply()).isEqualTo("done");
@@ -56,7 +56,7 @@ class AgentLoopTest {
                         new ContentBlock.ToolUse("c", "boom", TestSkills.json("{}"))),
                 text("sorry"));
         try (Threadline tl = runtime(model, new CountDownLatch(1))) {
-            Session s = tl.create("s1", SessionConfig.DEFAULT);
+            Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
             TurnResult r = s.submit("go");
             assertThat(r.outcome()).isEqualTo(TurnResult.Outcome.COMPLETED);
             List<ContentBlock.ToolResult> results = s.state().messages().get(2).toolResults();
@@ -73,7 +73,7 @@ class AgentLoopTest {
     void aSkillThatOverrunsItsDeadlineIsRecordedAsTimedOut() {
         ChatModel model = ScriptedModel.replies(toolCall("t1", "hang", "{}"), text("ok"));
         try (Threadline tl = runtime(model, new CountDownLatch(1))) {
-            Session s = tl.create("s1", SessionConfig.DEFAULT.withToolTimeoutMillis(50));
+            Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT.withToolTimeoutMillis(50));
             s.submit("wait");
             assertThat(s.journal()).extracting(StoredEvent::event).hasAtLeastOneElementOfType(Event.ToolCallTimedOut.class);
             ContentBlock.ToolResult result = s.state().messages().get(2).toolResults().get(0);
@@ -87,7 +87,7 @@ class AgentLoopTest {
         CountDownLatch started = new CountDownLatch(1);
         ChatModel model = ScriptedModel.replies(toolCall("t1", "hang", "{}"), text("never reached"));
         try (Threadline tl = runtime(model, started)) {
-            Session s = tl.create("s1", SessionConfig.DEFAULT);
+            Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
             CompletableFuture<TurnResult> f = s.submitAsync("wait forever");
             started.await();
             assertThat(s.interrupt()).isTrue();
@@ -104,7 +104,7 @@ class AgentLoopTest {
     void stopsAtTheIterationLimit() {
         ChatModel model = ScriptedModel.of(req -> toolCall("t" + req.messages().size(), "echo", "{\"text\":\"again\"}"));
         try (Threadline tl = runtime(model, new CountDownLatch(1))) {
-            Session s = tl.create("s1", SessionConfig.DEFAULT.withMaxIterations(3));
+            Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT.withMaxIterations(3));
             TurnResult r = s.submit("loop");
             assertThat(r.outcome()).isEqualTo(TurnResult.Outcome.MAX_ITERATIONS);
             assertThat(r.modelCalls()).isEqualTo(3);
@@ -119,7 +119,7 @@ class AgentLoopTest {
             throw new ModelException("overloaded", true);
         });
         try (Threadline tl = runtime(model, new CountDownLatch(1))) {
-            Session s = tl.create("s1", SessionConfig.DEFAULT);
+            Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
             assertThatThrownBy(() -> s.submit("hi")).isInstanceOf(ModelException.class);
             assertThat(s.state().isIdle()).isTrue();
             assertThat(s.journal()).extracting(StoredEvent::event).last().isInstanceOf(Event.TurnInterrupted.class);

@@ -30,9 +30,9 @@ class BranchProperties {
                                                             @ForAll("pick") int pick, @ForAll boolean rewind) {
         try (Threadline tl = Threadline.builder().snapshotEvery(5)
                 .model(ScriptedModel.of(req -> TestSkills.text("branch reply"))).build()) {
-            Session s = tl.create("s", SessionConfig.DEFAULT);
+            Session s = tl.defaultTenant().create("s", SessionConfig.DEFAULT);
             for (List<Event> step : RandomJournal.steps(choices)) {
-                tl.states().update("s", CheckpointSource.LOOP, StateManager.newCommandId(), st -> step);
+                Engines.update(tl, "s", CheckpointSource.LOOP, st -> step);
             }
             List<Checkpoint> cps = s.checkpoints();
             Checkpoint at = cps.get(Math.floorMod(pick, cps.size()));

@@ -31,7 +31,7 @@ class BranchTest {
     @Test
     void forkSharesThePrefixAndLeavesTheParentUnchanged() {
         try (Threadline tl = runtime()) {
-            Session s = tl.create("s1", SessionConfig.DEFAULT);
+            Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
             s.submit("one");
             long afterOne = s.state().seq();
             s.submit("two");
@@ -42,16 +42,16 @@ class BranchTest {
 
             assertThat(s.state()).isEqualTo(parentBefore);
             assertThat(f.state().messages()).extracting(Message::text).containsExactly("one", "ack one[]", "three", "ack three[]");
-            assertThat(tl.store().readOwn("s1-fork", 1, Long.MAX_VALUE)).first()
+            assertThat(tl.engine().store().readOwn(Engines.key("s1-fork"), 1, Long.MAX_VALUE)).first()
                     .satisfies(e -> assertThat(e.seq()).isEqualTo(afterOne + 1));
-            assertThat(tl.store().branches("s1")).containsExactly("s1-fork");
+            assertThat(tl.engine().store().branches(Engines.key("s1"))).containsExactly("s1-fork");
         }
     }
 
     @Test
     void rewindContinuesOnANewBranchAndTheOldOneStaysListable() {
         try (Threadline tl = runtime()) {
-            Session s = tl.create("s1", SessionConfig.DEFAULT);
+            Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
             s.submit("one");
             s.submit("two");
             Checkpoint afterOne = s.checkpoints().stream().filter(c -> c.preview().startsWith("assistant: ack one")).findFirst().orElseThrow();
@@ -62,14 +62,14 @@ class BranchTest {
             assertThat(r.id()).isEqualTo("s1.r1");
             assertThat(r.state().messages()).extracting(Message::text).containsExactly("one", "ack one[]", "other", "ack other[]");
             assertThat(s.state().messages()).extracting(Message::text).containsExactly("one", "ack one[]", "two", "ack two[]");
-            assertThat(tl.sessions()).extracting(x -> x.info().id()).contains("s1", "s1.r1");
+            assertThat(tl.defaultTenant().sessions().items()).extracting(x -> x.info().id()).contains("s1", "s1.r1");
         }
     }
 
     @Test
     void aBranchFromInsideAToolCallClosesTheCallSoTheTranscriptStaysValid() {
         try (Threadline tl = runtime()) {
-            Session s = tl.create("s1", SessionConfig.DEFAULT);
+            Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
             s.submit("echo hi");
             // the step that recorded the assistant's tool_use and ToolCallStarted, before the result
             Checkpoint mid = s.checkpoints().stream().filter(c -> c.preview().contains("-> echo")).findFirst().orElseThrow();
@@ -90,13 +90,13 @@ class BranchTest {
     @Test
     void aBranchAtAPositionThatIsNotACheckpointIsRefusedAndCreatesNothing() {
         try (Threadline tl = runtime()) {
-            Session s = tl.create("s1", SessionConfig.DEFAULT);
+            Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
             s.submit("echo hi");
             List<Long> cps = s.checkpoints().stream().map(Checkpoint::seq).toList();
             long notACheckpoint = java.util.stream.LongStream.rangeClosed(1, s.state().seq()).filter(x -> !cps.contains(x)).findFirst().orElseThrow();
             assertThatThrownBy(() -> s.fork(notACheckpoint, "bad")).isInstanceOf(InvalidInputException.class)
                     .hasMessageContaining("not a checkpoint");
-            assertThat(tl.store().session("bad")).isEmpty();
+            assertThat(tl.engine().store().session(Engines.key("bad"))).isEmpty();
         }
     }
 }

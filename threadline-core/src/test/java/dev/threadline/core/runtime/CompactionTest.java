@@ -38,7 +38,7 @@ class CompactionTest {
     void autoCompactSummarisesOlderTurnsBeforeTheModelCallAndTheTurnGoesOn() {
         ScriptedModel model = ScriptedModel.of(r -> ScriptedModel.text("ok" + LONG)).withContextWindow(1_200).recording();
         try (Threadline tl = runtime(model)) {
-            Session s = tl.create("s", SessionConfig.DEFAULT.withMaxOutputTokens(64));
+            Session s = tl.defaultTenant().create("s", SessionConfig.DEFAULT.withMaxOutputTokens(64));
             TurnResult last = null;
             for (int i = 0; i < 12; i++) {
                 last = s.submit("question " + i + LONG);
@@ -66,7 +66,7 @@ class CompactionTest {
     void compactOnDemandSummarisesEverythingAsAnEditStepAndKeepsTheJournal() {
         ScriptedModel model = ScriptedModel.of(r -> ScriptedModel.text("answer")).recording();
         try (Threadline tl = runtime(model)) {
-            Session s = tl.create("s", SessionConfig.DEFAULT.withContextPolicy(ContextPolicy.full()));
+            Session s = tl.defaultTenant().create("s", SessionConfig.DEFAULT.withContextPolicy(ContextPolicy.full()));
             assertThat(s.compact().compacted()).as("nothing to compact yet").isFalse();
             s.submit("first");
             s.submit("second");
@@ -101,7 +101,7 @@ class CompactionTest {
             }
         };
         try (Threadline tl = runtime(counting)) {
-            Session s = tl.create("s", SessionConfig.DEFAULT.withMaxOutputTokens(16));
+            Session s = tl.defaultTenant().create("s", SessionConfig.DEFAULT.withMaxOutputTokens(16));
             s.submit("one" + LONG.repeat(4));
             assertThat(compactions(s)).isEmpty(); // only one turn: nothing older to summarise
             s.submit("two" + LONG.repeat(4)); // locally ~530 tokens, under the threshold; the provider says 950
@@ -126,7 +126,7 @@ class CompactionTest {
             }
         };
         try (Threadline tl = runtime(failing)) {
-            Session s = tl.create("s", SessionConfig.DEFAULT.withMaxOutputTokens(16)
+            Session s = tl.defaultTenant().create("s", SessionConfig.DEFAULT.withMaxOutputTokens(16)
                     .withContextPolicy(new ContextPolicy.AutoCompact(0.5, 0.1)));
             for (int i = 0; i < 3; i++) { // past the threshold from the second turn on, yet within the window
                 assertThat(s.submit("q" + i + LONG.repeat(4)).outcome()).isEqualTo(TurnResult.Outcome.COMPLETED);
@@ -143,7 +143,7 @@ class CompactionTest {
     @Test
     void theContextReportMeasuresTheNextRequest() {
         try (Threadline tl = runtime(ScriptedModel.of(r -> ScriptedModel.text("fine")))) {
-            Session s = tl.create("s", SessionConfig.DEFAULT.withSystemPrompt("Be brief."));
+            Session s = tl.defaultTenant().create("s", SessionConfig.DEFAULT.withSystemPrompt("Be brief."));
             s.submit("hello");
             ContextReport r = s.context();
             assertThat(r.policy()).isEqualTo(ContextPolicy.autoCompact());

@@ -27,14 +27,14 @@ class ConcurrencyTest {
 
     @Test
     void thousandConcurrentIncrementsThroughTheStateManagerEndAtExactlyAThousand() throws Exception {
-        tl.create("s1", SessionConfig.DEFAULT);
+        tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
         CountDownLatch start = new CountDownLatch(1);
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> fs = new ArrayList<>();
             for (int i = 0; i < 1000; i++) {
                 fs.add(pool.submit(() -> {
                     start.await();
-                    return tl.states().update("s1", CheckpointSource.EDIT, StateManager.newCommandId(), Counters.INCREMENT);
+                    return Engines.update(tl, "s1", CheckpointSource.EDIT, Counters.INCREMENT);
                 }));
             }
             start.countDown();
@@ -42,15 +42,15 @@ class ConcurrencyTest {
                 f.get();
             }
         }
-        assertThat(Counters.value(tl.open("s1").state())).isEqualTo(1000);
+        assertThat(Counters.value(tl.defaultTenant().open("s1").state())).isEqualTo(1000);
         assertJournalDense("s1", 1001);
-        tl.states().evict("s1");
-        assertThat(Counters.value(tl.open("s1").state())).as("reloaded from snapshot + tail").isEqualTo(1000);
+        Engines.evict(tl, "s1");
+        assertThat(Counters.value(tl.defaultTenant().open("s1").state())).as("reloaded from snapshot + tail").isEqualTo(1000);
     }
 
     @Test
     void thousandConcurrentIncrementsThroughTheMailboxEndAtExactlyAThousand() throws Exception {
-        Session s = tl.create("s1", SessionConfig.DEFAULT);
+        Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> fs = new ArrayList<>();
             for (int i = 0; i < 1000; i++) {
@@ -70,7 +70,7 @@ class ConcurrencyTest {
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> fs = new ArrayList<>();
             for (int i = 0; i < sessions; i++) {
-                Session s = tl.create("s" + i, SessionConfig.DEFAULT);
+                Session s = tl.defaultTenant().create("s" + i, SessionConfig.DEFAULT);
                 int times = 10 + i;
                 for (int k = 0; k < times; k++) {
                     fs.add(pool.submit(() -> s.update(Counters.INCREMENT)));
@@ -81,7 +81,7 @@ class ConcurrencyTest {
             }
         }
         for (int i = 0; i < sessions; i++) {
-            assertThat(Counters.value(tl.open("s" + i).state())).as("session s" + i).isEqualTo(10 + i);
+            assertThat(Counters.value(tl.defaultTenant().open("s" + i).state())).as("session s" + i).isEqualTo(10 + i);
             assertJournalDense("s" + i, 11 + i);
         }
     }
@@ -175,7 +175,7 @@ class ConcurrencyTest {
     }
 
     private void assertJournalDense(String id, long expectedHead) {
-        List<StoredEvent> journal = tl.open(id).journal();
+        List<StoredEvent> journal = tl.defaultTenant().open(id).journal();
         assertThat(journal).hasSize((int) expectedHead);
         for (int i = 0; i < journal.size(); i++) {
             assertThat(journal.get(i).seq()).isEqualTo(i + 1);

@@ -23,8 +23,8 @@ class MeetingMinutesIsolationTest {
     void twoSessionsTakingNotesAtTheSameTimeNeverSeeEachOthersNotes() {
         try (Threadline tl = Threadline.builder().store(new InMemoryStateStore()).model(ScriptedModel.demo())
                 .skills(Builtins.all(workspace)).build()) {
-            Session a = tl.create("a", SessionConfig.DEFAULT);
-            Session b = tl.create("b", SessionConfig.DEFAULT);
+            Session a = tl.defaultTenant().create("a", SessionConfig.DEFAULT);
+            Session b = tl.defaultTenant().create("b", SessionConfig.DEFAULT);
             List<CompletableFuture<TurnResult>> turns = new ArrayList<>();
             for (int i = 0; i < 20; i++) {
                 turns.add(a.submitAsync("note alpha " + i));
@@ -46,12 +46,17 @@ class MeetingMinutesIsolationTest {
     @Test
     void aSessionOfAnotherTenantIsInvisible() {
         InMemoryStateStore store = new InMemoryStateStore();
-        Threadline acme = Threadline.builder().store(store).tenant("acme").build();
-        Threadline other = Threadline.builder().store(store).tenant("other").build();
-        acme.create("secret", SessionConfig.DEFAULT);
-        Assertions.assertThatThrownBy(() -> other.open("secret")).isInstanceOf(SessionNotFoundException.class);
-        assertThat(other.sessions()).isEmpty();
-        assertThat(acme.sessions()).hasSize(1);
+        try (Threadline tl = Threadline.builder().store(store).build()) {
+            Tenant acme = tl.tenant("acme");
+            Tenant other = tl.tenant("other");
+            acme.create("secret", SessionConfig.DEFAULT);
+            Assertions.assertThatThrownBy(() -> other.open("secret")).isInstanceOf(SessionNotFoundException.class)
+                    .hasMessage(Assertions.catchThrowable(() -> other.open("never-created")).getMessage().replace("never-created", "secret"));
+            assertThat(other.sessions().items()).isEmpty();
+            assertThat(acme.sessions().items()).hasSize(1);
+            other.create("secret", SessionConfig.DEFAULT); // ids are unique per tenant: no hint that acme has one
+            assertThat(other.open("secret").state().messages()).isEmpty();
+        }
     }
 
     private static String[] expected(String prefix) {

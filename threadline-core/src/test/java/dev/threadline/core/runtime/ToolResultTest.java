@@ -16,11 +16,11 @@ import org.junit.jupiter.api.Test;
 class ToolResultTest {
 
     private static Session sessionWithPendingCall(Threadline tl, String id) {
-        Session s = tl.create(id, SessionConfig.DEFAULT);
-        tl.states().update(id, CheckpointSource.INPUT, "c1", st -> List.of(new Event.UserMessageReceived(Message.user("go"))));
+        Session s = tl.defaultTenant().create(id, SessionConfig.DEFAULT);
+        Engines.update(tl, id, CheckpointSource.INPUT, st -> List.of(new Event.UserMessageReceived(Message.user("go"))));
         Message ask = Message.assistant(List.of(new ContentBlock.ToolUse("t1", "echo", TestSkills.json("{}"))),
                 StopReason.TOOL_USE, Usage.ZERO);
-        tl.states().update(id, CheckpointSource.LOOP, "c1", st -> List.of(new Event.AssistantMessageReceived(ask),
+        Engines.update(tl, id, CheckpointSource.LOOP, st -> List.of(new Event.AssistantMessageReceived(ask),
                 new Event.ToolCallStarted("t1", "echo")));
         return s;
     }
@@ -29,16 +29,16 @@ class ToolResultTest {
     void aDuplicateResultIsRefusedAndLeavesTheJournalUnchanged() {
         try (Threadline tl = Threadline.builder().build()) {
             Session s = sessionWithPendingCall(tl, "s1");
-            ToolResultOutcome first = tl.states().handleToolResult("s1", "c1", new Event.ToolCallCompleted("t1", "ok", false), List.of());
+            ToolResultOutcome first = Engines.result(tl, "s1", new Event.ToolCallCompleted("t1", "ok", false));
             assertThat(first.accepted()).isTrue();
             List<StoredEvent> before = s.journal();
 
-            ToolResultOutcome dup = tl.states().handleToolResult("s1", "c1", new Event.ToolCallCompleted("t1", "again", false), List.of());
+            ToolResultOutcome dup = Engines.result(tl, "s1", new Event.ToolCallCompleted("t1", "again", false));
 
             assertThat(dup).isInstanceOf(ToolResultOutcome.Refused.class);
             assertThat(((ToolResultOutcome.Refused) dup).reason()).contains("t1").contains("late, duplicate or unknown");
             assertThat(s.journal()).isEqualTo(before);
-            assertThat(tl.states().store().head("s1")).isEqualTo(before.size());
+            assertThat(tl.engine().store().head(Engines.key("s1"))).isEqualTo(before.size());
         }
     }
 
@@ -46,11 +46,11 @@ class ToolResultTest {
     void aLateResultAfterATimeoutAndAnUnknownIdAreRefused() {
         try (Threadline tl = Threadline.builder().build()) {
             Session s = sessionWithPendingCall(tl, "s1");
-            assertThat(tl.states().handleToolResult("s1", "c1", new Event.ToolCallTimedOut("t1", 100), List.of()).accepted()).isTrue();
+            assertThat(Engines.result(tl, "s1", new Event.ToolCallTimedOut("t1", 100)).accepted()).isTrue();
             List<StoredEvent> before = s.journal();
 
-            assertThat(tl.states().handleToolResult("s1", "c1", new Event.ToolCallCompleted("t1", "late", false), List.of()).accepted()).isFalse();
-            assertThat(tl.states().handleToolResult("s1", "c1", new Event.ToolCallFailed("zzz", "x"), List.of()).accepted()).isFalse();
+            assertThat(Engines.result(tl, "s1", new Event.ToolCallCompleted("t1", "late", false)).accepted()).isFalse();
+            assertThat(Engines.result(tl, "s1", new Event.ToolCallFailed("zzz", "x")).accepted()).isFalse();
 
             assertThat(s.journal()).isEqualTo(before);
             assertThat(s.state().messages().get(2).toolResults().get(0).content()).contains("did not finish within 100 ms");
@@ -61,11 +61,11 @@ class ToolResultTest {
     void aResultForAnotherSessionsCallIsRefused() {
         try (Threadline tl = Threadline.builder().build()) {
             sessionWithPendingCall(tl, "a");
-            Session b = tl.create("b", SessionConfig.DEFAULT);
+            Session b = tl.defaultTenant().create("b", SessionConfig.DEFAULT);
             List<StoredEvent> before = b.journal();
-            assertThat(tl.states().handleToolResult("b", "c9", new Event.ToolCallCompleted("t1", "x", false), List.of()).accepted()).isFalse();
+            assertThat(Engines.result(tl, "b", new Event.ToolCallCompleted("t1", "x", false)).accepted()).isFalse();
             assertThat(b.journal()).isEqualTo(before);
-            assertThat(tl.open("a").state().pending()).hasSize(1);
+            assertThat(tl.defaultTenant().open("a").state().pending()).hasSize(1);
         }
     }
 }

@@ -56,7 +56,7 @@ class TurnLimitsTest {
                 new ContentBlock.ToolUse("t1", "echo", TestSkills.json("{\"text\":\"unfinish\"}"))),
                 StopReason.MAX_TOKENS, Usage.of(10, 100));
         try (Threadline tl = runtime(ScriptedModel.replies(cut))) {
-            Session s = tl.create("s", SessionConfig.DEFAULT.withMaxOutputTokens(100));
+            Session s = tl.defaultTenant().create("s", SessionConfig.DEFAULT.withMaxOutputTokens(100));
             TurnResult r = s.submit("write a long file");
             assertThat(r.outcome()).isEqualTo(Outcome.MAX_TOKENS);
             assertThat(r.reason()).startsWith("max_tokens: the reply reached the output limit of 100 tokens")
@@ -74,7 +74,7 @@ class TurnLimitsTest {
     void aRefusalEndsTheTurnWithAClearReason() {
         ChatResponse refusal = new ChatResponse(List.of(ContentBlock.text("I can't help with that.")), StopReason.REFUSAL, Usage.of(5, 5));
         try (Threadline tl = runtime(ScriptedModel.replies(refusal))) {
-            Session s = tl.create("s", SessionConfig.DEFAULT);
+            Session s = tl.defaultTenant().create("s", SessionConfig.DEFAULT);
             TurnResult r = s.submit("something bad");
             assertThat(r.outcome()).isEqualTo(Outcome.REFUSED);
             assertThat(r.reason()).isEqualTo("refusal: the model declined to continue");
@@ -88,7 +88,7 @@ class TurnLimitsTest {
     void theTurnStopsOnceItHasSpentItsTokenBudget() {
         ScriptedModel model = ScriptedModel.of(req -> toolCall("t" + req.messages().size(), "echo", "{\"text\":\"again\"}"));
         try (Threadline tl = runtime(model)) {
-            Session s = tl.create("s", SessionConfig.DEFAULT.withTurnTokenBudget(40));
+            Session s = tl.defaultTenant().create("s", SessionConfig.DEFAULT.withTurnTokenBudget(40));
             TurnResult r = s.submit("loop");
             assertThat(r.outcome()).isEqualTo(Outcome.TOKEN_BUDGET);
             assertThat(r.modelCalls()).isEqualTo(3); // 15 tokens a call: 45 >= 40 after the third
@@ -103,7 +103,7 @@ class TurnLimitsTest {
     void maxOutputTokensIsTheRequestsOutputLimit() {
         ScriptedModel model = ScriptedModel.replies(text("ok")).recording();
         try (Threadline tl = runtime(model)) {
-            tl.create("s", SessionConfig.DEFAULT.withMaxOutputTokens(321)).submit("hi");
+            tl.defaultTenant().create("s", SessionConfig.DEFAULT.withMaxOutputTokens(321)).submit("hi");
             assertThat(model.requests()).singleElement().satisfies(r -> assertThat(r.maxTokens()).isEqualTo(321));
         }
     }
@@ -112,7 +112,7 @@ class TurnLimitsTest {
     void aContextThatCannotFitIsNotSentAndTheTurnSaysWhy() {
         ScriptedModel model = ScriptedModel.replies(text("never")).recording().withContextWindow(60);
         try (Threadline tl = runtime(model)) {
-            Session s = tl.create("s", SessionConfig.DEFAULT.withContextPolicy(ContextPolicy.full()).withMaxOutputTokens(16));
+            Session s = tl.defaultTenant().create("s", SessionConfig.DEFAULT.withContextPolicy(ContextPolicy.full()).withMaxOutputTokens(16));
             TurnResult r = s.submit("lorem ipsum dolor ".repeat(30));
             assertThat(r.outcome()).isEqualTo(Outcome.CONTEXT_OVERFLOW);
             assertThat(r.reason()).startsWith("context_overflow: the request holds").contains("window of 60")
@@ -120,7 +120,7 @@ class TurnLimitsTest {
             assertThat(model.requests()).isEmpty();
             assertValidAndIdle(s);
 
-            Session tight = tl.create("t", SessionConfig.DEFAULT.withMaxOutputTokens(60));
+            Session tight = tl.defaultTenant().create("t", SessionConfig.DEFAULT.withMaxOutputTokens(60));
             assertThat(tight.submit("hi").reason()).contains("maxOutputTokens=60 leaves no room for input");
         }
     }

@@ -55,14 +55,14 @@ class VariableScopesTest {
     void sessionUserAppAndTempScopesEachKeepTheirOwnLifetime() {
         InMemoryStateStore store = new InMemoryStateStore();
         try (Threadline tl = Threadline.builder().store(store).model(model()).skill(SCOPES).build()) {
-            Session a = tl.create("a", SessionConfig.DEFAULT);
+            Session a = tl.defaultTenant().create("a", SessionConfig.DEFAULT);
             a.submit("p");
             List<ContentBlock.ToolResult> seen = results(a);
             assertThat(seen.get(0).content()).isEqualTo("session=null user=null app=null temp=null");
             assertThat(seen.get(1).content()).as("temp lives through the turn")
                     .isEqualTo("session=\"p1\" user=\"p1\" app=\"p1\" temp=2");
 
-            Session b = tl.create("b", SessionConfig.DEFAULT);
+            Session b = tl.defaultTenant().create("b", SessionConfig.DEFAULT);
             b.submit("q");
             assertThat(results(b).get(0).content()).as("user and app are shared, session and temp are not")
                     .isEqualTo("session=null user=\"p2\" app=\"p2\" temp=null");

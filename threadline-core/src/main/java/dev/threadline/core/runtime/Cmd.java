@@ -1,0 +1,92 @@
+package dev.threadline.core.runtime;
+
+import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.SessionKey;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * One command as it runs: the id its events carry (the caller's, or a fresh one), and, for a caller's
+ * id, the fingerprint recorded with its first step so that a retry is recognised. Used by one thread.
+ */
+final class Cmd {
+    private final String id;
+    private final boolean callers;
+    private final String fingerprint;
+    private final String result;
+    private boolean recorded;
+
+    private Cmd(String id, boolean callers, String fingerprint, String result) {
+        this.id = id;
+        this.callers = callers;
+        this.fingerprint = fingerprint;
+        this.result = result;
+    }
+
+    /** A command of {@code kind} with arguments {@code args} (digested), carrying the caller's id if any. */
+    static Cmd of(CommandOptions options, String kind, String args) {
+        String callerId = options == null ? null : options.commandId();
+        return new Cmd(callerId != null ? callerId : StateManager.newCommandId(), callerId != null, fingerprint(kind, args), null);
+    }
+
+    /** An internal command (recovery, a closing step): never recorded. */
+    static Cmd internal() {
+        return new Cmd(StateManager.newCommandId(), false, "internal", null);
+    }
+
+    /** The same command recording {@code result} (e.g. a fork's new session id) with its record. */
+    Cmd withResult(String result) {
+        return new Cmd(id, callers, fingerprint, result);
+    }
+
+    String id() {
+        return id;
+    }
+
+    boolean hasCallerId() {
+        return callers;
+    }
+
+    String fingerprint() {
+        return fingerprint;
+    }
+
+    /** The record to write with the command's first step at {@code seq} of {@code key}, or null. */
+    CommandRecord recordAt(SessionKey key, long seq) {
+        return callers && !recorded ? new CommandRecord(key, id, fingerprint, seq, result) : null;
+    }
+
+    private CommandRecord pendingCreate;
+
+    /** Sets the record {@link #record()} returns for the next create (on the new session, or a fork's source). */
+    Cmd recordOn(SessionKey key, long seq) {
+        pendingCreate = recordAt(key, seq);
+        return this;
+    }
+
+    CommandRecord record() {
+        return pendingCreate;
+    }
+
+    void recorded() {
+        recorded = true;
+        pendingCreate = null;
+    }
+
+    static String fingerprint(String kind, String args) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest((args == null ? "" : args).getBytes(StandardCharsets.UTF_8));
+            return kind + ":" + HexFormat.of().formatHex(d, 0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+
+    /** The kind part of a fingerprint, for messages. */
+    static String kindOf(String fingerprint) {
+        int colon = fingerprint.indexOf(':');
+        return colon < 0 ? fingerprint : fingerprint.substring(0, colon);
+    }
+}

@@ -1,0 +1,115 @@
+package dev.threadline.core.runtime;
+
+import dev.threadline.core.CommandConflictException;
+import dev.threadline.core.DuplicateCommandException;
+import dev.threadline.core.ThreadlineException;
+import dev.threadline.core.event.CheckpointSource;
+import dev.threadline.core.event.Event;
+import dev.threadline.core.state.State;
+import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.Lease;
+import dev.threadline.core.store.SessionKey;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where every write command of a session passes: the session's mailbox (one command at a time in this
+ * process), then its lease (one process at a time; on a fresh acquisition the cached state catches up
+ * and a turn the previous holder left running is closed), then the command log (a caller's command id
+ * seen before returns the first outcome, a different command under that id is refused). Thread-safe.
+ */
+final class CommandGate {
+    private static final Logger LOG = LoggerFactory.getLogger(CommandGate.class);
+
+    /** A command's work, given its {@link Cmd}. */
+    interface Body<T> {
+        T run(Cmd cmd);
+    }
+
+    private final SessionRunner runner;
+    private final LeaseKeeper leases;
+    private final StateManager states;
+    private final AgentLoop loop;
+
+    CommandGate(SessionRunner runner, LeaseKeeper leases, StateManager states, AgentLoop loop) {
+        this.runner = runner;
+        this.leases = leases;
+        this.states = states;
+        this.loop = loop;
+    }
+
+    /** Runs the command in the session's order and waits for it (on this thread when the session is idle here). */
+    <T> T call(SessionKey key, Cmd cmd, Body<T> body, Function<CommandRecord, T> replay) {
+        try {
+            return runner.call(key.toString(), task(key, cmd, body, replay));
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ThreadlineException("interrupted while waiting for the session's command", e);
+        } catch (Exception e) {
+            throw new ThreadlineException(e.getMessage(), e);
+        }
+    }
+
+    /** Queues the command behind the session's earlier ones. */
+    <T> CompletableFuture<T> submit(SessionKey key, Cmd cmd, Body<T> body, Function<CommandRecord, T> replay) {
+        return runner.submit(key.toString(), task(key, cmd, body, replay));
+    }
+
+    private <T> Callable<T> task(SessionKey key, Cmd cmd, Body<T> body, Function<CommandRecord, T> replay) {
+        return () -> {
+            LeaseKeeper.Entry entry = leases.enter(key);
+            try {
+                if (entry.fresh()) {
+                    takeOver(key, entry.previous());
+                }
+                if (cmd.hasCallerId()) {
+                    Optional<CommandRecord> seen = states.store().command(key, cmd.id());
+                    if (seen.isPresent()) {
+                        return replay.apply(checked(key, seen.get(), cmd));
+                    }
+                }
+                try {
+                    return body.run(cmd);
+                } catch (DuplicateCommandException d) {
+                    return replay.apply(checked(key, d.existing(), cmd));
+                }
+            } finally {
+                leases.exit(key);
+            }
+        };
+    }
+
+    /** The first record of a repeated command id, if it names the same command; else a conflict. */
+    static CommandRecord checked(SessionKey key, CommandRecord first, Cmd cmd) {
+        if (!first.fingerprint().equals(cmd.fingerprint())) {
+            String firstKind = Cmd.kindOf(first.fingerprint());
+            String thisKind = Cmd.kindOf(cmd.fingerprint());
+            throw new CommandConflictException(key.id(), cmd.id(), "a " + firstKind,
+                    firstKind.equals(thisKind) ? "a " + thisKind + " with other arguments" : "a " + thisKind);
+        }
+        return first;
+    }
+
+    /**
+     * After acquiring the lease afresh: catch up with what others wrote, and close a turn the previous
+     * holder left running (it stopped, or stalled past its lease; its next append is refused by fencing).
+     */
+    private void takeOver(SessionKey key, Lease previous) {
+        State s = states.refresh(key);
+        if (s.isIdle() || loop.runs(key)) {
+            return;
+        }
+        LOG.warn("session {}: the turn left running by {} is closed as interrupted (its lease {})", key,
+                previous == null ? "a process that held no lease" : LeaseOwner.describe(previous.owner()),
+                previous == null ? "is gone" : "expired at " + previous.expiresAt());
+        states.update(key, CheckpointSource.SYSTEM, Cmd.internal(), st -> TurnEnding.closing(st, StateManager.CRASH_REASON,
+                new Event.TurnInterrupted("the process running this turn stopped or stalled past its lease;"
+                        + " closed by the process that took the session over")));
+    }
+}
