@@ -1,12 +1,10 @@
 package dev.threadline.bench;
 
-import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.json.RecordCodec;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.runtime.Session;
-import dev.threadline.core.runtime.StateManager;
 import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.state.State;
 import dev.threadline.core.store.StateStore;
@@ -21,10 +19,11 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Threadline through its public API. A step records the events of one message, as the agent loop
- * writes them: {@code StateManager.update} (decide, reducer check, compare-and-set append, commit,
- * cache, publish), or, with {@code viaMailbox}, {@code Session.update}, which first queues the
- * command in the session's mailbox (run on a virtual thread). The model and skills play no part in
- * it. A cold load is a new runtime on a newly opened store and its first {@code state()}.
+ * writes them, through {@code Session.update}: the session's mailbox (inline when idle), its lease
+ * (kept between commands), decide, reducer check, compare-and-set fenced append, commit, cache,
+ * publish. With {@code viaMailbox} the same path runs from a second set of sessions (the engine is not
+ * public API, so there is no path around the mailbox to compare with any more). The model and skills
+ * play no part in it. A cold load is a new runtime on a newly opened store and its first {@code state()}.
  */
 final class ThreadlineContender implements Contender {
     private final StoreUrl url;
@@ -51,7 +50,7 @@ final class ThreadlineContender implements Contender {
 
     @Override
     public String name() {
-        return "Threadline " + (viaMailbox ? "Session.update" : "StateManager.update") + (groupCommit ? "" : ", no group commit")
+        return "Threadline Session.update" + (viaMailbox ? " (second sessions)" : "") + (groupCommit ? "" : ", no group commit")
                 + " (" + url.kind() + ")";
     }
 
@@ -67,7 +66,7 @@ final class ThreadlineContender implements Contender {
 
     @Override
     public void prefill(String session, List<BenchMessage> history) {
-        Session s = runtime.create(session, SessionConfig.DEFAULT);
+        Session s = runtime.defaultTenant().create(session, SessionConfig.DEFAULT);
         sessions.put(session, s);
         for (int from = 0; from < history.size(); from += 100) {
             List<Event> batch = new ArrayList<>();
@@ -81,11 +80,7 @@ final class ThreadlineContender implements Contender {
     @Override
     public void step(String session, BenchMessage message) {
         List<Event> events = message.toEvents();
-        if (viaMailbox) {
-            sessions.computeIfAbsent(session, runtime::open).update(state -> events); // a caller keeps its handle
-        } else {
-            runtime.states().update(session, CheckpointSource.LOOP, StateManager.newCommandId(), state -> events);
-        }
+        sessions.computeIfAbsent(session, runtime.defaultTenant()::open).update(state -> events); // a caller keeps its handle
     }
 
     /** Opens the session for a caller that drives whole turns (the throughput run). */
@@ -102,22 +97,22 @@ final class ThreadlineContender implements Contender {
     public OptionalInt coldLoad(String session) {
         if (!url.isSqlite()) { // a new runtime over the same in-memory store: an empty cache, a full fold
             Threadline fresh = Threadline.builder().store(store).build();
-            return OptionalInt.of(fresh.open(session).state().messages().size());
+            return OptionalInt.of(fresh.defaultTenant().open(session).state().messages().size());
         }
         try (Threadline fresh = Threadline.builder().store(url.reopen(part)).build()) {
-            return OptionalInt.of(fresh.open(session).state().messages().size());
+            return OptionalInt.of(fresh.defaultTenant().open(session).state().messages().size());
         }
     }
 
     @Override
     public State heldInMemory(String session) {
-        return runtime.open(session).state();
+        return runtime.defaultTenant().open(session).state();
     }
 
     @Override
     public long serializedBytes(String session) {
         long bytes = 0;
-        for (StoredEvent e : runtime.open(session).journal()) {
+        for (StoredEvent e : runtime.defaultTenant().open(session).journal()) {
             bytes += RecordCodec.encodeEvent(e.event()).getBytes(StandardCharsets.UTF_8).length;
         }
         return bytes;

@@ -39,10 +39,10 @@ final class ThroughputRun {
                 .skills(Builtins.all(workspace)).build()) {
             List<Session> sessions = new ArrayList<>();
             for (int i = 0; i < concurrency; i++) {
-                sessions.add(tl.create("t" + i, SessionConfig.DEFAULT));
+                sessions.add(tl.defaultTenant().create("t" + i, SessionConfig.DEFAULT));
             }
             AtomicLong steps = new AtomicLong();
-            tl.addListener((id, events, state) -> steps.incrementAndGet());
+            tl.defaultTenant().addListener((id, events, state) -> steps.incrementAndGet());
             int turns = Math.max(config.turnsPerSession(), (2 * config.rawInserts() / 4 + concurrency - 1) / concurrency);
             progress.phase("Threadline turns: " + concurrency + " sessions", (long) concurrency * turns);
             long nanos = parallel(concurrency, i -> {

@@ -38,7 +38,7 @@ class WholeRunSmokeTest {
         assertThat(json.path("raw").path("insertsPerSecond").asDouble()).isPositive();
         assertThat(json.path("targets").size()).isGreaterThanOrEqualTo(6);
         JsonNode first = json.path("curves").get(0);
-        assertThat(first.path("contender").asText()).isEqualTo("Threadline StateManager.update (sqlite)");
+        assertThat(first.path("contender").asText()).isEqualTo("Threadline Session.update (sqlite)");
         assertThat(first.path("walBytesPerStep").asDouble()).isPositive();
         assertThat(first.path("coldLoadMillis").asDouble()).isPositive();
         for (String svg : Plots.FILES) {
@@ -46,7 +46,7 @@ class WholeRunSmokeTest {
             assertThat(doc.getDocumentElement().getTagName()).as(svg).isEqualTo("svg");
             assertThat(doc.getElementsByTagName("polyline").getLength()).as(svg).isPositive();
         }
-        assertThat(stdout.toString(StandardCharsets.UTF_8)).contains("| Threadline StateManager.update (sqlite) |");
+        assertThat(stdout.toString(StandardCharsets.UTF_8)).contains("| Threadline Session.update (sqlite) |");
     }
 
     @Test
@@ -57,7 +57,7 @@ class WholeRunSmokeTest {
 
         assertThat(status).isZero();
         JsonNode json = Json.mapper().readTree(Files.readString(out.resolve("results.json")));
-        assertThat(json.path("curves").get(0).path("contender").asText()).isEqualTo("Threadline StateManager.update (memory)");
+        assertThat(json.path("curves").get(0).path("contender").asText()).isEqualTo("Threadline Session.update (memory)");
         assertThat(json.path("curves").get(0).has("walBytesPerStep")).as("no bytes on disk to measure").isFalse();
     }
 }

@@ -94,7 +94,9 @@ final class ChatCommand implements Callable<Integer> {
             out.println("No ANTHROPIC_API_KEY or OPENAI_API_KEY is set, so this chat uses the offline demo model;"
                     + " set one, or pass --model anthropic:MODEL / openai:MODEL [--base-url URL], for a real LLM.");
         }
-        try (Threadline tl = Threadline.builder().store(store.open()).model(chatModel).skills(Builtins.all(ws)).build();
+        try (Threadline tl = Threadline.builder().store(store.open())
+                .models(Models.resolver(baseUrl, env, contextWindow, HttpSettings.defaults()))
+                .skills(Builtins.all(ws)).build();
              LineInput input = LineInput.open(main.in)) {
             Repl repl = new Repl(tl, out, input, config, store.path());
             return repl.run(sessionId);

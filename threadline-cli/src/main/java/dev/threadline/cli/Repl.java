@@ -5,11 +5,11 @@ import dev.threadline.core.model.Message;
 import dev.threadline.core.model.SessionConfig;
 
 import dev.threadline.core.runtime.Session;
+import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.runtime.TurnResult;
 import dev.threadline.core.state.Compaction;
 import dev.threadline.core.state.VariableScope;
-import dev.threadline.core.store.ScopedWrite;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -34,6 +34,7 @@ final class Repl {
             Anything else is sent to the agent.""";
 
     private final Threadline tl;
+    private final Tenant tenant;
     private final PrintWriter out;
     private final LineInput input;
     private final SessionConfig config;
@@ -42,6 +43,7 @@ final class Repl {
 
     Repl(Threadline tl, PrintWriter out, LineInput input, SessionConfig config, Path db) {
         this.tl = tl;
+        this.tenant = tl.defaultTenant();
         this.out = out;
         this.input = input;
         this.config = config;
@@ -49,8 +51,8 @@ final class Repl {
     }
 
     int run(String sessionId) throws IOException {
-        boolean existed = sessionId != null && tl.store().session(sessionId).isPresent();
-        session = sessionId == null ? tl.create(config) : tl.openOrCreate(sessionId, config);
+        boolean existed = sessionId != null && tenant.find(sessionId).isPresent();
+        session = sessionId == null ? tenant.create(config) : tenant.openOrCreate(sessionId, config);
         banner(existed);
         while (true) {
             String line = input.readLine(session.id() + "> ");
@@ -85,12 +87,16 @@ final class Repl {
     private void banner(boolean existed) {
         out.println("Threadline chat - session " + session.id() + (existed ? " (resumed, " + session.state().messages().size()
                 + " messages)" : " (new)"));
-        out.println("store: sqlite " + db + " - " + tl.store().durability());
-        if (tl.modelName().equals("scripted")) {
+        out.println("store: sqlite " + db + " - " + tl.durability());
+        String model = session.info().config().model();
+        if (!model.equals(config.model()) && existed) {
+            out.println("note: this session runs on " + model + ", the model it was created with (--model applies to new sessions)");
+        }
+        if (model.equals("scripted")) {
             out.println("model: scripted - Threadline's offline demo model, not an LLM. It can do arithmetic"
                     + " (\"what is (2+3)*4\"), notes (\"note buy milk\", \"notes\"), \"ls\" and \"read FILE\".");
         } else {
-            out.println("model: " + tl.modelName());
+            out.println("model: " + model);
         }
         out.println("Type /help for commands.");
         out.flush();
@@ -145,17 +151,16 @@ final class Repl {
             case "/vars" -> {
                 var info = session.info();
                 Printer.variables(out, "session", session.state().variables());
-                Printer.variables(out, "user " + info.userId(), tl.store().variables(VariableScope.USER,
-                        ScopedWrite.userKey(info.tenant(), info.userId())));
-                Printer.variables(out, "app", tl.store().variables(VariableScope.APP, ScopedWrite.appKey(info.tenant())));
+                Printer.variables(out, "user " + info.userId(), session.variables(VariableScope.USER));
+                Printer.variables(out, "app", session.variables(VariableScope.APP));
             }
-            case "/sessions" -> tl.sessions().forEach(r -> out.println((r.info().id().equals(session.id()) ? "* " : "  ")
+            case "/sessions" -> tenant.sessions().items().forEach(r -> out.println((r.info().id().equals(session.id()) ? "* " : "  ")
                     + Printer.summaryLine(r)));
             case "/resume" -> {
                 if (arg.isEmpty()) {
                     out.println("usage: /resume ID (see /sessions)");
                 } else {
-                    session = tl.open(arg);
+                    session = tenant.open(arg);
                     out.println("Now on session " + session.id() + " (" + session.state().messages().size() + " messages).");
                 }
             }

@@ -3,8 +3,9 @@ package dev.threadline.cli;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.json.RecordCodec;
 import dev.threadline.core.runtime.Session;
+import dev.threadline.core.runtime.SessionFilter;
+import dev.threadline.core.store.Page;
 import dev.threadline.core.store.SessionSummary;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,11 +29,17 @@ final class SessionsCommand {
         @Override
         public Integer call() {
             return store.withRuntime(spec, (tl, out) -> {
-                List<SessionSummary> rows = tl.sessions();
-                if (rows.isEmpty()) {
+                Page<SessionSummary> page = tl.defaultTenant().sessions();
+                if (page.items().isEmpty()) {
                     out.println("No sessions in " + store.path() + ".");
                 }
-                rows.forEach(r -> out.println(Printer.summaryLine(r)));
+                while (true) {
+                    page.items().forEach(r -> out.println(Printer.summaryLine(r)));
+                    if (!page.hasNext()) {
+                        break;
+                    }
+                    page = tl.defaultTenant().sessions(SessionFilter.FIRST_PAGE.at(page.nextCursor()));
+                }
             });
         }
     }
@@ -49,7 +56,7 @@ final class SessionsCommand {
         @Override
         public Integer call() {
             return store.withRuntime(spec, (tl, out) -> {
-                Session s = tl.open(id);
+                Session s = tl.defaultTenant().open(id);
                 Printer.describe(out, s);
                 Printer.history(out, s.state());
             });
@@ -69,7 +76,7 @@ final class SessionsCommand {
         @Override
         public Integer call() {
             return store.withRuntime(spec, (tl, out) -> {
-                for (StoredEvent e : tl.open(id).journal()) {
+                for (StoredEvent e : tl.defaultTenant().open(id).journal()) {
                     out.println(RecordCodec.exportLine(e));
                 }
             });
@@ -88,7 +95,7 @@ final class SessionsCommand {
         @Override
         public Integer call() {
             return store.withRuntime(spec, (tl, out) -> {
-                tl.delete(id);
+                tl.defaultTenant().delete(id);
                 out.println("Deleted session " + id + ".");
             });
         }

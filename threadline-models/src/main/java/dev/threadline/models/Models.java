@@ -8,7 +8,10 @@ import dev.threadline.models.anthropic.AnthropicChatModel;
 import dev.threadline.models.http.HttpSettings;
 import dev.threadline.models.openai.OpenAiChatModel;
 import java.net.URI;
+import dev.threadline.core.llm.ModelResolver;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Objects;
 
 /**
@@ -90,6 +93,20 @@ public final class Models {
                     + " anthropic:MODEL (e.g. anthropic:" + DEFAULT_ANTHROPIC_MODEL + "), openai:MODEL (e.g. openai:"
                     + DEFAULT_OPENAI_MODEL + ", or openai:llama3.1 with --base-url http://127.0.0.1:11434/v1), or scripted");
         }
+    }
+
+    /**
+     * A resolver that makes each session's model from its config's spec with {@link #fromSpec}, once per
+     * spec (models are stateless and shared). {@code baseUrl} and {@code contextWindowTokens} apply to
+     * every spec of a provider that takes them. Thread-safe.
+     *
+     * @throws InvalidInputException (from resolving) when a spec is malformed
+     * @throws ModelException        (from resolving) of kind AUTH when a spec needs a key that is not set
+     */
+    public static ModelResolver resolver(String baseUrl, Map<String, String> env, int contextWindowTokens, HttpSettings http) {
+        Map<String, ChatModel> made = new ConcurrentHashMap<>();
+        return spec -> Optional.of(made.computeIfAbsent(spec.strip(), s -> fromSpec(s,
+                s.equals(SCRIPTED) ? null : baseUrl, env, contextWindowTokens, http)));
     }
 
     private static String url(String given, String fromEnv, URI fallback) {

@@ -1,5 +1,6 @@
 package dev.threadline.bench.jmh;
 
+import dev.threadline.core.store.AppendRequest;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -38,7 +39,7 @@ public class AppendBench {
     @Benchmark
     public long appendOneMessage() {
         long seq = fixture.head + 1;
-        fixture.head = fixture.store.append("s", fixture.head, List.of(JmhEvents.userMessage("s", seq)), List.of());
+        fixture.head = fixture.store.append(AppendRequest.of(fixture.key, fixture.head, fixture.epoch, List.of(JmhEvents.userMessage("s", seq))));
         return fixture.head;
     }
 }

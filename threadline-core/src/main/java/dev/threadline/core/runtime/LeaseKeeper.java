@@ -115,6 +115,12 @@ final class LeaseKeeper implements AutoCloseable {
         synchronized (h) {
             h.active--;
             h.idleSince = clock.instant();
+            Lease l = h.lease;
+            if (h.active == 0 && linger.isZero() && l != null) { // no linger: let others have it at once
+                h.lease = null;
+                held.remove(key, h);
+                releaseQuietly(l);
+            }
         }
     }
 

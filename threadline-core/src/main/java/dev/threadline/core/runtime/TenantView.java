@@ -54,7 +54,8 @@ final class TenantView implements Tenant {
                 "metadata", info.metadata())));
         try {
             engine.states().create(info, CheckpointSource.INPUT, cmd.recordOn(key, 1),
-                    List.of(new Event.SessionCreated(info)), s -> engine.loop().context(info.config()));
+                    List.of(new Event.SessionCreated(info)),
+                    s -> engine.loop().context(info.config()).checkView(s, info.config())); // its model and skills exist here
         } catch (SessionExistsException e) {
             if (cmd.hasCallerId() && session.id() != null) {
                 Optional<CommandRecord> first = engine.store().command(key, cmd.id());
