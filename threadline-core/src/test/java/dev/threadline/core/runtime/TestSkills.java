@@ -64,6 +64,31 @@ final class TestSkills {
         };
     }
 
+    /** gate: counts down {@code entered}, then waits (up to 30 s) for {@code release}; returns "passed". */
+    static Skill gate(CountDownLatch entered, CountDownLatch release) {
+        return new Simple("gate", "{\"type\":\"object\"}") {
+            @Override
+            public SkillResult execute(ExecutionContext c) throws InterruptedException {
+                entered.countDown();
+                if (!release.await(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                    return SkillResult.error("the test never released the gate");
+                }
+                return SkillResult.ok("passed");
+            }
+        };
+    }
+
+    /** A model that calls {@code gate} on "gate" and answers "done" once the result is in; echoes other text. */
+    static dev.threadline.core.llm.ChatModel gateModel() {
+        return dev.threadline.core.llm.ScriptedModel.of(req -> {
+            var last = req.messages().get(req.messages().size() - 1);
+            if (!last.toolResults().isEmpty()) {
+                return text("done: " + last.toolResults().get(0).content());
+            }
+            return last.text().equals("gate") ? toolCall("g" + req.messages().size(), "gate", "{}") : text("ack " + last.text());
+        });
+    }
+
     abstract static class Simple implements Skill {
         private final String name;
         private final JsonNode schema;
