@@ -1,5 +1,6 @@
 package dev.threadline.core.runtime;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.LeaseLostException;
 import dev.threadline.core.Require;
 import dev.threadline.core.SessionNotFoundException;
@@ -9,6 +10,7 @@ import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.skill.VariableWrite;
 import dev.threadline.core.state.PendingToolCall;
 import dev.threadline.core.state.Reducer;
 import dev.threadline.core.state.State;
@@ -22,7 +24,9 @@ import dev.threadline.core.store.StateStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -178,15 +182,26 @@ final class StateManager {
         }
     }
 
+    /** {@link #handleToolResult(SessionKey, Cmd, Event.ToolCallEnded, List, Map)} with no temp variables of a turn. */
+    ToolResultOutcome handleToolResult(SessionKey key, Cmd cmd, Event.ToolCallEnded result, List<VariableWrite> writes) {
+        return handleToolResult(key, cmd, result, writes, new HashMap<>());
+    }
+
     /**
-     * Records the result of a tool call, with the variable changes the skill proposed, in one step.
-     * A result whose tool_use id is not pending (late after a timeout, a duplicate, unknown, or of
-     * another session) is refused: nothing is written and the refusal says why.
+     * Records the result of a tool call, with the variable writes the skill proposed, in one step. The
+     * writes apply to the variables as they are now (see {@link VariableWrites}), so parallel calls'
+     * writes merge in the order their results are recorded; writes that cannot apply turn the result
+     * into an error. A result whose tool_use id is not pending (late after a timeout, a duplicate,
+     * unknown, or of another session) is refused: nothing is written and the refusal says why.
+     *
+     * @param temp the turn's temp variables, updated with the result's temp writes once it is recorded;
+     *             callers sharing one map serialise their calls
      */
-    ToolResultOutcome handleToolResult(SessionKey key, Cmd cmd, Event.ToolCallEnded result,
-                                       List<Event.VariablesChanged> variableChanges) {
+    ToolResultOutcome handleToolResult(SessionKey key, Cmd cmd, Event.ToolCallEnded result, List<VariableWrite> writes,
+                                       Map<String, JsonNode> temp) {
         Require.nonNull(result, "result");
         String[] refusal = new String[1];
+        VariableWrites.Plan[] plan = new VariableWrites.Plan[1];
         Commit c = update(key, CheckpointSource.LOOP, cmd, s -> {
             Optional<PendingToolCall> p = s.pending().stream().filter(x -> x.toolUseId().equals(result.toolUseId())).findFirst();
             if (p.isEmpty()) {
@@ -198,15 +213,14 @@ final class StateManager {
                 return List.of();
             }
             refusal[0] = null;
-            List<Event> events = new ArrayList<>();
-            events.add(result);
-            events.addAll(variableChanges);
-            return events;
+            plan[0] = VariableWrites.plan(writes, s.variables(), VariableWrites.sharedIn(store, () -> info(key)), Map.copyOf(temp));
+            return plan[0].recording(result);
         });
         if (c.isEmpty()) {
             LOG.warn("session {}: refused a tool result: {}", key, refusal[0]);
             return new ToolResultOutcome.Refused(result.toolUseId(), refusal[0], c.state());
         }
+        plan[0].applyTemp(temp);
         return new ToolResultOutcome.Accepted(c);
     }
 

@@ -17,8 +17,6 @@ import dev.threadline.core.store.SessionKey;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,7 +30,9 @@ import java.util.concurrent.TimeoutException;
 /**
  * Runs the skills of one assistant message in parallel, each in its own {@link SimpleExecutionContext}
  * with a deadline, and records each result as soon as it is known (so a crash loses no finished call).
- * Exceptions, timeouts and cancellations become error results the model sees.
+ * Exceptions, timeouts and cancellations become error results the model sees. A skill's variable
+ * writes are handed over as proposed; they apply to the variables as they are when its result is
+ * recorded (see {@link VariableWrites}), so parallel calls' writes to one variable merge.
  */
 final class ToolExecutor {
     private final StateManager states;
@@ -98,14 +98,14 @@ final class ToolExecutor {
         Future<SkillResult> run = executor.submit(() -> skill.execute(ctx));
         control.track(run);
         Event.ToolCallEnded ended;
-        List<Event.VariablesChanged> changes = List.of();
+        List<VariableWrite> writes = List.of();
         try {
             SkillResult r = run.get(timeout, TimeUnit.MILLISECONDS);
             if (r == null) {
                 ended = new Event.ToolCallFailed(use.id(), "the skill returned no result");
             } else {
                 ended = new Event.ToolCallCompleted(use.id(), r.content(), r.isError());
-                changes = variableChanges(r.writes(), control);
+                writes = r.writes();
             }
         } catch (TimeoutException e) {
             cancelled[0] = true;
@@ -124,41 +124,8 @@ final class ToolExecutor {
         } finally {
             control.untrack(run);
         }
-        states.handleToolResult(key, cmd, ended, changes);
-    }
-
-    /** Groups a skill's writes into one event per journalled scope; temp writes go to the turn's scratch. */
-    private static List<Event.VariablesChanged> variableChanges(List<VariableWrite> writes, TurnControl control) {
-        Map<VariableScope, Map<String, JsonNode>> set = new LinkedHashMap<>();
-        Map<VariableScope, List<String>> removed = new LinkedHashMap<>();
-        for (VariableWrite w : writes) {
-            if (w.scope() == VariableScope.TEMP) {
-                if (w.isRemoval()) {
-                    control.temp.remove(w.name());
-                } else {
-                    control.temp.put(w.name(), w.value());
-                }
-                continue;
-            }
-            if (w.isRemoval()) {
-                set.computeIfAbsent(w.scope(), k -> new HashMap<>()).remove(w.name());
-                removed.computeIfAbsent(w.scope(), k -> new ArrayList<>()).add(w.name());
-            } else {
-                set.computeIfAbsent(w.scope(), k -> new HashMap<>()).put(w.name(), w.value());
-                List<String> r = removed.get(w.scope());
-                if (r != null) {
-                    r.remove(w.name());
-                }
-            }
+        synchronized (control) { // one result of a turn at a time, so temp writes build on each other like journalled ones
+            states.handleToolResult(key, cmd, ended, writes, control.temp);
         }
-        List<Event.VariablesChanged> out = new ArrayList<>();
-        for (VariableScope scope : List.of(VariableScope.SESSION, VariableScope.USER, VariableScope.APP)) {
-            Map<String, JsonNode> s = set.getOrDefault(scope, Map.of());
-            List<String> r = removed.getOrDefault(scope, List.of());
-            if (!s.isEmpty() || !r.isEmpty()) {
-                out.add(new Event.VariablesChanged(scope, s, r));
-            }
-        }
-        return out;
     }
 }

@@ -25,10 +25,22 @@ public record SkillResult(String content, boolean isError, List<VariableWrite> w
         return new SkillResult(content, true, List.of());
     }
 
-    /** A copy that also sets {@code name} in {@code scope}. */
+    /** A copy that also sets {@code name} to {@code value} in {@code scope}, replacing what it holds when recorded. */
     public SkillResult withWrite(VariableScope scope, String name, JsonNode value) {
         List<VariableWrite> w = new ArrayList<>(writes);
         w.add(VariableWrite.set(scope, name, value));
+        return new SkillResult(content, isError, w);
+    }
+
+    /**
+     * A copy that also appends {@code element} to the JSON array {@code name} holds in {@code scope}
+     * (creating it when missing). Unlike a set computed from the value the skill saw, appends of tool
+     * calls running in parallel are all kept: each applies to the value as it is when its result is
+     * recorded. Appending to a value that is not an array makes the call's recorded result an error.
+     */
+    public SkillResult withAppend(VariableScope scope, String name, JsonNode element) {
+        List<VariableWrite> w = new ArrayList<>(writes);
+        w.add(VariableWrite.append(scope, name, element));
         return new SkillResult(content, isError, w);
     }
 

@@ -24,7 +24,7 @@ public final class Reducer {
     /** Folds one journalled event: position and step come from the envelope. */
     public static State apply(State state, StoredEvent stored) {
         State next = apply(state, stored.event());
-        return next.with(stored.seq(), stored.step(), next.status(), next.messages(), next.variables(), next.pending(),
+        return next.with(stored.seq(), stored.step(), next.status(), next.variables(), next.pending(),
                 next.usage(), next.contextStart(), next.compaction());
     }
 
@@ -44,35 +44,21 @@ public final class Reducer {
             case Event.BranchCreated b -> s;
             case Event.UserMessageReceived u -> {
                 requireNoPending(s, u);
-                yield s.with(s.seq(), s.step(), SessionStatus.RUNNING, s.transcript().plus(u.message()), s.variables(),
-                        s.pending(), s.usage(), s.contextStart(), s.compaction());
+                yield s.withMessage(u.message(), SessionStatus.RUNNING, s.pending(), s.usage());
             }
             case Event.AssistantMessageReceived a -> {
                 requireNoPending(s, a);
                 Message m = a.message();
-                List<ContentBlock.ToolUse> uses = m.toolUses();
-                List<PendingToolCall> pending = new ArrayList<>(uses.size());
-                java.util.Set<String> ids = new java.util.HashSet<>();
-                for (int i = 0; i < uses.size(); i++) {
-                    ContentBlock.ToolUse u = uses.get(i);
-                    if (!ids.add(u.id())) {
-                        throw new InvalidEventException(a.type(), "tool_use id '" + u.id() + "' appears twice in one message");
-                    }
-                    if (toolUseIdSeen(s, u.id())) {
-                        throw new InvalidEventException(a.type(), "tool_use id '" + u.id() + "' was already used in this session");
-                    }
-                    pending.add(new PendingToolCall(u.id(), u.name(), u.input(), i, false, null));
-                }
+                List<PendingToolCall> pending = pendingCalls(s, a);
                 Usage usage = m.usage() == null ? s.usage() : s.usage().plus(m.usage());
-                yield s.with(s.seq(), s.step(), SessionStatus.RUNNING, s.transcript().plus(m), s.variables(), pending,
-                        usage, s.contextStart(), s.compaction());
+                yield s.withMessage(m, SessionStatus.RUNNING, pending, usage);
             }
             case Event.ToolCallStarted st -> {
                 PendingToolCall p = requirePending(s, st.toolUseId(), st.type());
                 if (p.started() || p.answered()) {
                     throw new InvalidEventException(st.type(), "tool call '" + st.toolUseId() + "' was already started");
                 }
-                yield withPending(s, replace(s.pending(), p.markStarted()), s.transcript());
+                yield withPending(s, replace(s.pending(), p.markStarted()));
             }
             case Event.ToolCallEnded end -> applyResult(s, end);
             case Event.VariablesChanged v -> {
@@ -82,17 +68,16 @@ public final class Reducer {
                 Map<String, JsonNode> vars = new HashMap<>(s.variables());
                 v.removed().forEach(vars::remove);
                 vars.putAll(v.set());
-                yield s.with(s.seq(), s.step(), s.status(), s.messages(), vars, s.pending(), s.usage(),
-                        s.contextStart(), s.compaction());
+                yield s.with(s.seq(), s.step(), s.status(), vars, s.pending(), s.usage(), s.contextStart(), s.compaction());
             }
             case Event.TurnCompleted t -> {
                 requireNoPending(s, t);
-                yield s.with(s.seq(), s.step(), SessionStatus.IDLE, s.messages(), s.variables(), s.pending(), s.usage(),
+                yield s.with(s.seq(), s.step(), SessionStatus.IDLE, s.variables(), s.pending(), s.usage(),
                         s.contextStart(), s.compaction());
             }
             case Event.TurnInterrupted t -> {
                 requireNoPending(s, t);
-                yield s.with(s.seq(), s.step(), SessionStatus.IDLE, s.messages(), s.variables(), s.pending(), s.usage(),
+                yield s.with(s.seq(), s.step(), SessionStatus.IDLE, s.variables(), s.pending(), s.usage(),
                         s.contextStart(), s.compaction());
             }
             case Event.ContextCompacted c -> {
@@ -108,7 +93,7 @@ public final class Reducer {
                     throw new InvalidEventException(c.type(), "boundary " + c.boundary() + " would summarise the tool calls "
                             + s.pending().stream().map(PendingToolCall::toolUseId).toList() + " but not their coming results");
                 }
-                yield s.with(s.seq(), s.step(), s.status(), s.messages(), s.variables(), s.pending(), s.usage().plus(c.usage()),
+                yield s.with(s.seq(), s.step(), s.status(), s.variables(), s.pending(), s.usage().plus(c.usage()),
                         s.contextStart(), new Compaction(c.summary(), c.boundary()));
             }
             case Event.Cleared c -> {
@@ -117,8 +102,7 @@ public final class Reducer {
                     throw new InvalidEventException(c.type(), "a turn is running: clearing now would leave the model"
                             + " a context without the request it is answering; clear between turns");
                 }
-                yield s.with(s.seq(), s.step(), s.status(), s.messages(), s.variables(), s.pending(), s.usage(),
-                        s.messages().size(), null);
+                yield s.with(s.seq(), s.step(), s.status(), s.variables(), s.pending(), s.usage(), s.messages().size(), null);
             }
         };
     }
@@ -139,18 +123,50 @@ public final class Reducer {
         }
         ContentBlock.ToolResult result = new ContentBlock.ToolResult(end.toolUseId(), end.resultContent(), end.isError());
         List<PendingToolCall> pending = replace(s.pending(), p.withResult(result));
-        if (pending.stream().allMatch(PendingToolCall::answered)) {
-            List<ContentBlock.ToolResult> results = pending.stream()
-                    .sorted(Comparator.comparingInt(PendingToolCall::index))
-                    .map(PendingToolCall::result).toList();
-            return withPending(s, List.of(), s.transcript().plus(Message.toolResults(results)));
+        for (int i = 0; i < pending.size(); i++) { // plain loops: this runs for every tool result of every load
+            if (!pending.get(i).answered()) {
+                return withPending(s, pending);
+            }
         }
-        return withPending(s, pending, s.transcript());
+        pending.sort(Comparator.comparingInt(PendingToolCall::index)); // already in order: one pass
+        List<ContentBlock.ToolResult> results = new ArrayList<>(pending.size());
+        for (int i = 0; i < pending.size(); i++) {
+            results.add(pending.get(i).result());
+        }
+        return s.withMessage(Message.toolResults(results), s.status(), List.of(), s.usage());
     }
 
-    private static State withPending(State s, List<PendingToolCall> pending, List<Message> messages) {
-        return s.with(s.seq(), s.step(), s.status(), messages, s.variables(), pending, s.usage(), s.contextStart(),
-                s.compaction());
+    private static State withPending(State s, List<PendingToolCall> pending) {
+        return s.with(s.seq(), s.step(), s.status(), s.variables(), pending, s.usage(), s.contextStart(), s.compaction());
+    }
+
+    /**
+     * The pending calls of an assistant message, checking that each tool_use id is new: not repeated
+     * in the message and not used anywhere earlier in the session (the state's id index, O(1) each).
+     */
+    private static List<PendingToolCall> pendingCalls(State s, Event.AssistantMessageReceived a) {
+        List<ContentBlock> content = a.message().content();
+        List<PendingToolCall> pending = null;
+        for (int b = 0; b < content.size(); b++) { // plain loops: this runs for every reply of every load
+            if (!(content.get(b) instanceof ContentBlock.ToolUse u)) {
+                continue;
+            }
+            if (pending == null) {
+                pending = new ArrayList<>(4);
+            }
+            for (int k = 0; k < pending.size(); k++) {
+                if (pending.get(k).toolUseId().equals(u.id())) {
+                    throw new InvalidEventException(a.type(), "tool_use id '" + u.id() + "' appears twice in one message");
+                }
+            }
+            int earlier = s.toolUseIds().messageIndexOf(u.id());
+            if (earlier >= 0) {
+                throw new InvalidEventException(a.type(), "tool_use id '" + u.id() + "' was already used in this session"
+                        + " (message " + earlier + "); tool_use ids must be unique over the whole history");
+            }
+            pending.add(new PendingToolCall(u.id(), u.name(), u.input(), pending.size(), false, null));
+        }
+        return pending == null ? List.of() : pending;
     }
 
     private static List<PendingToolCall> replace(List<PendingToolCall> pending, PendingToolCall updated) {
@@ -175,18 +191,5 @@ public final class Reducer {
             throw new InvalidEventException(e.type(), s.pending().size() + " tool call(s) are still unanswered: "
                     + s.pending().stream().map(PendingToolCall::toolUseId).toList());
         }
-    }
-
-    private static boolean toolUseIdSeen(State s, String id) {
-        // Only the recent tail can collide in practice; the scan is bounded to keep apply O(1) per event.
-        List<Message> ms = s.messages();
-        for (int i = ms.size() - 1, seen = 0; i >= 0 && seen < 64; i--, seen++) {
-            for (ContentBlock b : ms.get(i).content()) { // plain loops: this runs for every tool call of every load
-                if (b instanceof ContentBlock.ToolUse u && u.id().equals(id)) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 }

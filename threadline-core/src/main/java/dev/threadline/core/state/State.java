@@ -1,5 +1,6 @@
 package dev.threadline.core.state;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.Usage;
@@ -19,17 +20,36 @@ import java.util.Map;
  * @param usage        token usage totalled over every model reply
  * @param contextStart index of the first message the model's context starts from (moved by clear)
  * @param compaction   the latest compaction, or null
+ * @param toolUseIds   every tool_use id of {@code messages} (derived from them; shared between versions, never stored)
  */
 public record State(long seq, long step, SessionStatus status, List<Message> messages, Map<String, JsonNode> variables,
-                    List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction) {
+                    List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction,
+                    @JsonIgnore ToolUseIds toolUseIds) {
 
     public static final State EMPTY = new State(0, 0, SessionStatus.IDLE, AppendOnlyList.empty(), Map.of(), List.of(),
-            Usage.ZERO, 0, null);
+            Usage.ZERO, 0, null, ToolUseIds.EMPTY);
 
+    /**
+     * Checks and normalises the components; a null {@code toolUseIds} is derived from {@code messages}.
+     *
+     * @throws IllegalArgumentException if {@code toolUseIds} covers a different number of messages
+     */
     public State {
         messages = AppendOnlyList.copyOf(messages);
         variables = Map.copyOf(variables);
         pending = List.copyOf(pending);
+        if (toolUseIds == null) {
+            toolUseIds = ToolUseIds.of(messages);
+        } else if (toolUseIds.messageCount() != messages.size()) {
+            throw new IllegalArgumentException("toolUseIds cover " + toolUseIds.messageCount() + " messages but the transcript holds "
+                    + messages.size());
+        }
+    }
+
+    /** A state whose tool_use ids are derived from {@code messages} (one pass over them). */
+    public State(long seq, long step, SessionStatus status, List<Message> messages, Map<String, JsonNode> variables,
+                 List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction) {
+        this(seq, step, status, messages, variables, pending, usage, contextStart, compaction, null);
     }
 
     /** Everything but the message bodies: what a snapshot stores. */
@@ -37,17 +57,22 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
         return new StateSnapshot(seq, step, status, messages.size(), variables, pending, usage, contextStart, compaction);
     }
 
-    /** Rebuilds a state from a snapshot and the transcript as of the snapshot's seq. */
+    /**
+     * Rebuilds a state from a snapshot and the transcript as of the snapshot's seq; the tool_use ids
+     * are derived from the transcript (the snapshot does not hold them).
+     *
+     * @throws IllegalStateException if the transcript does not have the snapshot's message count
+     */
     public static State fromSnapshot(StateSnapshot s, List<Message> messages) {
         if (messages.size() != s.messageCount()) {
             throw new IllegalStateException("snapshot at seq " + s.seq() + " counts " + s.messageCount()
                     + " messages but the journal holds " + messages.size());
         }
         return new State(s.seq(), s.step(), s.status(), messages, s.variables(), s.pending(), s.usage(),
-                s.contextStart(), s.compaction());
+                s.contextStart(), s.compaction(), ToolUseIds.of(messages));
     }
 
-    @com.fasterxml.jackson.annotation.JsonIgnore
+    @JsonIgnore
     public boolean isIdle() {
         return status == SessionStatus.IDLE;
     }
@@ -56,9 +81,16 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
         return variables.get(name);
     }
 
-    State with(long seq, long step, SessionStatus status, List<Message> messages, Map<String, JsonNode> variables,
+    /** A copy with these components and the same transcript (and so the same tool_use ids). */
+    State with(long seq, long step, SessionStatus status, Map<String, JsonNode> variables,
                List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction) {
-        return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction);
+        return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, toolUseIds);
+    }
+
+    /** A copy whose transcript has {@code next} appended: amortised O(1), the transcript and ids are shared. */
+    State withMessage(Message next, SessionStatus status, List<PendingToolCall> pending, Usage usage) {
+        return new State(seq, step, status, transcript().plus(next), variables, pending, usage, contextStart, compaction,
+                toolUseIds.plus(next));
     }
 
     AppendOnlyList<Message> transcript() {

@@ -62,10 +62,11 @@ class DemoRoundTripTest {
             SkillResult result = skill.execute(new SimpleExecutionContext("s1", use.id(), use.input(),
                     Map.of(VariableScope.SESSION, Map.copyOf(variables)), transcript, Instant.MAX, () -> false));
             for (VariableWrite w : result.writes()) {
-                if (w.isRemoval()) {
+                JsonNode value = w.applyTo(variables.get(w.name()));
+                if (value == null) {
                     variables.remove(w.name());
                 } else {
-                    variables.put(w.name(), w.value());
+                    variables.put(w.name(), value);
                 }
             }
             return new ContentBlock.ToolResult(use.id(), result.content(), result.isError());

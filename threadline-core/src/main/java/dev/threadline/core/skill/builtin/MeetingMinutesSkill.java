@@ -1,8 +1,7 @@
 package dev.threadline.core.skill.builtin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.skill.ExecutionContext;
 import dev.threadline.core.skill.Skill;
@@ -15,6 +14,8 @@ import java.util.List;
  * {@code meeting_minutes}: adds, lists and clears the notes of the current session. The notes live in
  * the session variable {@value #VARIABLE} (a JSON array of strings), read from the context and
  * changed only through the writes of the result; the instance itself holds nothing per session.
+ * {@code add} proposes an append, so two adds in one reply (run in parallel) both keep their note;
+ * its count and the {@value #MAX_NOTES} limit are checked against the notes the call saw.
  */
 public final class MeetingMinutesSkill implements Skill {
     public static final String NAME = "meeting_minutes";
@@ -88,12 +89,10 @@ public final class MeetingMinutesSkill implements Skill {
         if (notes.size() >= MAX_NOTES) {
             return SkillResult.error("there are already " + MAX_NOTES + " notes, the limit; clear them first");
         }
-        ArrayNode updated = JsonNodeFactory.instance.arrayNode();
-        notes.forEach(updated::add);
-        updated.add(note);
-        int n = updated.size();
+        // an append, not the whole new list: a parallel add recorded first is kept (the count is what this call saw, + 1)
+        int n = notes.size() + 1;
         return SkillResult.ok("Noted (" + n + (n == 1 ? " note): " : " notes): ") + note)
-                .withWrite(VariableScope.SESSION, VARIABLE, updated);
+                .withAppend(VariableScope.SESSION, VARIABLE, TextNode.valueOf(note));
     }
 
     private static String list(List<String> notes) {

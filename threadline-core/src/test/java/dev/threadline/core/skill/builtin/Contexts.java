@@ -30,10 +30,11 @@ final class Contexts {
             if (w.scope() != VariableScope.SESSION) {
                 throw new AssertionError("unexpected write to scope " + w.scope());
             }
-            if (w.isRemoval()) {
+            JsonNode value = w.applyTo(after.get(w.name()));
+            if (value == null) {
                 after.remove(w.name());
             } else {
-                after.put(w.name(), w.value());
+                after.put(w.name(), value);
             }
         }
         return Map.copyOf(after);

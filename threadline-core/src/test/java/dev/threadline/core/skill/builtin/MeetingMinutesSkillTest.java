@@ -44,6 +44,9 @@ class MeetingMinutesSkillTest {
         assertThat(r.writes()).singleElement().satisfies(w -> {
             assertThat(w.scope()).isEqualTo(VariableScope.SESSION);
             assertThat(w.name()).isEqualTo("meeting_notes");
+            // an append of the one note, not the whole list: parallel adds do not overwrite each other
+            assertThat(w.kind()).isEqualTo(VariableWrite.Kind.APPEND);
+            assertThat(w.value()).isEqualTo(Json.parse("\"x\"", "t"));
         });
         SkillResult clear = skill.execute(Contexts.of("s", "{\"action\":\"clear\"}",
                 Map.of("meeting_notes", Json.parse("[\"x\"]", "t"))));
