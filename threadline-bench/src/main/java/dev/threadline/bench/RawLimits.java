@@ -2,7 +2,7 @@ package dev.threadline.bench;
 
 import dev.threadline.core.event.Event;
 import dev.threadline.core.json.Json;
-import dev.threadline.core.json.RecordCodec;
+import dev.threadline.core.internal.json.RecordCodec;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

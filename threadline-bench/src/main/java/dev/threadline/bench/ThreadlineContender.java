@@ -2,7 +2,7 @@ package dev.threadline.bench;
 
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.json.RecordCodec;
+import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Threadline;

@@ -1,7 +1,7 @@
 package dev.threadline.cli;
 
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.json.RecordCodec;
+import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.SessionFilter;
 import dev.threadline.core.store.Page;

@@ -2,7 +2,7 @@ package dev.threadline.bench.jmh;
 
 import dev.threadline.bench.BenchMessage;
 import dev.threadline.core.event.Event;
-import dev.threadline.core.json.RecordCodec;
+import dev.threadline.core.internal.json.RecordCodec;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,7 +1,7 @@
 package dev.threadline.bench.jmh;
 
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.state.Reducer;
+import dev.threadline.core.internal.state.Reducer;
 import dev.threadline.core.state.State;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -5,7 +5,7 @@ import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.state.Checkpoint;
 import java.util.ArrayList;
 import java.util.List;
-import dev.threadline.core.store.Lineage;
+import dev.threadline.core.internal.store.Lineage;
 import dev.threadline.core.store.Page;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.StateStore;

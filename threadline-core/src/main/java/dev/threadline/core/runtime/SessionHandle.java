@@ -15,7 +15,7 @@ import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.CommandRecord;
-import dev.threadline.core.store.Lineage;
+import dev.threadline.core.internal.store.Lineage;
 import dev.threadline.core.store.Page;
 import dev.threadline.core.store.ScopedWrite;
 import dev.threadline.core.store.SessionKey;

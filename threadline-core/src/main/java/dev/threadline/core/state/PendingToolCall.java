@@ -17,15 +17,18 @@ import dev.threadline.core.model.ContentBlock;
 public record PendingToolCall(String toolUseId, String name, JsonNode input, int index, boolean started,
                               ContentBlock.ToolResult result) {
 
+    /** Whether a result is recorded for the call. */
     public boolean answered() {
         return result != null;
     }
 
-    PendingToolCall markStarted() {
+    /** A copy recording that the call started (used by the reducer). */
+    public PendingToolCall markStarted() {
         return new PendingToolCall(toolUseId, name, input, index, true, result);
     }
 
-    PendingToolCall withResult(ContentBlock.ToolResult r) {
+    /** A copy holding the call's result (used by the reducer). */
+    public PendingToolCall withResult(ContentBlock.ToolResult r) {
         return new PendingToolCall(toolUseId, name, input, index, started, r);
     }
 }

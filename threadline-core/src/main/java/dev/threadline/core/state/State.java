@@ -81,14 +81,20 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
         return variables.get(name);
     }
 
-    /** A copy with these components and the same transcript (and so the same tool_use ids). */
-    State with(long seq, long step, SessionStatus status, Map<String, JsonNode> variables,
+    /**
+     * A copy with these components and the same transcript (and so the same tool_use ids). States are
+     * values: this changes no session; the reducer uses it to fold events.
+     */
+    public State with(long seq, long step, SessionStatus status, Map<String, JsonNode> variables,
                List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction) {
         return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, toolUseIds);
     }
 
-    /** A copy whose transcript has {@code next} appended: amortised O(1), the transcript and ids are shared. */
-    State withMessage(Message next, SessionStatus status, List<PendingToolCall> pending, Usage usage) {
+    /**
+     * A copy whose transcript has {@code next} appended: amortised O(1), the transcript and ids are shared
+     * between the versions. Checks nothing: the reducer checks an event before it folds it.
+     */
+    public State withMessage(Message next, SessionStatus status, List<PendingToolCall> pending, Usage usage) {
         return new State(seq, step, status, transcript().plus(next), variables, pending, usage, contextStart, compaction,
                 toolUseIds.plus(next));
     }

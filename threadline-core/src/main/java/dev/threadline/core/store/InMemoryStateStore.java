@@ -12,6 +12,7 @@ import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.state.StateSnapshot;
 import dev.threadline.core.state.VariableScope;
+import dev.threadline.core.internal.store.StoreChecks;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -8,7 +8,7 @@ import dev.threadline.core.llm.SummaryPrompt;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.Role;
 import dev.threadline.core.state.RandomJournal;
-import dev.threadline.core.state.Reducer;
+import dev.threadline.core.internal.state.Reducer;
 import dev.threadline.core.state.State;
 import java.util.List;
 import java.util.Optional;

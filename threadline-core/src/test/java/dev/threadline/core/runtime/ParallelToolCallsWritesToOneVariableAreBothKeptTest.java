@@ -20,7 +20,7 @@ import dev.threadline.core.skill.Skill;
 import dev.threadline.core.skill.SkillResult;
 import dev.threadline.core.skill.VariableWrite;
 import dev.threadline.core.skill.builtin.MeetingMinutesSkill;
-import dev.threadline.core.state.Reducer;
+import dev.threadline.core.internal.state.Reducer;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.InMemoryStateStore;

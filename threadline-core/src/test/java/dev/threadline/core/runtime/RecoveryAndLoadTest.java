@@ -11,7 +11,7 @@ import dev.threadline.core.model.Message;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.model.StopReason;
 import dev.threadline.core.model.Usage;
-import dev.threadline.core.state.Reducer;
+import dev.threadline.core.internal.state.Reducer;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
 import dev.threadline.core.store.InMemoryStateStore;

@@ -1,5 +1,6 @@
 package dev.threadline.core.state;
 
+import dev.threadline.core.internal.state.Reducer;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.threadline.core.event.Event;

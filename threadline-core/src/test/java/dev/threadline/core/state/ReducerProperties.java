@@ -1,5 +1,6 @@
 package dev.threadline.core.state;
 
+import dev.threadline.core.internal.state.Reducer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,7 +11,7 @@ import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.json.Json;
-import dev.threadline.core.json.RecordCodec;
+import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.model.Message;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package dev.threadline.core.state;
 
+import dev.threadline.core.internal.state.Reducer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

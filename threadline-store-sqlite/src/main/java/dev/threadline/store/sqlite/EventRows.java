@@ -4,7 +4,7 @@ import dev.threadline.core.StorageException;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.json.RecordCodec;
+import dev.threadline.core.internal.json.RecordCodec;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

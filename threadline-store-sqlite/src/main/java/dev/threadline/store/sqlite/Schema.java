@@ -11,7 +11,7 @@ import java.util.List;
 /**
  * The tables of a Threadline SQLite file and their version ({@code PRAGMA user_version}). The
  * layout version is separate from the version each row's payload carries ({@code v}, see
- * {@link dev.threadline.core.json.RecordCodec}): the first changes when tables change, the second
+ * {@link dev.threadline.core.internal.json.RecordCodec}): the first changes when tables change, the second
  * when a record's JSON does.
  */
 final class Schema {

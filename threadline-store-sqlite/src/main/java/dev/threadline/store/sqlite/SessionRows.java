@@ -1,7 +1,7 @@
 package dev.threadline.store.sqlite;
 
 import dev.threadline.core.SessionNotFoundException;
-import dev.threadline.core.json.RecordCodec;
+import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.store.SessionQuery;
 import dev.threadline.core.store.SessionSummary;

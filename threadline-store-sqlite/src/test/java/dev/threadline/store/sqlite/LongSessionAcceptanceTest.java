@@ -7,7 +7,7 @@ import dev.threadline.core.context.CompactionPlan;
 import dev.threadline.core.context.ContextLimits;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.json.RecordCodec;
+import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.llm.ChatRequest;
 import dev.threadline.core.llm.ChatResponse;
 import dev.threadline.core.llm.ScriptedModel;

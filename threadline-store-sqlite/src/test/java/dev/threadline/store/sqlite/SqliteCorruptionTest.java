@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.threadline.core.StorageException;
-import dev.threadline.core.json.RecordCodec;
+import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.ScopedWrite;
 import dev.threadline.store.tck.RoundTripFixtures;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.threadline.core.SessionNotFoundException;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.SessionInfo;
-import dev.threadline.core.store.Lineage;
+import dev.threadline.core.internal.store.Lineage;
 import dev.threadline.core.state.StateSnapshot;
 import java.util.ArrayList;
 import java.util.List;

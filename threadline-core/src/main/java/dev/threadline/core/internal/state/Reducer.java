@@ -1,5 +1,10 @@
-package dev.threadline.core.state;
+package dev.threadline.core.internal.state;
 
+import dev.threadline.core.state.Compaction;
+import dev.threadline.core.state.PendingToolCall;
+import dev.threadline.core.state.SessionStatus;
+import dev.threadline.core.state.State;
+import dev.threadline.core.state.VariableScope;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.InvalidEventException;
 import dev.threadline.core.event.Event;

@@ -1,5 +1,6 @@
-package dev.threadline.core.json;
+package dev.threadline.core.internal.json;
 
+import dev.threadline.core.json.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.core.StorageException;

@@ -1,4 +1,6 @@
-package dev.threadline.core.json;
+package dev.threadline.core.internal.json;
+
+import dev.threadline.core.json.Json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,7 +13,7 @@ import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.model.Usage;
-import dev.threadline.core.state.Reducer;
+import dev.threadline.core.internal.state.Reducer;
 import dev.threadline.core.state.State;
 import java.io.IOException;
 import java.io.InputStream;

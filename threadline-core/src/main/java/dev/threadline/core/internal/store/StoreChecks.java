@@ -1,5 +1,7 @@
-package dev.threadline.core.store;
+package dev.threadline.core.internal.store;
 
+import dev.threadline.core.store.AppendRequest;
+import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.InvalidInputException;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.SessionInfo;

@@ -1,5 +1,9 @@
-package dev.threadline.core.store;
+package dev.threadline.core.internal.store;
 
+import dev.threadline.core.store.Journal;
+import dev.threadline.core.store.SessionIndex;
+import dev.threadline.core.store.SessionKey;
+import dev.threadline.core.store.StateStore;
 import dev.threadline.core.SessionNotFoundException;
 import dev.threadline.core.StorageException;
 import dev.threadline.core.event.StoredEvent;

@@ -1,11 +1,13 @@
-package dev.threadline.core.json;
+package dev.threadline.core.internal.json;
+
+import dev.threadline.core.json.Json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.Message;
-import dev.threadline.core.state.Reducer;
+import dev.threadline.core.internal.state.Reducer;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
 import java.io.IOException;
