@@ -47,7 +47,7 @@ class EndToEndTest {
                 .http(TestHttp.settings(sleeper)).build();
 
         try (Threadline tl = Threadline.builder().model(model).skills(Builtins.all(workspace)).build()) {
-            Session s = tl.create("s1", SessionConfig.DEFAULT.withModel(model.name()));
+            Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT.withModel(model.name()));
             TurnResult r = s.submit("what is (2+3)*4");
 
             assertThat(r.outcome()).isEqualTo(TurnResult.Outcome.COMPLETED);
@@ -75,7 +75,7 @@ class EndToEndTest {
                 .http(TestHttp.settings(sleeper)).build();
 
         try (Threadline tl = Threadline.builder().model(model).skills(Builtins.all(workspace)).build()) {
-            TurnResult r = tl.create("s1", SessionConfig.DEFAULT).submit("what is (2+3)*4");
+            TurnResult r = tl.defaultTenant().create("s1", SessionConfig.DEFAULT).submit("what is (2+3)*4");
             assertThat(r.outcome()).isEqualTo(TurnResult.Outcome.COMPLETED);
         }
         JsonNode messages = server.request(1).json().get("messages");
@@ -94,7 +94,7 @@ class EndToEndTest {
                 .http(TestHttp.settings(sleeper)).build();
 
         try (Threadline tl = Threadline.builder().model(model).skills(Builtins.all(workspace)).build()) {
-            Session s = tl.create("s1", SessionConfig.DEFAULT.withModel(model.name()));
+            Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT.withModel(model.name()));
             assertThat(s.submit("what is 2^10").reply()).isEqualTo("2^10 = 1024");
             assertThat(s.state().messages().get(2).toolResults()).containsExactly(new ContentBlock.ToolResult("toolu_1", "1024", false));
         }

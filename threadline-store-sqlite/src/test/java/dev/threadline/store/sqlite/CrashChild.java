@@ -38,7 +38,7 @@ public final class CrashChild {
         PrintStream out = new PrintStream(System.out, false, java.nio.charset.StandardCharsets.UTF_8);
         Threadline tl = Threadline.builder().store(SqliteStateStore.open(db)).snapshotEvery(16)
                 .model(model()).skills(Builtins.all(Path.of("."))).skill(new Slow()).build();
-        tl.addListener((id, events, state) -> {
+        tl.defaultTenant().addListener((id, events, state) -> {
             boolean started = events.stream().anyMatch(e -> e.event() instanceof Event.ToolCallStarted);
             StoredEvent last = events.get(events.size() - 1);
             synchronized (out) {
@@ -51,7 +51,7 @@ public final class CrashChild {
             String id = SESSIONS.get(i);
             Random rnd = new Random(seed * 31 + i);
             threads.add(Thread.ofVirtual().start(() -> {
-                Session s = tl.openOrCreate(id, SessionConfig.DEFAULT.withToolTimeoutMillis(5_000));
+                Session s = tl.defaultTenant().openOrCreate(id, SessionConfig.DEFAULT.withToolTimeoutMillis(5_000));
                 for (int n = 0; ; n++) {
                     String text = switch (rnd.nextInt(4)) {
                         case 0 -> "what is (" + n + "+3)*" + rnd.nextInt(9);

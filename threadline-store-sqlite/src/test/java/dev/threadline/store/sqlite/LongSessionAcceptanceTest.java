@@ -82,7 +82,7 @@ class LongSessionAcceptanceTest {
         State end;
         try (Threadline tl = Threadline.builder().store(SqliteStateStore.open(db, options)).model(model)
                 .skills(Builtins.all(dir)).build()) {
-            Session s = tl.create("long", SessionConfig.DEFAULT.withMaxOutputTokens(MAX_OUTPUT));
+            Session s = tl.defaultTenant().create("long", SessionConfig.DEFAULT.withMaxOutputTokens(MAX_OUTPUT));
             for (int n = 1; n <= TURNS; n++) {
                 TurnResult r = s.submit(userText(n));
                 assertThat(r.outcome()).as("turn %d", n).isEqualTo(TurnResult.Outcome.COMPLETED);
@@ -123,7 +123,7 @@ class LongSessionAcceptanceTest {
             assertThat(end.usage()).isEqualTo(replies.plus(summaries)).isEqualTo(turnsTotal);
         }
         try (Threadline again = Threadline.builder().store(SqliteStateStore.open(db, options)).model(model()).build()) {
-            Session s = again.open("long");
+            Session s = again.defaultTenant().open("long");
             assertThat(s.state()).as("the same state, compaction included, read back from disk").isEqualTo(end);
             assertThat(s.context().tokens()).isLessThanOrEqualTo(WINDOW - MAX_OUTPUT);
         }

@@ -2,20 +2,20 @@ package dev.threadline.store.sqlite;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.node.TextNode;
-import dev.threadline.core.event.Event;
+import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.Session;
+import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.runtime.TurnResult;
 import dev.threadline.core.skill.builtin.Builtins;
 import dev.threadline.core.state.Checkpoint;
 import dev.threadline.core.state.State;
-import dev.threadline.core.state.VariableScope;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,19 +31,23 @@ class ReadmeApiTest {
                 .model(ScriptedModel.demo())
                 .skills(Builtins.all(dir))
                 .build()) {
-            Session s = tl.openOrCreate("s1", SessionConfig.DEFAULT);
-            TurnResult r = s.submit("what is (2+3)*4");
+            Tenant acme = tl.tenant("acme");
+            Session s = acme.openOrCreate("s1", SessionConfig.DEFAULT);
+            TurnResult r = s.submit("what is (2+3)*4", CommandOptions.id("req-1"));
+            TurnResult retry = s.submit("what is (2+3)*4", CommandOptions.id("req-1"));
             State now = s.state();
             List<Checkpoint> cps = s.checkpoints();
             State then = s.stateAt(cps.get(1).seq());
             Session branch = s.rewind(cps.get(1).seq());
-            s.update(state -> List.of(new Event.VariablesChanged(VariableScope.SESSION, Map.of("k", TextNode.valueOf("v")), List.of())));
+            List<StoredEvent> next = s.awaitEvents(now.seq(), Duration.ofMillis(10));
 
             assertThat(r.reply()).contains("20");
+            assertThat(retry).isEqualTo(r);
             assertThat(now.messages()).hasSize(4);
             assertThat(then.messages()).hasSize(1);
             assertThat(branch.state().messages()).hasSize(1);
-            assertThat(s.state().variable("k").asText()).isEqualTo("v");
+            assertThat(next).isEmpty();
+            assertThat(tl.tenant("other").find("s1")).isEmpty();
         }
     }
 }
