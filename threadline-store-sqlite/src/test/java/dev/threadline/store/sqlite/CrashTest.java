@@ -91,7 +91,7 @@ class CrashTest {
                         started.add(t.toolUseId());
                     } else if (e.event() instanceof Event.ToolCallEnded t) {
                         assertThat(ended.add(t.toolUseId())).as("one result per call").isTrue();
-                        if (t instanceof Event.ToolCallFailed f && f.reason().contains("process stopped")) {
+                        if (t instanceof Event.ToolCallFailed f && f.reason().contains("stopped (crash, kill or a stall past its lease)")) {
                             recovered++;
                         }
                     }
