@@ -173,6 +173,15 @@ public final class PostgresStateStore implements StateStore {
         }
     }
 
+    /**
+     * Whether {@code url} is one this store opens ({@code postgresql://}, {@code postgres://} or
+     * {@code jdbc:postgresql:}), for a resolver that picks a backend by URL. It does not check the rest.
+     */
+    public static boolean handles(String url) {
+        return url != null && (url.startsWith("postgresql://") || url.startsWith("postgres://")
+                || url.startsWith("jdbc:postgresql:"));
+    }
+
     /** Opens a store with the default options; see {@link #open(String, Options)}. */
     public static PostgresStateStore open(String url) {
         return open(url, null);
@@ -255,9 +264,11 @@ public final class PostgresStateStore implements StateStore {
                 if (at.epoch() != request.epoch()) {
                     throw new LeaseLostException(key.id(), request.epoch(), at.epoch());
                 }
-                // the head moved (a concurrent writer won), or it had and the check saw the row before that writer's commit
-                throw new VersionConflictException(key.id(), request.expectedSeq(),
-                        at.head() == request.expectedSeq() ? request.expectedSeq() + 1 : at.head());
+                if (at.head() == request.expectedSeq()) {
+                    // the UPDATE and this read saw different versions of the row: run the transaction again
+                    throw new SQLException("session '" + key.id() + "' changed between the check and its reading", "40001");
+                }
+                throw new VersionConflictException(key.id(), request.expectedSeq(), at.head());
             }
             StoreChecks.batch(key.id(), request.expectedSeq(), request.events());
             StoreChecks.command(request);
