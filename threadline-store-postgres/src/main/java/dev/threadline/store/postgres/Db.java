@@ -112,10 +112,12 @@ final class Db implements AutoCloseable {
     <T> T write(Supplier<String> what, Work<T> work) {
         open();
         for (int attempt = 1; ; attempt++) {
+            boolean committing = false;
             try (Connection c = pool.getConnection()) {
                 c.setAutoCommit(false);
                 try {
                     T result = work.run(c);
+                    committing = true;
                     c.commit();
                     return result;
                 } catch (SQLException | RuntimeException e) {
@@ -123,6 +125,12 @@ final class Db implements AutoCloseable {
                     throw e;
                 }
             } catch (SQLException e) {
+                if (committing && unavailable(e)) {
+                    // the server may have committed before the connection broke: say so, never "not applied"
+                    throw new StorageException("store unavailable: " + url.shown() + " (" + what.get() + "): the connection"
+                            + " broke during COMMIT, so the write may or may not be applied (read the head, or retry with"
+                            + " the same command id): " + reason(e), e);
+                }
                 if (retryable(e) && attempt < MAX_ATTEMPTS) {
                     retries.incrementAndGet();
                     // jittered, growing pause so that the transactions that collided do not collide again

@@ -97,30 +97,37 @@ public final class PostgresStateStore implements StateStore {
             return new Options(null, 0, null, null, null, true, false);
         }
 
+        /** The same options on another clock (lease expiry and {@code updatedAt}). */
         public Options withClock(Clock c) {
             return new Options(c, poolSize, connectTimeout, queryTimeout, schema, notifications, serializable);
         }
 
+        /** The same options with at most {@code n} connections (1..1000). */
         public Options withPoolSize(int n) {
             return new Options(clock, n, connectTimeout, queryTimeout, schema, notifications, serializable);
         }
 
+        /** The same options with another connect timeout (250 ms..1 h): how long a call waits for a connection. */
         public Options withConnectTimeout(Duration d) {
             return new Options(clock, poolSize, d, queryTimeout, schema, notifications, serializable);
         }
 
+        /** The same options with another statement timeout (1 s..24 h). */
         public Options withQueryTimeout(Duration d) {
             return new Options(clock, poolSize, connectTimeout, d, schema, notifications, serializable);
         }
 
+        /** The same options on another schema (created if missing); null for the connection's default. */
         public Options withSchema(String s) {
             return new Options(clock, poolSize, connectTimeout, queryTimeout, s, notifications, serializable);
         }
 
+        /** The same options with notifications on or off (off: {@code awaitHead} polls). */
         public Options withNotifications(boolean on) {
             return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, on, serializable);
         }
 
+        /** The same options at SERIALIZABLE ({@code true}) or READ COMMITTED. */
         public Options withSerializable(boolean on) {
             return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, notifications, on);
         }
