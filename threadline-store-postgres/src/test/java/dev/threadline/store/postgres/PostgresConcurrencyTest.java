@@ -3,6 +3,8 @@ package dev.threadline.store.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.VersionConflictException;
+import dev.threadline.core.store.Lease;
+import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
@@ -10,6 +12,7 @@ import dev.threadline.core.model.Message;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.tck.StoreFixtures;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -102,6 +105,50 @@ class PostgresConcurrencyTest {
                 assertThat(retries).as("serialization failures met and retried").isPositive();
             }
         } finally {
+            stores.forEach(PostgresStateStore::close);
+        }
+    }
+
+    @ParameterizedTest(name = "serializable={0}")
+    @ValueSource(booleans = {false, true})
+    void ownersOfManyStoresRacingForAFreeLeaseGetItOnce(boolean serializable) throws Exception {
+        String schema = PgStores.freshSchema("lease_race");
+        String url = PgStores.url();
+        List<PostgresStateStore> stores = new ArrayList<>();
+        for (int i = 0; i < STORES; i++) {
+            stores.add(PostgresStateStore.open(url, PostgresStateStore.Options.defaults().withSchema(schema)
+                    .withPoolSize(THREADS_PER_STORE).withSerializable(serializable)));
+        }
+        int threads = STORES * THREADS_PER_STORE;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            for (int round = 0; round < 5; round++) {
+                SessionKey key = new SessionKey("t", "contended-" + round);
+                stores.get(0).create(StoreFixtures.root(key.id(), "t", "u"),
+                        List.of(StoreFixtures.first(StoreFixtures.root(key.id(), "t", "u"))));
+                CyclicBarrier barrier = new CyclicBarrier(threads);
+                List<Future<LeaseResult>> futures = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    PostgresStateStore store = stores.get(t % STORES);
+                    String owner = "owner-" + t;
+                    futures.add(pool.submit(() -> {
+                        barrier.await(60, TimeUnit.SECONDS);
+                        return store.acquire(key, owner, Duration.ofMinutes(1), null);
+                    }));
+                }
+                List<LeaseResult> results = new ArrayList<>();
+                for (Future<LeaseResult> f : futures) {
+                    results.add(f.get(120, TimeUnit.SECONDS));
+                }
+                List<Lease> won = results.stream().filter(r -> r instanceof LeaseResult.Acquired)
+                        .map(r -> ((LeaseResult.Acquired) r).lease()).toList();
+                assertThat(won).as("round %d", round).singleElement().satisfies(l -> assertThat(l.epoch()).isEqualTo(1));
+                assertThat(results).filteredOn(r -> r instanceof LeaseResult.Held).hasSize(threads - 1)
+                        .allSatisfy(r -> assertThat(((LeaseResult.Held) r).current()).isEqualTo(won.get(0)));
+                assertThat(stores.get(3).lease(key)).contains(won.get(0));
+            }
+        } finally {
+            pool.shutdownNow();
             stores.forEach(PostgresStateStore::close);
         }
     }
