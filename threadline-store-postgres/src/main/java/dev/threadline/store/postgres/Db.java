@@ -143,6 +143,35 @@ final class Db implements AutoCloseable {
         }
     }
 
+    /**
+     * Runs {@code work}, a single statement that is atomic by itself, on an auto-commit connection,
+     * retried like {@link #write} on 40001 / 40P01. A connection lost while it runs leaves its outcome
+     * unknown (the implicit commit may have happened), and the message says so.
+     */
+    <T> T writeOne(Supplier<String> what, Work<T> work) {
+        open();
+        for (int attempt = 1; ; attempt++) {
+            boolean sent = false;
+            try (Connection c = pool.getConnection()) {
+                sent = true;
+                return work.run(c);
+            } catch (SQLException e) {
+                if (sent && unavailable(e)) {
+                    throw new StorageException("store unavailable: " + url.shown() + " (" + what.get() + "): the connection"
+                            + " broke while the write ran, so it may or may not be applied (read the head, or retry with"
+                            + " the same command id): " + reason(e), e);
+                }
+                if (retryable(e) && attempt < MAX_ATTEMPTS) {
+                    retries.incrementAndGet();
+                    long maxMicros = Math.min(50_000L, 200L << Math.min(attempt, 8));
+                    LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(maxMicros) * 1000L);
+                    continue;
+                }
+                throw failure(what.get(), e);
+            }
+        }
+    }
+
     private static void rollbackQuietly(Connection c, Exception cause) {
         try {
             c.rollback();

@@ -262,43 +262,68 @@ public final class PostgresStateStore implements StateStore {
     public long append(AppendRequest request) {
         Objects.requireNonNull(request, "request");
         SessionKey key = request.key();
+        String what = "append to session '" + key.id() + "' after seq " + request.expectedSeq();
+        try {
+            StoreChecks.batch(key.id(), request.expectedSeq(), request.events());
+            StoreChecks.command(request);
+        } catch (InvalidInputException bad) {
+            // refused as the reference store refuses it: a stale epoch or a moved head is said first
+            db.read(() -> what, c -> refusal(c, request));
+            throw bad;
+        }
         List<EventRows.Row> rows = EventRows.encode(request.events());
         List<SharedRows.VariableChange> changes = SharedRows.encode(request.writes());
         long newHead = request.expectedSeq() + rows.size();
-        return db.write(() -> "append to session '" + key.id() + "' after seq " + request.expectedSeq(), c -> {
-            if (!moveHead(c, request, newHead)) {
-                SessionRows.Position at = SessionRows.position(c, key, "");
-                if (at.epoch() != request.epoch()) {
-                    throw new LeaseLostException(key.id(), request.epoch(), at.epoch());
-                }
-                if (at.head() == request.expectedSeq()) {
-                    // the UPDATE and this read saw different versions of the row: run the transaction again
-                    throw new SQLException("session '" + key.id() + "' changed between the check and its reading", "40001");
-                }
-                throw new VersionConflictException(key.id(), request.expectedSeq(), at.head());
+        boolean oneStatement = rows.size() <= StepStatement.MAX_EVENTS;
+        Db.Work<Long> work = c -> {
+            long now = Nanos.of(options.clock().instant());
+            boolean moved = oneStatement
+                    ? StepStatement.run(c, request, rows, newHead, now, notify ? heads.payload(key) : null)
+                    : moveHead(c, request, newHead, now);
+            if (!moved) {
+                refusal(c, request);
+                // the UPDATE and the reading above saw different versions of the row: run it all again
+                throw new SQLException("session '" + key.id() + "' changed between the check and its reading", "40001");
             }
-            StoreChecks.batch(key.id(), request.expectedSeq(), request.events());
-            StoreChecks.command(request);
+            if (!oneStatement) {
+                EventRows.insert(c, key, rows);
+            }
             if (request.command() != null) {
                 recordCommand(c, request.command()); // only steps that carry a command id write this table
             }
-            EventRows.insert(c, key, rows);
             SharedRows.apply(c, changes);
             return newHead;
-        });
+        };
+        // an ordinary step is one statement, atomic on its own: no transaction around it, one round trip
+        boolean alone = oneStatement && request.command() == null && changes.isEmpty();
+        return alone ? db.writeOne(() -> what, work) : db.write(() -> what, work);
+    }
+
+    /** Throws what refuses {@code request} on the row as it is now: a stale epoch, or a head that moved; returns if neither. */
+    private static Void refusal(Connection c, AppendRequest request) throws SQLException {
+        SessionKey key = request.key();
+        SessionRows.Position at = SessionRows.position(c, key, "");
+        if (at.epoch() != request.epoch()) {
+            throw new LeaseLostException(key.id(), request.epoch(), at.epoch());
+        }
+        if (at.head() != request.expectedSeq()) {
+            throw new VersionConflictException(key.id(), request.expectedSeq(), at.head());
+        }
+        return null;
     }
 
     /**
-     * The fencing check and the head move, one conditional UPDATE of the session's row; it queues the
-     * followers' notification, which the database sends only if the transaction commits.
+     * The fencing check and the head move alone, one conditional UPDATE of the session's row, for a
+     * step too large for {@link StepStatement}; it queues the followers' notification, which the
+     * database sends only if the transaction commits.
      */
-    private boolean moveHead(Connection c, AppendRequest request, long newHead) throws SQLException {
+    private boolean moveHead(Connection c, AppendRequest request, long newHead, long now) throws SQLException {
         String sql = "UPDATE sessions SET head_seq = ?, updated_at = ?"
                 + " WHERE tenant = ? AND id = ? AND head_seq = ? AND lease_epoch = ?"
                 + (notify ? " RETURNING pg_notify('" + HeadListener.CHANNEL + "', ?)" : "");
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setLong(1, newHead);
-            ps.setLong(2, Nanos.of(options.clock().instant()));
+            ps.setLong(2, now);
             ps.setString(3, request.key().tenant());
             ps.setString(4, request.key().id());
             ps.setLong(5, request.expectedSeq());
