@@ -202,6 +202,29 @@ final class PgServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Sends {@code signal} (STOP or CONT) to the server and all its processes (the postmaster and its
+     * children, by their ids), to test a server that stops answering without closing connections.
+     */
+    synchronized void signalAll(String signal) {
+        List<String> pids = new ArrayList<>();
+        pids.add(Long.toString(process.pid()));
+        process.toHandle().descendants().forEach(h -> pids.add(Long.toString(h.pid())));
+        List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
+        command.addAll(pids);
+        try {
+            Process kill = new ProcessBuilder(command).inheritIO().start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + signal + " " + pids + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     int port() {
         return port;
     }

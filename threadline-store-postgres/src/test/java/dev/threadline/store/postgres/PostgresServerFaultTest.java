@@ -94,6 +94,29 @@ class PostgresServerFaultTest {
     }
 
     @Test
+    void aServerThatStopsAnsweringFailsCallsAfterTheQueryTimeoutNotNever() {
+        String url = server.url("faults");
+        try (PostgresStateStore store = PostgresStateStore.open(url, options().withQueryTimeout(Duration.ofSeconds(2)))) {
+            SessionKey key = new SessionKey("t", "frozen");
+            long epoch = PgStores.leasedSession(store, key, 2, "w");
+
+            server.signalAll("STOP"); // connections stay open, nothing answers
+            try {
+                assertUnavailable(() -> store.head(key));
+                assertUnavailable(() -> store.append(AppendRequest.of(key, 2, epoch, StoreFixtures.messages("frozen", 3, 1))));
+            } finally {
+                server.signalAll("CONT");
+            }
+
+            long head = store.head(key);
+            assertThat(head).as("the append either happened whole or not at all").isIn(2L, 3L);
+            assertThat(store.readOwn(key, 1, 10)).hasSize((int) head);
+            assertThat(store.append(AppendRequest.of(key, head, epoch, StoreFixtures.messages("frozen", head + 1, 1))))
+                    .isEqualTo(head + 1);
+        }
+    }
+
+    @Test
     void aServerThatWasNeverThereIsOneLineToo() {
         assertThatThrownBy(() -> PostgresStateStore.open("postgresql://nobody@127.0.0.1:1/none", options()))
                 .isInstanceOf(StorageException.class)
