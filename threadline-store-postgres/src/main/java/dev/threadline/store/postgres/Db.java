@@ -1,0 +1,240 @@
+package dev.threadline.store.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.threadline.core.StorageException;
+import dev.threadline.core.ThreadlineException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
+import java.util.Properties;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+
+/**
+ * The store's connections (a HikariCP pool) and the two ways it uses them: a read on an auto-commit
+ * connection, and a write as one transaction that is retried, whole, when the database reports a
+ * serialization failure or a deadlock (SQLSTATE 40001 / 40P01: it rolled the transaction back, so a
+ * retry cannot apply it twice; the retried transaction checks the expected seq again). A server that
+ * cannot be reached is one {@link StorageException} line starting "store unavailable:" after at most
+ * the connect timeout; the pool replaces broken connections, so the store recovers by itself when
+ * the server is back. Thread-safe.
+ */
+final class Db implements AutoCloseable {
+    /** Work on one connection. */
+    interface Work<T> {
+        T run(Connection c) throws SQLException;
+    }
+
+    /** The most times one write transaction runs when it keeps meeting serialization failures. */
+    static final int MAX_ATTEMPTS = 12;
+
+    private final HikariDataSource pool;
+    private final PgUrl url;
+    private final Properties connectProps;
+    private final java.util.concurrent.atomic.AtomicLong retries = new java.util.concurrent.atomic.AtomicLong();
+    private volatile boolean closed;
+
+    Db(PgUrl url, PostgresStateStore.Options options) {
+        this.url = url;
+        this.connectProps = connectionProperties(url, options);
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("threadline-pg");
+        config.setJdbcUrl(url.jdbcUrl());
+        config.setDataSourceProperties(connectProps);
+        config.setMaximumPoolSize(options.poolSize());
+        config.setMinimumIdle(1);
+        long connectMs = Math.max(250, options.connectTimeout().toMillis());
+        config.setConnectionTimeout(connectMs);
+        config.setValidationTimeout(Math.max(250, connectMs / 2));
+        config.setInitializationFailTimeout(-1); // the first use reports an unreachable server, as every later one does
+        if (options.schema() != null) {
+            config.setSchema(options.schema());
+        }
+        if (options.serializable()) {
+            config.setTransactionIsolation("TRANSACTION_SERIALIZABLE");
+        }
+        this.pool = new HikariDataSource(config);
+    }
+
+    /** The pgjdbc properties every connection of this store uses, the pool's and the listener's. */
+    private static Properties connectionProperties(PgUrl url, PostgresStateStore.Options options) {
+        Properties p = new Properties();
+        if (url.user() != null) {
+            p.setProperty("user", url.user());
+        }
+        if (url.password() != null) {
+            p.setProperty("password", url.password());
+        }
+        long connectSeconds = Math.max(1, (options.connectTimeout().toMillis() + 999) / 1000);
+        p.setProperty("connectTimeout", Long.toString(connectSeconds));
+        p.setProperty("loginTimeout", Long.toString(connectSeconds));
+        p.setProperty("socketTimeout", Long.toString(Math.max(1, options.queryTimeout().toSeconds())));
+        p.setProperty("tcpKeepAlive", "true");
+        p.setProperty("reWriteBatchedInserts", "true");
+        p.setProperty("ApplicationName", "threadline");
+        return p;
+    }
+
+    PgUrl url() {
+        return url;
+    }
+
+    /** A connection outside the pool (the listener's), with the same properties and schema. */
+    Connection dedicated(String schema) throws SQLException {
+        Connection c = java.sql.DriverManager.getConnection(url.jdbcUrl(), connectProps);
+        if (schema != null) {
+            c.setSchema(schema);
+        }
+        return c;
+    }
+
+    /** How many write transactions were run again after a serialization failure or deadlock (for tests and metrics). */
+    long retries() {
+        return retries.get();
+    }
+
+    /** Runs {@code work} on an auto-commit connection. */
+    <T> T read(Supplier<String> what, Work<T> work) {
+        open();
+        try (Connection c = pool.getConnection()) {
+            return work.run(c);
+        } catch (SQLException e) {
+            throw failure(what.get(), e);
+        }
+    }
+
+    /**
+     * Runs {@code work} as one transaction and commits it. A {@link ThreadlineException} thrown by the
+     * work (a refused append) rolls it back and is rethrown; 40001 and 40P01 run it again, whole.
+     */
+    <T> T write(Supplier<String> what, Work<T> work) {
+        open();
+        for (int attempt = 1; ; attempt++) {
+            boolean committing = false;
+            try (Connection c = pool.getConnection()) {
+                c.setAutoCommit(false);
+                try {
+                    T result = work.run(c);
+                    committing = true;
+                    c.commit();
+                    return result;
+                } catch (SQLException | RuntimeException e) {
+                    rollbackQuietly(c, e);
+                    throw e;
+                }
+            } catch (SQLException e) {
+                if (committing && unavailable(e)) {
+                    // the server may have committed before the connection broke: say so, never "not applied"
+                    throw new StorageException("store unavailable: " + url.shown() + " (" + what.get() + "): the connection"
+                            + " broke during COMMIT, so the write may or may not be applied (read the head, or retry with"
+                            + " the same command id): " + reason(e), e);
+                }
+                if (retryable(e) && attempt < MAX_ATTEMPTS) {
+                    retries.incrementAndGet();
+                    // jittered, growing pause so that the transactions that collided do not collide again
+                    long maxMicros = Math.min(50_000L, 200L << Math.min(attempt, 8));
+                    LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(maxMicros) * 1000L);
+                    continue;
+                }
+                throw failure(what.get(), e);
+            }
+        }
+    }
+
+    /**
+     * Runs {@code work}, a single statement that is atomic by itself, on an auto-commit connection,
+     * retried like {@link #write} on 40001 / 40P01. A connection lost while it runs leaves its outcome
+     * unknown (the implicit commit may have happened), and the message says so.
+     */
+    <T> T writeOne(Supplier<String> what, Work<T> work) {
+        open();
+        for (int attempt = 1; ; attempt++) {
+            boolean sent = false;
+            try (Connection c = pool.getConnection()) {
+                sent = true;
+                return work.run(c);
+            } catch (SQLException e) {
+                if (sent && unavailable(e)) {
+                    throw new StorageException("store unavailable: " + url.shown() + " (" + what.get() + "): the connection"
+                            + " broke while the write ran, so it may or may not be applied (read the head, or retry with"
+                            + " the same command id): " + reason(e), e);
+                }
+                if (retryable(e) && attempt < MAX_ATTEMPTS) {
+                    retries.incrementAndGet();
+                    long maxMicros = Math.min(50_000L, 200L << Math.min(attempt, 8));
+                    LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(maxMicros) * 1000L);
+                    continue;
+                }
+                throw failure(what.get(), e);
+            }
+        }
+    }
+
+    private static void rollbackQuietly(Connection c, Exception cause) {
+        try {
+            c.rollback();
+        } catch (SQLException rollbackFailed) {
+            cause.addSuppressed(rollbackFailed);
+        }
+    }
+
+    /** SQLSTATE 40001 (serialization failure) or 40P01 (deadlock detected): the database rolled the transaction back. */
+    static boolean retryable(SQLException e) {
+        String state = e.getSQLState();
+        return "40001".equals(state) || "40P01".equals(state);
+    }
+
+    /** Whether {@code e} (or a cause) says the server cannot be reached or is going away. */
+    static boolean unavailable(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLTransientConnectionException) {
+                return true;
+            }
+            if (t instanceof SQLException s && s.getSQLState() != null) {
+                String state = s.getSQLState();
+                if (state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03")
+                        || state.equals("53300")) {
+                    return true;
+                }
+            }
+            if (t instanceof java.io.IOException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** One line saying what failed; "store unavailable: ..." when the server is not there. */
+    StorageException failure(String what, SQLException e) {
+        if (unavailable(e)) {
+            return new StorageException("store unavailable: " + url.shown() + " (" + what + "): " + reason(e), e);
+        }
+        return new StorageException("postgres store " + url.shown() + ": cannot " + what + ": "
+                + OneLine.of(e.getMessage()) + " [SQLSTATE " + e.getSQLState() + "]", e);
+    }
+
+    /** The most telling message of the chain: the connection failure under a pool timeout, else the error's own. */
+    private static String reason(Throwable e) {
+        Throwable deepest = e;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException || t instanceof java.io.IOException) {
+                deepest = t;
+            }
+        }
+        return OneLine.of(deepest.getMessage() == null ? deepest.toString() : deepest.getMessage());
+    }
+
+    private void open() {
+        if (closed) {
+            throw new StorageException("the postgres store " + url.shown() + " is closed");
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        pool.close();
+    }
+}

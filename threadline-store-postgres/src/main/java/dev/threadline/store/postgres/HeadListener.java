@@ -1,0 +1,187 @@
+package dev.threadline.store.postgres;
+
+import dev.threadline.core.store.SessionKey;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+
+/**
+ * Wakes {@code awaitHead} waiters when any process commits to a session they follow. Every append
+ * sends {@code pg_notify(CHANNEL, payload)} in its transaction (delivered at commit, dropped with a
+ * rollback); one thread of this store LISTENs on its own connection, outside the pool, started by the
+ * first waiter. A notification says "look again", never what the head is: waiters re-read the head,
+ * so a lost notification only delays them, and they re-read at least every {@link #RECHECK_MS} ms
+ * anyway (every {@link #POLL_MS} ms at most while the listener is not connected: then the store
+ * falls back to polling). Thread-safe.
+ */
+final class HeadListener implements AutoCloseable {
+    /** The channel every Threadline store of a database notifies on; the payload says which schema and session. */
+    static final String CHANNEL = "threadline_heads";
+    static final long RECHECK_MS = 1000;
+    static final long POLL_MS = 100;
+
+    private final Db db;
+    private final String schema;
+    private final String prefix;
+    private final Map<String, Waiters> waiters = new ConcurrentHashMap<>();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition stopped = lock.newCondition();
+    private volatile boolean live;
+    private volatile boolean closed;
+    private Thread thread;
+
+    HeadListener(Db db, String schema) {
+        this.db = db;
+        this.schema = schema;
+        this.prefix = (schema == null ? "" : schema) + "|";
+    }
+
+    /** The payload an append to {@code key} notifies with. */
+    String payload(SessionKey key) {
+        return prefix + key.tenant() + "|" + key.id();
+    }
+
+    /** Whether notifications are being received now (otherwise waiters poll). */
+    boolean live() {
+        return live;
+    }
+
+    /** The waiters of one session: a counter of notifications and a condition to wait on it. */
+    static final class Waiters {
+        final AtomicLong seen = new AtomicLong();
+        final ReentrantLock lock = new ReentrantLock();
+        final Condition moved = lock.newCondition();
+        int count;
+
+        void bump() {
+            lock.lock();
+            try {
+                seen.incrementAndGet();
+                moved.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Waits until a notification after {@code since}, or {@code nanos} have passed. */
+        void await(long since, long nanos) throws InterruptedException {
+            lock.lock();
+            try {
+                long left = nanos;
+                while (seen.get() == since && left > 0) {
+                    left = moved.awaitNanos(left);
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** Registers a waiter on {@code key} (before it reads the head, so no commit after that read is missed). */
+    Waiters register(SessionKey key) {
+        start();
+        return waiters.compute(payload(key), (k, w) -> {
+            Waiters out = w == null ? new Waiters() : w;
+            out.count++;
+            return out;
+        });
+    }
+
+    void unregister(SessionKey key) {
+        waiters.computeIfPresent(payload(key), (k, w) -> --w.count == 0 ? null : w);
+    }
+
+    /** How long a waiter may wait before it reads the head again. */
+    long pauseNanos(long pollNanos) {
+        return live ? TimeUnit.MILLISECONDS.toNanos(RECHECK_MS) : pollNanos;
+    }
+
+    private void start() {
+        lock.lock();
+        try {
+            if (thread == null && !closed) {
+                thread = Thread.ofPlatform().daemon().name("threadline-pg-listen").start(this::run);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void run() {
+        long backoffMs = 50;
+        while (!closed) {
+            try (Connection c = db.dedicated(schema)) {
+                try (Statement s = c.createStatement()) {
+                    s.execute("LISTEN " + CHANNEL);
+                }
+                live = true;
+                backoffMs = 50;
+                wakeAll(); // a commit may have happened while no one listened
+                PGConnection pg = c.unwrap(PGConnection.class);
+                while (!closed) {
+                    PGNotification[] ns = pg.getNotifications((int) POLL_MS * 5);
+                    if (ns != null) {
+                        for (PGNotification n : ns) {
+                            Waiters w = waiters.get(n.getParameter());
+                            if (w != null) {
+                                w.bump();
+                            }
+                        }
+                    }
+                }
+            } catch (SQLException | RuntimeException e) {
+                live = false;
+                wakeAll();
+                pause(backoffMs);
+                backoffMs = Math.min(2000, backoffMs * 2);
+            }
+        }
+        live = false;
+    }
+
+    private void wakeAll() {
+        waiters.values().forEach(Waiters::bump);
+    }
+
+    private void pause(long ms) {
+        lock.lock();
+        try {
+            if (!closed) {
+                stopped.await(ms, TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        Thread t;
+        lock.lock();
+        try {
+            closed = true;
+            stopped.signalAll();
+            t = thread;
+        } finally {
+            lock.unlock();
+        }
+        wakeAll();
+        if (t != null) {
+            try {
+                t.join(TimeUnit.SECONDS.toMillis(5)); // getNotifications returns within its timeout
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

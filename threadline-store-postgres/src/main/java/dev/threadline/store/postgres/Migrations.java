@@ -1,0 +1,187 @@
+package dev.threadline.store.postgres;
+
+import dev.threadline.core.StorageException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/**
+ * The schema of a Threadline PostgreSQL database, as an ordered list of migrations: element
+ * {@code i} brings the schema from version {@code i} to {@code i + 1}, and the table
+ * {@code schema_version} holds one row per version applied. Opening a store applies the missing
+ * ones in order, each in its own transaction whose first statement inserts that version's row: of two
+ * processes upgrading at once, the second waits on that row, fails on its key, and reads the version
+ * again (ADR 0012). A database of a newer version than this code knows is refused. Stateless.
+ */
+final class Migrations {
+    private Migrations() {}
+
+    /** Version 1: the tables. Times are epoch nanoseconds (exact, as the clock gave them). */
+    static final Migration V1 = new Migration(1, "sessions, events, snapshots, variables, commands", List.of("""
+            CREATE TABLE sessions (
+              tenant         text    NOT NULL,
+              id             text    NOT NULL,
+              user_id        text    NOT NULL,
+              parent_id      text,
+              parent_seq     bigint  NOT NULL,
+              info           text    NOT NULL,
+              v              integer NOT NULL,
+              head_seq       bigint  NOT NULL,
+              created_at     bigint  NOT NULL,
+              updated_at     bigint  NOT NULL,
+              lease_owner    text,
+              lease_epoch    bigint  NOT NULL DEFAULT 0,
+              lease_expires  bigint,
+              PRIMARY KEY (tenant, id),
+              FOREIGN KEY (tenant, parent_id) REFERENCES sessions (tenant, id))""",
+            "CREATE INDEX sessions_by_parent ON sessions (tenant, parent_id) WHERE parent_id IS NOT NULL",
+            "CREATE INDEX sessions_by_user ON sessions (tenant, user_id, id)",
+            """
+            CREATE TABLE events (
+              tenant              text    NOT NULL,
+              session_id          text    NOT NULL,
+              seq                 bigint  NOT NULL,
+              step                bigint  NOT NULL,
+              time                bigint  NOT NULL,
+              command_id          text    NOT NULL,
+              source              text    NOT NULL,
+              type                text    NOT NULL,
+              touches_transcript  boolean NOT NULL,
+              payload             text    NOT NULL,
+              v                   integer NOT NULL,
+              PRIMARY KEY (tenant, session_id, seq),
+              FOREIGN KEY (tenant, session_id) REFERENCES sessions (tenant, id))""",
+            """
+            CREATE TABLE snapshots (
+              tenant      text    NOT NULL,
+              session_id  text    NOT NULL,
+              seq         bigint  NOT NULL,
+              payload     text    NOT NULL,
+              v           integer NOT NULL,
+              PRIMARY KEY (tenant, session_id, seq),
+              FOREIGN KEY (tenant, session_id) REFERENCES sessions (tenant, id))""",
+            """
+            CREATE TABLE variables (
+              scope      text    NOT NULL,
+              scope_key  text    NOT NULL,
+              name       text    NOT NULL,
+              value      text    NOT NULL,
+              v          integer NOT NULL,
+              PRIMARY KEY (scope, scope_key, name))""",
+            """
+            CREATE TABLE commands (
+              tenant       text   NOT NULL,
+              session_id   text   NOT NULL,
+              command_id   text   NOT NULL,
+              fingerprint  text   NOT NULL,
+              seq          bigint NOT NULL,
+              result       text,
+              PRIMARY KEY (tenant, session_id, command_id),
+              FOREIGN KEY (tenant, session_id) REFERENCES sessions (tenant, id))"""));
+
+    /**
+     * Version 2: listing through indexes. The metadata moves beside the JSON into a {@code jsonb}
+     * column (filled from the rows there are) with a GIN index for the filter's {@code @>}, and the
+     * listing order (updated_at DESC, id) gets an index per tenant and per tenant and user, so a page
+     * starts at its cursor instead of sorting the tenant's rows.
+     */
+    static final Migration V2 = new Migration(2, "metadata column and listing indexes", List.of(
+            "ALTER TABLE sessions ADD COLUMN metadata jsonb NOT NULL DEFAULT '{}'::jsonb",
+            "UPDATE sessions SET metadata = COALESCE(info::jsonb -> 'metadata', '{}'::jsonb)",
+            "DROP INDEX sessions_by_user",
+            "CREATE INDEX sessions_recent ON sessions (tenant, updated_at DESC, id)",
+            "CREATE INDEX sessions_user_recent ON sessions (tenant, user_id, updated_at DESC, id)",
+            "CREATE INDEX sessions_metadata ON sessions USING gin (metadata jsonb_path_ops)"));
+
+    /** Every migration, in order: element i brings version i to i + 1. */
+    static final List<Migration> ALL = List.of(V1, V2);
+
+    /** The version this code writes. */
+    static int latest() {
+        return ALL.size();
+    }
+
+    /**
+     * Brings the schema of {@code c}'s current schema to {@link #latest()}, creating it from nothing
+     * when empty. {@code c} is in auto-commit mode and is left so.
+     *
+     * @return the version the database had before
+     * @throws StorageException when the database is of a newer version than this code
+     */
+    static int upgrade(Connection c, String where) throws SQLException {
+        createVersionTable(c);
+        int before = -1;
+        for (int round = 0; ; round++) {
+            int current = current(c);
+            if (round > 10 * latest() + 10) {
+                throw new StorageException("postgres store " + where + ": the schema stays at version " + current
+                        + " although its upgrade was tried " + round + " times");
+            }
+            if (before < 0) {
+                before = current;
+            }
+            if (current > latest()) {
+                throw new StorageException("postgres store " + where + ": schema version " + current
+                        + " was written by a newer Threadline (this one knows up to " + latest() + "); upgrade Threadline");
+            }
+            if (current == latest()) {
+                return before;
+            }
+            apply(c, ALL.get(current));
+        }
+    }
+
+    /** The highest version applied (0 for an empty database). */
+    static int current(Connection c) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT COALESCE(MAX(version), 0) FROM schema_version")) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+
+    private static void createVersionTable(Connection c) throws SQLException {
+        String ddl = "CREATE TABLE IF NOT EXISTS schema_version (version integer PRIMARY KEY, description text NOT NULL,"
+                + " applied_at timestamptz NOT NULL DEFAULT now())";
+        for (int attempt = 1; ; attempt++) {
+            try (Statement s = c.createStatement()) {
+                s.execute(ddl);
+                return;
+            } catch (SQLException e) {
+                // two processes creating it at once: one of them fails on the catalog's unique key; the table exists then
+                boolean raced = "23505".equals(e.getSQLState()) || "42P07".equals(e.getSQLState());
+                if (!raced || attempt >= 3) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Applies one migration in its own transaction; if another process applied it meanwhile, changes nothing. */
+    private static void apply(Connection c, Migration m) throws SQLException {
+        c.setAutoCommit(false);
+        try {
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO schema_version (version, description) VALUES (?, ?)")) {
+                ps.setInt(1, m.version());
+                ps.setString(2, m.description());
+                ps.executeUpdate();
+            }
+            try (Statement s = c.createStatement()) {
+                for (String sql : m.statements()) {
+                    s.execute(sql);
+                }
+            }
+            c.commit();
+        } catch (SQLException e) {
+            c.rollback();
+            if (!"23505".equals(e.getSQLState()) && !Db.retryable(e)) {
+                throw e;
+            }
+            // another process holds or applied this version: read the version again
+        } finally {
+            c.setAutoCommit(true);
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package dev.threadline.store.postgres;
+
+import dev.threadline.core.SessionNotFoundException;
+import dev.threadline.core.StorageException;
+import dev.threadline.core.internal.json.RecordCodec;
+import dev.threadline.core.json.Json;
+import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.store.SessionKey;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@code sessions} table: the index of sessions keyed by (tenant, id), with the journal's head
+ * and the lease on the same row, so the append's fencing check and its head move are one conditional
+ * UPDATE of one row. The {@link SessionInfo} is stored as {@link RecordCodec} JSON ({@code info});
+ * the columns beside it are what queries filter and sort on. Stateless.
+ */
+final class SessionRows {
+    private SessionRows() {}
+
+    /** Where a session's journal is and who may write it. */
+    record Position(long head, long epoch) {}
+
+    /** Inserts the row unless the key is taken; false when it is. */
+    static boolean insert(Connection c, SessionInfo info, long head, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO sessions (tenant, id, user_id, parent_id, parent_seq,"
+                + " info, v, head_seq, created_at, updated_at, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)"
+                + " ON CONFLICT (tenant, id) DO NOTHING")) {
+            ps.setString(1, info.tenant());
+            ps.setString(2, info.id());
+            ps.setString(3, info.userId());
+            ps.setString(4, info.parentId());
+            ps.setLong(5, info.parentSeq());
+            ps.setString(6, RecordCodec.encodeSession(info));
+            ps.setInt(7, RecordCodec.VERSION);
+            ps.setLong(8, head);
+            ps.setLong(9, Nanos.of(info.createdAt()));
+            ps.setLong(10, Nanos.of(now));
+            ps.setString(11, Json.write(info.metadata()));
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    static boolean exists(Connection c, SessionKey key) throws SQLException {
+        return positionOrNull(c, key, "") != null;
+    }
+
+    /** The head seq, or {@link SessionNotFoundException}. */
+    static long head(Connection c, SessionKey key) throws SQLException {
+        return position(c, key, "").head();
+    }
+
+    /** The head and lease epoch, or {@link SessionNotFoundException} (the same for another tenant's id as for an unknown one). */
+    static Position position(Connection c, SessionKey key, String lock) throws SQLException {
+        Position p = positionOrNull(c, key, lock);
+        if (p == null) {
+            throw new SessionNotFoundException(key.id());
+        }
+        return p;
+    }
+
+    /** {@code lock} is "" or a locking clause (" FOR UPDATE", " FOR SHARE"). */
+    static Position positionOrNull(Connection c, SessionKey key, String lock) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT head_seq, lease_epoch FROM sessions WHERE tenant = ? AND id = ?" + lock)) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? new Position(rs.getLong(1), rs.getLong(2)) : null;
+            }
+        }
+    }
+
+    static SessionInfo info(Connection c, SessionKey key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT info FROM sessions WHERE tenant = ? AND id = ?")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? decode(key.id(), rs.getString(1)) : null;
+            }
+        }
+    }
+
+    /** A session row's JSON; a corrupt one is a one-line {@link StorageException} naming the session. */
+    static SessionInfo decode(String id, String json) {
+        try {
+            return RecordCodec.decodeSession(id, json);
+        } catch (StorageException e) {
+            throw new StorageException(OneLine.of(e.getMessage()), e.getCause() == null ? e : e.getCause());
+        }
+    }
+
+    static List<String> branches(Connection c, SessionKey key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT id FROM sessions WHERE tenant = ? AND parent_id = ? ORDER BY id")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            List<String> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+            return out;
+        }
+    }
+
+    /** Deletes the session and every row that hangs off it (events, snapshots, command records). */
+    static void delete(Connection c, SessionKey key) throws SQLException {
+        for (String sql : List.of("DELETE FROM events WHERE tenant = ? AND session_id = ?",
+                "DELETE FROM snapshots WHERE tenant = ? AND session_id = ?",
+                "DELETE FROM commands WHERE tenant = ? AND session_id = ?",
+                "DELETE FROM sessions WHERE tenant = ? AND id = ?")) {
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                ps.setString(1, key.tenant());
+                ps.setString(2, key.id());
+                ps.executeUpdate();
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package dev.threadline.store.postgres;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.StorageException;
+import dev.threadline.core.internal.json.RecordCodec;
+import dev.threadline.core.json.Json;
+import dev.threadline.core.state.StateSnapshot;
+import dev.threadline.core.store.ScopedWrite;
+import dev.threadline.core.store.SessionKey;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The two small tables beside the journal: {@code snapshots} (a cache of folded state per tenant,
+ * session and seq) and {@code variables} (user- and app-scoped variables shared across sessions,
+ * per scope, scope key and name). Stateless.
+ */
+final class SharedRows {
+    private SharedRows() {}
+
+    /** Saves a snapshot of an existing session; false when there is no such session. */
+    static boolean saveSnapshot(Connection c, SessionKey key, long seq, String payload) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO snapshots (tenant, session_id, seq, payload, v)"
+                + " SELECT tenant, id, ?, ?, ? FROM sessions WHERE tenant = ? AND id = ?"
+                + " ON CONFLICT (tenant, session_id, seq) DO UPDATE SET payload = excluded.payload, v = excluded.v")) {
+            ps.setLong(1, seq);
+            ps.setString(2, payload);
+            ps.setInt(3, RecordCodec.VERSION);
+            ps.setString(4, key.tenant());
+            ps.setString(5, key.id());
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    /** The newest readable snapshot at or before {@code maxSeq}; an old-version or corrupt one is skipped (it is only a cache). */
+    static Optional<StateSnapshot> latestSnapshot(Connection c, SessionKey key, long maxSeq) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT payload, v FROM snapshots WHERE tenant = ? AND session_id = ? AND seq <= ? ORDER BY seq DESC")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            ps.setLong(3, maxSeq);
+            ps.setFetchSize(4);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    StateSnapshot s = RecordCodec.decodeSnapshot(key.id(), rs.getInt(2), rs.getString(1));
+                    if (s != null) {
+                        return Optional.of(s);
+                    }
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** A shared-variable change with its values already encoded (before a connection is taken). */
+    record VariableChange(String scope, String key, Map<String, String> set, List<String> removed) {
+        static VariableChange of(ScopedWrite w) {
+            Map<String, String> set = new LinkedHashMap<>();
+            w.set().forEach((name, value) -> set.put(name, Json.write(value)));
+            return new VariableChange(w.scope().wireName(), w.key(), set, w.removed());
+        }
+    }
+
+    static List<VariableChange> encode(List<ScopedWrite> writes) {
+        return writes == null ? List.of() : writes.stream().map(VariableChange::of).toList();
+    }
+
+    /** Applies the changes in order; within one, removals first, then puts. */
+    static void apply(Connection c, List<VariableChange> changes) throws SQLException {
+        if (changes.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement del = c.prepareStatement("DELETE FROM variables WHERE scope = ? AND scope_key = ? AND name = ?");
+             PreparedStatement put = c.prepareStatement("INSERT INTO variables (scope, scope_key, name, value, v) VALUES"
+                     + " (?, ?, ?, ?, ?) ON CONFLICT (scope, scope_key, name) DO UPDATE SET value = excluded.value, v = excluded.v")) {
+            for (VariableChange w : changes) {
+                for (String name : w.removed()) {
+                    del.setString(1, w.scope());
+                    del.setString(2, w.key());
+                    del.setString(3, name);
+                    del.executeUpdate();
+                }
+                for (Map.Entry<String, String> e : w.set().entrySet()) {
+                    put.setString(1, w.scope());
+                    put.setString(2, w.key());
+                    put.setString(3, e.getKey());
+                    put.setString(4, e.getValue());
+                    put.setInt(5, RecordCodec.VERSION);
+                    put.executeUpdate();
+                }
+            }
+        }
+    }
+
+    static Map<String, JsonNode> variables(Connection c, String scope, String key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT name, value FROM variables WHERE scope = ? AND scope_key = ?")) {
+            ps.setString(1, scope);
+            ps.setString(2, key);
+            Map<String, JsonNode> out = new LinkedHashMap<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getString(1), value(scope, key, rs.getString(1), rs.getString(2)));
+                }
+            }
+            return Map.copyOf(out);
+        }
+    }
+
+    private static JsonNode value(String scope, String key, String name, String json) {
+        try {
+            JsonNode node = Json.mapper().readTree(json);
+            if (node == null || node.isMissingNode()) {
+                throw new IllegalArgumentException("empty value");
+            }
+            return node;
+        } catch (Exception e) {
+            throw new StorageException("variable '" + name + "' of " + scope + " '" + key + "': corrupt value ("
+                    + OneLine.of(e.getMessage()) + ")", e);
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package dev.threadline.store.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.threadline.core.InvalidInputException;
+import org.junit.jupiter.api.Test;
+
+/** Store URLs: both forms, user and password out of the URL and out of messages, bad ones named. */
+class PgUrlTest {
+
+    @Test
+    void aPostgresqlUrlBecomesAJdbcUrlWithTheUserApart() {
+        PgUrl u = PgUrl.parse("postgresql://ann:s%40cret@db.example:6543/threadline?sslmode=require");
+        assertThat(u.jdbcUrl()).isEqualTo("jdbc:postgresql://db.example:6543/threadline?sslmode=require");
+        assertThat(u.user()).isEqualTo("ann");
+        assertThat(u.password()).isEqualTo("s@cret");
+        assertThat(u.shown()).isEqualTo("postgresql://ann@db.example:6543/threadline").doesNotContain("cret");
+
+        PgUrl plain = PgUrl.parse("postgres://localhost/tl");
+        assertThat(plain.jdbcUrl()).isEqualTo("jdbc:postgresql://localhost/tl");
+        assertThat(plain.user()).isNull();
+        assertThat(PgUrl.parse("jdbc:postgresql://h:1/d?user=x&password=y").shown()).doesNotContain("=y");
+    }
+
+    @Test
+    void badUrlsAreRefusedNamingTheStoreUrlAndNeverThePassword() {
+        for (String bad : new String[] {null, "", "mysql://h/d", "postgresql://", "postgresql://h", "postgresql://h/a/b",
+                "postgresql://ann:pw@/d", "postgresql://h:port/d"}) {
+            assertThatThrownBy(() -> PgUrl.parse(bad)).as("%s", bad).isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("store url").satisfies(e -> assertThat(e.getMessage()).doesNotContain(":pw@"));
+        }
+    }
+}
