@@ -77,6 +77,7 @@ public final class InMemoryStateStore implements StateStore {
             base = info.parentSeq();
         }
         StoreChecks.batch(info.id(), base, firstEvents);
+        StoreChecks.createCommand(info, command);
         Row commandRow = null;
         if (command != null) {
             commandRow = command.session().equals(key) ? null : row(command.session());
@@ -162,7 +163,8 @@ public final class InMemoryStateStore implements StateStore {
     public synchronized Page<SessionSummary> list(SessionQuery query) {
         open();
         Comparator<Row> order = Comparator.comparing((Row r) -> r.updatedAt).reversed().thenComparing(r -> r.info.id());
-        Cursor after = query.cursor() == null ? null : Cursor.parse(query.cursor());
+        String tag = StoreChecks.queryTag(query);
+        Cursor after = query.cursor() == null ? null : Cursor.parse(query.cursor(), tag);
         List<Row> rows = sessions.values().stream()
                 .filter(r -> r.info.tenant().equals(query.tenant()))
                 .filter(r -> query.userId() == null || r.info.userId().equals(query.userId()))
@@ -173,7 +175,7 @@ public final class InMemoryStateStore implements StateStore {
                 .toList();
         List<SessionSummary> items = rows.stream().limit(query.limit())
                 .map(r -> new SessionSummary(r.info, r.head, r.updatedAt)).toList();
-        String next = rows.size() > query.limit() ? Cursor.of(items.get(items.size() - 1)) : null;
+        String next = rows.size() > query.limit() ? Cursor.of(items.get(items.size() - 1), tag) : null;
         return new Page<>(items, next);
     }
 
@@ -287,19 +289,27 @@ public final class InMemoryStateStore implements StateStore {
         return r;
     }
 
-    /** A listing position: the (updatedAt, id) of the last row of a page. */
+    /** A listing position: the (updatedAt, id) of the last row of a page, tagged with its query ({@link StoreChecks#queryTag}). */
     private record Cursor(Instant updatedAt, String id) {
-        static String of(SessionSummary s) {
-            return s.updatedAt() + "|" + s.info().id();
+        static String of(SessionSummary s, String tag) {
+            return tag + "|" + s.updatedAt() + "|" + s.info().id();
         }
 
-        static Cursor parse(String text) {
-            int bar = text.indexOf('|');
-            try {
-                return new Cursor(Instant.parse(text.substring(0, bar)), text.substring(bar + 1));
-            } catch (RuntimeException e) {
-                throw new InvalidInputException("cursor", "'" + text + "' is not a cursor this store returned");
+        static Cursor parse(String text, String tag) {
+            String[] parts = text.split("\\|", -1);
+            if (parts.length != 3 || !parts[0].equals(tag)) {
+                throw refused(text);
             }
+            try {
+                return new Cursor(Instant.parse(parts[1]), SessionInfo.checkId(parts[2], "cursor"));
+            } catch (RuntimeException e) {
+                throw refused(text);
+            }
+        }
+
+        private static InvalidInputException refused(String text) {
+            return new InvalidInputException("cursor", "'" + text + "' is not a cursor this store returned for this query"
+                    + " (same tenant, user and metadata filter)");
         }
 
         /** Whether a row at (t, rowId) comes after this cursor in the listing's order. */

@@ -5,6 +5,7 @@ import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;
+import dev.threadline.core.store.SessionKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -35,20 +36,21 @@ final class EventRows {
         return events == null ? List.of() : events.stream().map(Row::of).toList();
     }
 
-    static void insert(Connection c, String sessionId, List<Row> rows) throws SQLException {
+    static void insert(Connection c, SessionKey key, List<Row> rows) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO events (session_id, " + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                "INSERT INTO events (tenant, session_id, " + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             for (Row r : rows) {
-                ps.setString(1, sessionId);
-                ps.setLong(2, r.seq());
-                ps.setLong(3, r.step());
-                ps.setString(4, r.time());
-                ps.setString(5, r.commandId());
-                ps.setString(6, r.source());
-                ps.setString(7, r.type());
-                ps.setInt(8, r.transcript() ? 1 : 0);
-                ps.setString(9, r.payload());
-                ps.setInt(10, RecordCodec.VERSION);
+                ps.setString(1, key.tenant());
+                ps.setString(2, key.id());
+                ps.setLong(3, r.seq());
+                ps.setLong(4, r.step());
+                ps.setString(5, r.time());
+                ps.setString(6, r.commandId());
+                ps.setString(7, r.source());
+                ps.setString(8, r.type());
+                ps.setInt(9, r.transcript() ? 1 : 0);
+                ps.setString(10, r.payload());
+                ps.setInt(11, RecordCodec.VERSION);
                 ps.addBatch();
             }
             ps.executeBatch();
@@ -56,42 +58,49 @@ final class EventRows {
     }
 
     /** The session's own events with {@code fromSeq <= seq <= toSeq}, in order; optionally only transcript ones. */
-    static List<StoredEvent> select(Connection c, String sessionId, long fromSeq, long toSeq, boolean transcriptOnly)
+    static List<StoredEvent> select(Connection c, SessionKey key, long fromSeq, long toSeq, boolean transcriptOnly)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM events"
-                + " WHERE session_id = ? AND seq BETWEEN ? AND ?" + (transcriptOnly ? " AND touches_transcript = 1" : "")
+                + " WHERE tenant = ? AND session_id = ? AND seq BETWEEN ? AND ?" + (transcriptOnly ? " AND touches_transcript = 1" : "")
                 + " ORDER BY seq")) {
-            ps.setString(1, sessionId);
-            ps.setLong(2, fromSeq);
-            ps.setLong(3, toSeq);
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            ps.setLong(3, fromSeq);
+            ps.setLong(4, toSeq);
             try (ResultSet rs = ps.executeQuery()) {
                 List<StoredEvent> out = new ArrayList<>();
                 while (rs.next()) {
-                    out.add(decode(sessionId, rs));
+                    out.add(decode(key.id(), rs));
                 }
                 return out;
             }
         }
     }
 
-    static void delete(Connection c, String sessionId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM events WHERE session_id = ?")) {
-            ps.setString(1, sessionId);
+    static void delete(Connection c, SessionKey key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM events WHERE tenant = ? AND session_id = ?")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
             ps.executeUpdate();
         }
     }
 
-    /** One row; a corrupt one is a {@link StorageException} naming its session and seq. */
+    /** One row; a corrupt one is a one-line {@link StorageException} naming its session and seq. */
     private static StoredEvent decode(String sessionId, ResultSet rs) throws SQLException {
         // columns by position, in the order of COLUMNS (a lookup by name costs more than the read)
         long seq = rs.getLong(1);
-        Event event = RecordCodec.decodeEvent(sessionId, seq, rs.getInt(9), rs.getString(8));
+        Event event;
+        try {
+            event = RecordCodec.decodeEvent(sessionId, seq, rs.getInt(9), rs.getString(8));
+        } catch (StorageException e) {
+            throw OneLine.of(e); // the parser's detail runs onto more lines
+        }
         try {
             return new StoredEvent(sessionId, seq, rs.getLong(2), Instants.parse(rs.getString(3)),
                     rs.getString(4), CheckpointSource.fromWire(rs.getString(5)), event);
         } catch (RuntimeException e) {
             throw new StorageException("session '" + sessionId + "' seq " + seq + ": corrupt event row ("
-                    + e.getMessage() + ")", e);
+                    + OneLine.of(e.getMessage()) + ")", e);
         }
     }
 }

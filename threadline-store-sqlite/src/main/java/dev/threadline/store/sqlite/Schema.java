@@ -12,73 +12,29 @@ import java.util.List;
  * The tables of a Threadline SQLite file and their version ({@code PRAGMA user_version}). The
  * layout version is separate from the version each row's payload carries ({@code v}, see
  * {@link dev.threadline.core.internal.json.RecordCodec}): the first changes when tables change, the second
- * when a record's JSON does.
+ * when a record's JSON does. Upgrades are an ordered list whose index is the version they start
+ * from; a file is brought up through each of them in one transaction. The DDL is in {@link SchemaDdl}.
  */
 final class Schema {
     /**
-     * The table layout this code creates and reads. Version 2 (ADR 0011): the sessions indexes no
-     * longer hold {@code updated_at}, which every append changes, so an append rewrites two fewer pages.
+     * The table layout this code creates and reads. Version 3: sessions keyed by (tenant, id), events,
+     * snapshots and commands by tenant and session, and each session's lease on its row.
      */
-    static final int VERSION = 2;
+    static final int VERSION = 3;
 
-    /** Version 1 to 2: swap the two sessions indexes that held {@code updated_at}. Rows are unchanged. */
-    private static final List<String> UPGRADE_1_TO_2 = List.of(
-            "DROP INDEX IF EXISTS sessions_by_tenant",
-            "DROP INDEX IF EXISTS sessions_by_user",
-            "CREATE INDEX sessions_by_tenant ON sessions(tenant, id)",
-            "CREATE INDEX sessions_by_user ON sessions(tenant, user_id, id)");
-
-    private static final List<String> DDL = List.of("""
-            CREATE TABLE sessions (
-              id          TEXT PRIMARY KEY,
-              tenant      TEXT NOT NULL,
-              user_id     TEXT NOT NULL,
-              parent_id   TEXT REFERENCES sessions(id),
-              parent_seq  INTEGER NOT NULL,
-              info        TEXT NOT NULL,
-              head_seq    INTEGER NOT NULL,
-              created_at  INTEGER NOT NULL,
-              updated_at  INTEGER NOT NULL,
-              v           INTEGER NOT NULL)""",
-            "CREATE INDEX sessions_by_tenant ON sessions(tenant, id)",
-            "CREATE INDEX sessions_by_user ON sessions(tenant, user_id, id)",
-            "CREATE INDEX sessions_by_parent ON sessions(parent_id) WHERE parent_id IS NOT NULL",
-            """
-            CREATE TABLE events (
-              session_id          TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-              seq                 INTEGER NOT NULL,
-              step                INTEGER NOT NULL,
-              time                TEXT NOT NULL,
-              command_id          TEXT NOT NULL,
-              source              TEXT NOT NULL,
-              type                TEXT NOT NULL,
-              touches_transcript  INTEGER NOT NULL,
-              payload             TEXT NOT NULL,
-              v                   INTEGER NOT NULL,
-              PRIMARY KEY (session_id, seq))""",
-            """
-            CREATE TABLE snapshots (
-              session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-              seq         INTEGER NOT NULL,
-              payload     TEXT NOT NULL,
-              v           INTEGER NOT NULL,
-              PRIMARY KEY (session_id, seq))""",
-            """
-            CREATE TABLE variables (
-              scope      TEXT NOT NULL,
-              scope_key  TEXT NOT NULL,
-              name       TEXT NOT NULL,
-              value      TEXT NOT NULL,
-              v          INTEGER NOT NULL,
-              PRIMARY KEY (scope, scope_key, name))""");
+    /** {@code UPGRADES.get(v - 1)} turns a version {@code v} file into a version {@code v + 1} one. */
+    private static final List<List<String>> UPGRADES = List.of(SchemaDdl.UPGRADE_1_TO_2, SchemaDdl.UPGRADE_2_TO_3);
 
     private Schema() {}
 
     /**
-     * Puts the file in WAL mode and creates the tables if it is new; refuses a file written by a
-     * newer Threadline or one that holds someone else's tables.
+     * Refuses, before anything is written to it, a file written by a newer Threadline or one that
+     * holds someone else's tables; then puts the file in WAL mode and creates or upgrades the tables.
+     * The first check reads only (no WAL switch, no transaction that writes), so a refused file is left
+     * byte for byte as it was.
      */
     static void prepare(Connection c, Path file) throws SQLException {
+        refuseForeignOrNewer(c, file);
         String mode = queryString(c, "PRAGMA journal_mode = WAL");
         if (!"wal".equalsIgnoreCase(mode)) {
             throw new StorageException("sqlite store " + file + ": cannot switch to WAL journal mode (got '" + mode
@@ -86,25 +42,23 @@ final class Schema {
         }
         Connections.exec(c, "BEGIN IMMEDIATE");
         try {
-            int version = (int) queryLong(c, "PRAGMA user_version");
-            if (version > VERSION) {
-                throw new StorageException("sqlite store " + file + " has schema version " + version + ", newer than the "
-                        + VERSION + " this Threadline understands; upgrade Threadline to open it (nothing was changed)");
-            }
+            int version = refuseForeignOrNewer(c, file); // again under the write lock: another process may have been first
             if (version == 0) {
-                long tables = queryLong(c, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
-                if (tables > 0) {
-                    throw new StorageException("sqlite store " + file + " already holds " + tables + " tables that are not"
-                            + " Threadline's (user_version 0); choose another file");
-                }
-                for (String ddl : DDL) {
+                for (String ddl : SchemaDdl.TABLES) {
                     Connections.exec(c, ddl);
                 }
-                Connections.exec(c, "PRAGMA user_version = " + VERSION);
-            } else if (version == 1) {
-                for (String ddl : UPGRADE_1_TO_2) {
+                for (String ddl : SchemaDdl.INDEXES) {
                     Connections.exec(c, ddl);
                 }
+            } else {
+                Connections.exec(c, "PRAGMA defer_foreign_keys = ON"); // rows are copied parent and child in any order
+                for (int v = version; v < VERSION; v++) {
+                    for (String ddl : UPGRADES.get(v - 1)) {
+                        Connections.exec(c, ddl);
+                    }
+                }
+            }
+            if (version != VERSION) {
                 Connections.exec(c, "PRAGMA user_version = " + VERSION);
             }
             Connections.exec(c, "COMMIT");
@@ -116,6 +70,23 @@ final class Schema {
             }
             throw e;
         }
+    }
+
+    /** The file's layout version; refuses a newer one or a file of another program (tables, version 0). Reads only. */
+    private static int refuseForeignOrNewer(Connection c, Path file) throws SQLException {
+        int version = (int) queryLong(c, "PRAGMA user_version");
+        if (version > VERSION) {
+            throw new StorageException("sqlite store " + file + " has schema version " + version + ", newer than the "
+                    + VERSION + " this Threadline understands; upgrade Threadline to open it (nothing was changed)");
+        }
+        if (version == 0) {
+            long tables = queryLong(c, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'");
+            if (tables > 0) {
+                throw new StorageException("sqlite store " + file + " already holds " + tables + " tables that are not"
+                        + " Threadline's (user_version 0); choose another file (nothing was changed)");
+            }
+        }
+        return version;
     }
 
     static long queryLong(Connection c, String sql) throws SQLException {

@@ -3,8 +3,7 @@ package dev.threadline.store.sqlite;
 import dev.threadline.core.SessionNotFoundException;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.model.SessionInfo;
-import dev.threadline.core.store.SessionQuery;
-import dev.threadline.core.store.SessionSummary;
+import dev.threadline.core.store.SessionKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -14,18 +13,22 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The {@code sessions} table: the sessions index. The {@link SessionInfo} is stored as JSON
- * ({@code info}); the columns beside it (tenant, user, parent, head, times) are what queries filter
- * and sort on. Times are epoch nanoseconds: exact and sortable from 1677 to 2262.
+ * The {@code sessions} table: the sessions index, keyed by (tenant, id). The {@link SessionInfo} is
+ * stored as JSON ({@code info}); the columns beside it (user, parent, head, times, lease) are what
+ * queries filter and sort on and what an append checks. Times are epoch nanoseconds: exact and
+ * sortable from 1677 to 2262. Listing is in {@link SessionPages}, leases in {@link LeaseRows}.
  */
 final class SessionRows {
     private SessionRows() {}
 
+    /** Where a session's journal is and who may write it: read by every append in its transaction. */
+    record Position(long head, long epoch) {}
+
     static void insert(Connection c, SessionInfo info, String json, long head, Instant now) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO sessions (id, tenant, user_id, parent_id, parent_seq,"
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO sessions (tenant, id, user_id, parent_id, parent_seq,"
                 + " info, head_seq, created_at, updated_at, v) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            ps.setString(1, info.id());
-            ps.setString(2, info.tenant());
+            ps.setString(1, info.tenant());
+            ps.setString(2, info.id());
             ps.setString(3, info.userId());
             ps.setString(4, info.parentId());
             ps.setLong(5, info.parentSeq());
@@ -39,70 +42,62 @@ final class SessionRows {
     }
 
     /** The head seq, or {@link SessionNotFoundException}. */
-    static long head(Connection c, String sessionId) throws SQLException {
-        Long head = headOrNull(c, sessionId);
-        if (head == null) {
-            throw new SessionNotFoundException(sessionId);
-        }
-        return head;
+    static long head(Connection c, SessionKey key) throws SQLException {
+        return position(c, key).head();
     }
 
-    static Long headOrNull(Connection c, String sessionId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT head_seq FROM sessions WHERE id = ?")) {
-            ps.setString(1, sessionId);
+    /** The head and lease epoch, or {@link SessionNotFoundException} (the same for another tenant's id as for an unknown one). */
+    static Position position(Connection c, SessionKey key) throws SQLException {
+        Position p = positionOrNull(c, key);
+        if (p == null) {
+            throw new SessionNotFoundException(key.id());
+        }
+        return p;
+    }
+
+    static Position positionOrNull(Connection c, SessionKey key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT head_seq, lease_epoch FROM sessions WHERE tenant = ? AND id = ?")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getLong(1) : null;
+                return rs.next() ? new Position(rs.getLong(1), rs.getLong(2)) : null;
             }
         }
     }
 
-    static void moveHead(Connection c, String sessionId, long head, Instant now) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET head_seq = ?, updated_at = ? WHERE id = ?")) {
+    static void moveHead(Connection c, SessionKey key, long head, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET head_seq = ?, updated_at = ? WHERE tenant = ? AND id = ?")) {
             ps.setLong(1, head);
             ps.setLong(2, nanos(now));
-            ps.setString(3, sessionId);
+            ps.setString(3, key.tenant());
+            ps.setString(4, key.id());
             ps.executeUpdate();
         }
     }
 
-    static SessionInfo info(Connection c, String sessionId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT info FROM sessions WHERE id = ?")) {
-            ps.setString(1, sessionId);
+    static SessionInfo info(Connection c, SessionKey key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT info FROM sessions WHERE tenant = ? AND id = ?")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? RecordCodec.decodeSession(sessionId, rs.getString(1)) : null;
+                return rs.next() ? decode(key.id(), rs.getString(1)) : null;
             }
         }
     }
 
-    /**
-     * Finds the tenant's (or user's) sessions through the indexes on (tenant, id) and (tenant, user_id, id)
-     * and sorts them by {@code updated_at}: a scan of that tenant's sessions per listing, the price of
-     * indexes that an append does not rewrite (ADR 0011).
-     */
-    static List<SessionSummary> list(Connection c, SessionQuery query) throws SQLException {
-        String sql = "SELECT id, info, head_seq, updated_at FROM sessions WHERE tenant = ?"
-                + (query.userId() == null ? "" : " AND user_id = ?") + " ORDER BY updated_at DESC, id LIMIT ?";
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            int i = 1;
-            ps.setString(i++, query.tenant());
-            if (query.userId() != null) {
-                ps.setString(i++, query.userId());
-            }
-            ps.setInt(i, query.limit());
-            List<SessionSummary> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(new SessionSummary(RecordCodec.decodeSession(rs.getString(1), rs.getString(2)),
-                            rs.getLong(3), instant(rs.getLong(4))));
-                }
-            }
-            return out;
+    /** A session row's JSON; a corrupt one is a one-line {@link dev.threadline.core.StorageException} naming the session. */
+    static SessionInfo decode(String id, String json) {
+        try {
+            return RecordCodec.decodeSession(id, json);
+        } catch (dev.threadline.core.StorageException e) {
+            throw OneLine.of(e);
         }
     }
 
-    static List<String> branches(Connection c, String sessionId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT id FROM sessions WHERE parent_id = ? ORDER BY id")) {
-            ps.setString(1, sessionId);
+    static List<String> branches(Connection c, SessionKey key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT id FROM sessions WHERE tenant = ? AND parent_id = ? ORDER BY id")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
             List<String> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -113,9 +108,10 @@ final class SessionRows {
         }
     }
 
-    static void delete(Connection c, String sessionId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM sessions WHERE id = ?")) {
-            ps.setString(1, sessionId);
+    static void delete(Connection c, SessionKey key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM sessions WHERE tenant = ? AND id = ?")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
             ps.executeUpdate();
         }
     }

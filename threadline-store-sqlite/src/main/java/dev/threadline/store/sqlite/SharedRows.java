@@ -6,6 +6,7 @@ import dev.threadline.core.json.Json;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.state.StateSnapshot;
 import dev.threadline.core.store.ScopedWrite;
+import dev.threadline.core.store.SessionKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,32 +18,35 @@ import java.util.Optional;
 
 /**
  * The two small tables beside the journal: {@code snapshots} (a cache of folded state, keyed by
- * session and seq) and {@code variables} (user- and app-scoped variables shared across sessions,
+ * tenant, session and seq) and {@code variables} (user- and app-scoped variables shared across sessions,
  * keyed by scope, scope key and name).
  */
 final class SharedRows {
     private SharedRows() {}
 
-    static void saveSnapshot(Connection c, String sessionId, long seq, String payload) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO snapshots (session_id, seq, payload, v) VALUES (?, ?, ?, ?)"
-                + " ON CONFLICT (session_id, seq) DO UPDATE SET payload = excluded.payload, v = excluded.v")) {
-            ps.setString(1, sessionId);
-            ps.setLong(2, seq);
-            ps.setString(3, payload);
-            ps.setInt(4, RecordCodec.VERSION);
+    static void saveSnapshot(Connection c, SessionKey key, long seq, String payload) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO snapshots (tenant, session_id, seq, payload, v)"
+                + " VALUES (?, ?, ?, ?, ?)"
+                + " ON CONFLICT (tenant, session_id, seq) DO UPDATE SET payload = excluded.payload, v = excluded.v")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            ps.setLong(3, seq);
+            ps.setString(4, payload);
+            ps.setInt(5, RecordCodec.VERSION);
             ps.executeUpdate();
         }
     }
 
     /** The newest readable snapshot at or before {@code maxSeq}; an old-version or corrupt one is skipped (it is only a cache). */
-    static Optional<StateSnapshot> latestSnapshot(Connection c, String sessionId, long maxSeq) throws SQLException {
+    static Optional<StateSnapshot> latestSnapshot(Connection c, SessionKey key, long maxSeq) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT payload, v FROM snapshots WHERE session_id = ? AND seq <= ? ORDER BY seq DESC")) {
-            ps.setString(1, sessionId);
-            ps.setLong(2, maxSeq);
+                "SELECT payload, v FROM snapshots WHERE tenant = ? AND session_id = ? AND seq <= ? ORDER BY seq DESC")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            ps.setLong(3, maxSeq);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    StateSnapshot s = RecordCodec.decodeSnapshot(sessionId, rs.getInt(2), rs.getString(1));
+                    StateSnapshot s = RecordCodec.decodeSnapshot(key.id(), rs.getInt(2), rs.getString(1));
                     if (s != null) {
                         return Optional.of(s);
                     }
@@ -52,9 +56,10 @@ final class SharedRows {
         return Optional.empty();
     }
 
-    static void deleteSnapshots(Connection c, String sessionId) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM snapshots WHERE session_id = ?")) {
-            ps.setString(1, sessionId);
+    static void deleteSnapshots(Connection c, SessionKey key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM snapshots WHERE tenant = ? AND session_id = ?")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
             ps.executeUpdate();
         }
     }

@@ -1,7 +1,9 @@
 package dev.threadline.store.sqlite;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.DuplicateCommandException;
 import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.LeaseLostException;
 import dev.threadline.core.SessionExistsException;
 import dev.threadline.core.StorageException;
 import dev.threadline.core.VersionConflictException;
@@ -10,7 +12,13 @@ import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.state.StateSnapshot;
 import dev.threadline.core.state.VariableScope;
-import dev.threadline.core.store.ScopedWrite;
+import dev.threadline.core.store.AppendRequest;
+import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.JournalTail;
+import dev.threadline.core.store.Lease;
+import dev.threadline.core.store.LeaseResult;
+import dev.threadline.core.store.Page;
+import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.SessionQuery;
 import dev.threadline.core.store.SessionSummary;
 import dev.threadline.core.store.StateStore;
@@ -28,11 +36,13 @@ import java.util.Optional;
 import org.sqlite.SQLiteConfig;
 
 /**
- * The embedded default {@link StateStore}: one SQLite file in WAL mode. An append is one
- * {@code BEGIN IMMEDIATE} transaction that checks the expected seq, inserts only the new events,
- * moves the head and applies shared-variable writes; nothing already written is rewritten, so the
- * cost of a step does not grow with the history. Several processes may open the same file: SQLite's
- * write lock plus the expected-seq check keep one writer per seq. See the module README for the schema.
+ * The embedded default {@link StateStore}: one SQLite file in WAL mode. An append is one piece of
+ * work in a {@code BEGIN IMMEDIATE} transaction that checks the lease epoch and the expected seq on
+ * the session's row, inserts only the new events, moves the head, applies shared-variable writes and
+ * records the command id when the step carries one; nothing already written is rewritten, so the
+ * cost of a step does not grow with the history. Lease operations are writes through the same queue.
+ * Several processes may open the same file: SQLite's write lock plus the epoch and expected-seq checks
+ * keep one writer per seq. Thread-safe. See docs/storage.md for the schema.
  */
 public final class SqliteStateStore implements StateStore {
 
@@ -45,7 +55,7 @@ public final class SqliteStateStore implements StateStore {
      * @param synchronous FULL (default): an acknowledged append survives a power loss; NORMAL: it survives a
      *                    process kill, and a power loss may drop the last commits (never corrupts the file)
      * @param busyTimeout how long a write waits for another process's write lock before failing
-     * @param clock       the time of the sessions index ({@code updatedAt})
+     * @param clock       the time of the sessions index ({@code updatedAt}) and of lease expiry
      * @param maxBatch    the most writes one commit may hold (group commit, ADR 0011); default 512; 1 commits
      *                    each write in its own transaction
      */
@@ -92,6 +102,7 @@ public final class SqliteStateStore implements StateStore {
     private final Path file;
     private final Options options;
     private final Connections db;
+    private final HeadSignal signal = new HeadSignal();
 
     private SqliteStateStore(Path file, Options options, Connections db) {
         this.file = file;
@@ -143,100 +154,143 @@ public final class SqliteStateStore implements StateStore {
     }
 
     @Override
-    public void create(SessionInfo info, List<StoredEvent> firstEvents) {
+    public void create(SessionInfo info, List<StoredEvent> firstEvents, CommandRecord command) {
         Objects.requireNonNull(info, "info");
+        SessionKey key = SessionKey.of(info);
         List<EventRows.Row> rows = EventRows.encode(firstEvents);
         String json = RecordCodec.encodeSession(info);
         db.write(() -> "create session '" + info.id() + "'", c -> {
-            if (SessionRows.headOrNull(c, info.id()) != null) {
+            if (SessionRows.positionOrNull(c, key) != null) {
                 throw new SessionExistsException(info.id());
             }
             if (info.parentId() != null) {
-                StoreChecks.branchPoint(info, SessionRows.head(c, info.parentId()));
+                StoreChecks.branchPoint(info, SessionRows.head(c, key.sibling(info.parentId())));
             }
             StoreChecks.batch(info.id(), info.parentSeq(), firstEvents);
+            StoreChecks.createCommand(info, command);
+            if (command != null && !command.session().equals(key)) {
+                refuseDuplicate(c, command);
+            }
             SessionRows.insert(c, info, json, info.parentSeq() + rows.size(), options.clock().instant());
-            EventRows.insert(c, info.id(), rows);
+            EventRows.insert(c, key, rows);
+            if (command != null) {
+                CommandRows.insert(c, command);
+            }
             return null;
         });
     }
 
     @Override
-    public long append(String sessionId, long expectedSeq, List<StoredEvent> events, List<ScopedWrite> writes) {
-        List<EventRows.Row> rows = EventRows.encode(events);
-        List<SharedRows.VariableChange> changes = SharedRows.encode(writes);
-        return db.write(() -> "append to session '" + sessionId + "' after seq " + expectedSeq, c -> {
-            long head = SessionRows.head(c, sessionId);
-            if (head != expectedSeq) {
-                throw new VersionConflictException(sessionId, expectedSeq, head);
+    public long append(AppendRequest request) {
+        SessionKey key = request.key();
+        List<EventRows.Row> rows = EventRows.encode(request.events());
+        List<SharedRows.VariableChange> changes = SharedRows.encode(request.writes());
+        long head = db.write(() -> "append to session '" + key.id() + "' after seq " + request.expectedSeq(), c -> {
+            SessionRows.Position at = SessionRows.position(c, key);
+            if (at.epoch() != request.epoch()) {
+                throw new LeaseLostException(key.id(), request.epoch(), at.epoch());
             }
-            StoreChecks.batch(sessionId, expectedSeq, events);
-            EventRows.insert(c, sessionId, rows);
-            long newHead = expectedSeq + rows.size();
-            SessionRows.moveHead(c, sessionId, newHead, options.clock().instant());
+            if (at.head() != request.expectedSeq()) {
+                throw new VersionConflictException(key.id(), request.expectedSeq(), at.head());
+            }
+            StoreChecks.batch(key.id(), request.expectedSeq(), request.events());
+            StoreChecks.command(request);
+            if (request.command() != null) {
+                refuseDuplicate(c, request.command());
+            }
+            EventRows.insert(c, key, rows);
+            long newHead = request.expectedSeq() + rows.size();
+            SessionRows.moveHead(c, key, newHead, options.clock().instant());
             SharedRows.apply(c, changes);
+            if (request.command() != null) {
+                CommandRows.insert(c, request.command()); // only steps that carry a command id write this table
+            }
             return newHead;
         });
+        signal.committed();
+        return head;
+    }
+
+    private static void refuseDuplicate(java.sql.Connection c, CommandRecord command) throws SQLException {
+        CommandRecord existing = CommandRows.find(c, command.session(), command.commandId());
+        if (existing != null) {
+            throw new DuplicateCommandException(existing);
+        }
     }
 
     @Override
-    public long head(String sessionId) {
-        return db.read(() -> "read the head of session '" + sessionId + "'", c -> SessionRows.head(c, sessionId));
+    public long head(SessionKey key) {
+        return db.read(() -> "read the head of session '" + key.id() + "'", c -> SessionRows.head(c, key));
+    }
+
+    /** Waits as {@link JournalTail#awaitHead} says; woken at once by this store's own commits, polling for others'. */
+    @Override
+    public long awaitHead(SessionKey key, long afterSeq, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            long seen = signal.seen();
+            long head = head(key);
+            long left = deadline - System.nanoTime();
+            if (head > afterSeq || left <= 0) {
+                return head;
+            }
+            signal.await(seen, left);
+        }
     }
 
     @Override
-    public List<StoredEvent> readOwn(String sessionId, long fromSeq, long toSeq) {
-        return readEvents(sessionId, fromSeq, toSeq, false);
+    public List<StoredEvent> readOwn(SessionKey key, long fromSeq, long toSeq) {
+        return readEvents(key, fromSeq, toSeq, false);
     }
 
     @Override
-    public List<StoredEvent> readOwnTranscript(String sessionId, long fromSeq, long toSeq) {
-        return readEvents(sessionId, fromSeq, toSeq, true);
+    public List<StoredEvent> readOwnTranscript(SessionKey key, long fromSeq, long toSeq) {
+        return readEvents(key, fromSeq, toSeq, true);
     }
 
-    private List<StoredEvent> readEvents(String sessionId, long fromSeq, long toSeq, boolean transcriptOnly) {
-        return db.read(() -> "read session '" + sessionId + "' seq " + fromSeq + ".." + toSeq, c -> {
-            List<StoredEvent> out = EventRows.select(c, sessionId, fromSeq, toSeq, transcriptOnly);
+    private List<StoredEvent> readEvents(SessionKey key, long fromSeq, long toSeq, boolean transcriptOnly) {
+        return db.read(() -> "read session '" + key.id() + "' seq " + fromSeq + ".." + toSeq, c -> {
+            List<StoredEvent> out = EventRows.select(c, key, fromSeq, toSeq, transcriptOnly);
             if (out.isEmpty()) {
-                SessionRows.head(c, sessionId); // an unknown session is an error, an empty range is not
+                SessionRows.head(c, key); // an unknown session is an error, an empty range is not
             }
             return out;
         });
     }
 
     @Override
-    public Optional<SessionInfo> session(String sessionId) {
-        return db.read(() -> "read session '" + sessionId + "'", c -> Optional.ofNullable(SessionRows.info(c, sessionId)));
+    public Optional<SessionInfo> session(SessionKey key) {
+        return db.read(() -> "read session '" + key.id() + "'", c -> Optional.ofNullable(SessionRows.info(c, key)));
     }
 
     @Override
-    public List<SessionSummary> list(SessionQuery query) {
-        return db.read(() -> "list the sessions of tenant '" + query.tenant() + "'", c -> SessionRows.list(c, query));
+    public Page<SessionSummary> list(SessionQuery query) {
+        return db.read(() -> "list the sessions of tenant '" + query.tenant() + "'", c -> SessionPages.list(c, query));
     }
 
     @Override
-    public List<String> branches(String sessionId) {
-        return db.read(() -> "list the branches of session '" + sessionId + "'", c -> {
-            SessionRows.head(c, sessionId);
-            return SessionRows.branches(c, sessionId);
+    public List<String> branches(SessionKey key) {
+        return db.read(() -> "list the branches of session '" + key.id() + "'", c -> {
+            SessionRows.head(c, key);
+            return SessionRows.branches(c, key);
         });
     }
 
     @Override
-    public void saveSnapshot(String sessionId, StateSnapshot snapshot) {
+    public void saveSnapshot(SessionKey key, StateSnapshot snapshot) {
         String payload = RecordCodec.encodeSnapshot(snapshot);
-        db.write(() -> "save a snapshot of session '" + sessionId + "' at seq " + snapshot.seq(), c -> {
-            SessionRows.head(c, sessionId);
-            SharedRows.saveSnapshot(c, sessionId, snapshot.seq(), payload);
+        db.write(() -> "save a snapshot of session '" + key.id() + "' at seq " + snapshot.seq(), c -> {
+            SessionRows.head(c, key);
+            SharedRows.saveSnapshot(c, key, snapshot.seq(), payload);
             return null;
         });
     }
 
     @Override
-    public Optional<StateSnapshot> latestSnapshot(String sessionId, long maxSeq) {
-        return db.read(() -> "read a snapshot of session '" + sessionId + "'", c -> {
-            SessionRows.head(c, sessionId);
-            return SharedRows.latestSnapshot(c, sessionId, maxSeq);
+    public Optional<StateSnapshot> latestSnapshot(SessionKey key, long maxSeq) {
+        return db.read(() -> "read a snapshot of session '" + key.id() + "'", c -> {
+            SessionRows.head(c, key);
+            return SharedRows.latestSnapshot(c, key, maxSeq);
         });
     }
 
@@ -247,19 +301,58 @@ public final class SqliteStateStore implements StateStore {
     }
 
     @Override
-    public void delete(String sessionId) {
-        db.write(() -> "delete session '" + sessionId + "'", c -> {
-            SessionRows.head(c, sessionId);
-            List<String> children = SessionRows.branches(c, sessionId);
-            if (!children.isEmpty()) {
-                throw new InvalidInputException("session", "'" + sessionId + "' has branches " + children
-                        + " that share its journal; delete them first");
-            }
-            EventRows.delete(c, sessionId);
-            SharedRows.deleteSnapshots(c, sessionId);
-            SessionRows.delete(c, sessionId);
+    public LeaseResult acquire(SessionKey key, String owner, Duration ttl, String deadHolder) {
+        StoreChecks.lease(owner, ttl);
+        return db.write(() -> "acquire the lease of session '" + key.id() + "' for " + owner,
+                c -> LeaseRows.acquire(c, key, owner, ttl, deadHolder, options.clock().instant()));
+    }
+
+    @Override
+    public Lease renew(Lease lease, Duration ttl) {
+        Objects.requireNonNull(lease, "lease");
+        StoreChecks.lease(lease.owner(), ttl);
+        return db.write(() -> "renew the lease of session '" + lease.key().id() + "' for " + lease.owner(),
+                c -> LeaseRows.renew(c, lease, ttl, options.clock().instant()));
+    }
+
+    @Override
+    public void release(Lease lease) {
+        Objects.requireNonNull(lease, "lease");
+        db.write(() -> "release the lease of session '" + lease.key().id() + "'", c -> {
+            LeaseRows.release(c, lease);
             return null;
         });
+    }
+
+    @Override
+    public Optional<Lease> lease(SessionKey key) {
+        return db.read(() -> "read the lease of session '" + key.id() + "'", c -> Optional.ofNullable(LeaseRows.current(c, key)));
+    }
+
+    @Override
+    public Optional<CommandRecord> command(SessionKey key, String commandId) {
+        return db.read(() -> "read command '" + commandId + "' of session '" + key.id() + "'", c -> {
+            SessionRows.head(c, key);
+            return Optional.ofNullable(CommandRows.find(c, key, commandId));
+        });
+    }
+
+    @Override
+    public void delete(SessionKey key) {
+        db.write(() -> "delete session '" + key.id() + "'", c -> {
+            SessionRows.head(c, key);
+            List<String> children = SessionRows.branches(c, key);
+            if (!children.isEmpty()) {
+                throw new InvalidInputException("session", "'" + key.id() + "' has branches " + children
+                        + " that share its journal; delete them first");
+            }
+            EventRows.delete(c, key);
+            SharedRows.deleteSnapshots(c, key);
+            CommandRows.delete(c, key);
+            SessionRows.delete(c, key);
+            return null;
+        });
+        signal.committed(); // a waiter on it learns that it is gone
     }
 
     @Override
@@ -273,6 +366,7 @@ public final class SqliteStateStore implements StateStore {
     @Override
     public void close() {
         db.close();
+        signal.committed(); // waiters wake and find the store closed
     }
 
     /**

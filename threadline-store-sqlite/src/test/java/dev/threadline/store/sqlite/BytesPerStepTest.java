@@ -11,8 +11,12 @@ import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.model.StopReason;
 import dev.threadline.core.model.Usage;
+import dev.threadline.core.store.AppendRequest;
+import dev.threadline.core.store.LeaseResult;
+import dev.threadline.core.store.SessionKey;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,13 +58,15 @@ class BytesPerStepTest {
         try (SqliteStateStore store = SqliteStateStore.open(file)) {
             store.create(info, List.of(new StoredEvent("s", 1, 1, T0, "create", CheckpointSource.INPUT,
                     new Event.SessionCreated(info))));
+            SessionKey key = SessionKey.of(info);
+            long epoch = ((LeaseResult.Acquired) store.acquire(key, "w", Duration.ofHours(1), null)).lease().epoch();
             long head = 1;
             while (head < length) {       // history built in batches: the rows are the same as one step at a time
                 List<StoredEvent> batch = new ArrayList<>();
                 for (long seq = head + 1; seq <= Math.min(length, head + 100); seq++) {
                     batch.add(message(seq));
                 }
-                head = store.append("s", head, batch, List.of());
+                head = store.append(AppendRequest.of(key, head, epoch, batch));
             }
 
             assertThat(store.pragma("PRAGMA wal_checkpoint(TRUNCATE)")).as("checkpoint busy").isEqualTo("0");
@@ -70,7 +76,7 @@ class BytesPerStepTest {
             assertThat(walBefore).as("WAL after truncation").isZero();
 
             for (int i = 0; i < STEPS; i++) {
-                head = store.append("s", head, List.of(message(head + 1)), List.of());
+                head = store.append(AppendRequest.of(key, head, epoch, List.of(message(head + 1))));
             }
 
             long walGrowth = Files.size(wal) - walBefore;

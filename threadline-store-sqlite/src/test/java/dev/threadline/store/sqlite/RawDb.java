@@ -38,6 +38,18 @@ final class RawDb implements AutoCloseable {
         }
     }
 
+    /** The first column of the first row as text (null when there is no row). */
+    String queryString(String sql, Object... params) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
+    }
+
     @Override
     public void close() throws SQLException {
         c.close();

@@ -10,9 +10,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.threadline.core.StorageException;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.state.VariableScope;
+import dev.threadline.core.store.AppendRequest;
+import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.ScopedWrite;
+import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.tck.RoundTripFixtures;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -22,11 +26,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Rows damaged behind the store's back give clear errors naming what is damaged, never wrong data or a silent duplicate. */
 class SqliteCorruptionTest {
+    private static final SessionKey S = new SessionKey("default", "s");
     @TempDir
     Path dir;
     private Path file;
     private SqliteStateStore store;
     private RawDb raw;
+    private long epoch;
 
     @BeforeEach
     void open() throws Exception {
@@ -35,6 +41,7 @@ class SqliteCorruptionTest {
         List<dev.threadline.core.event.StoredEvent> events = new ArrayList<>(List.of(first(root("s"))));
         events.addAll(messages("s", 2, 4));
         store.create(root("s"), events);
+        epoch = ((LeaseResult.Acquired) store.acquire(S, "w", Duration.ofMinutes(1), null)).lease().epoch();
         raw = new RawDb(file);
     }
 
@@ -48,10 +55,29 @@ class SqliteCorruptionTest {
     void aGarbagePayloadIsAStorageErrorNamingSessionAndSeq() throws Exception {
         raw.exec("UPDATE events SET payload = ? WHERE session_id = 's' AND seq = 3", "{\"type\": \"UserMessa\u00e9\", garbage");
 
-        assertThatThrownBy(() -> store.readOwn("s", 1, 5))
+        assertThatThrownBy(() -> store.readOwn(S, 1, 5))
                 .isInstanceOf(StorageException.class).hasMessageContaining("session 's'").hasMessageContaining("seq 3");
-        assertThat(store.readOwn("s", 4, 5)).hasSize(2);
-        assertThat(store.readOwn("s", 1, 2)).hasSize(2);
+        assertThat(store.readOwn(S, 4, 5)).hasSize(2);
+        assertThat(store.readOwn(S, 1, 2)).hasSize(2);
+    }
+
+    /** Regression: the message ran onto a second line of Jackson's parser detail ("at [Source: ...]"). */
+    @Test
+    void corruptRowErrorsAreOneLineNamingSessionAndSeq() throws Exception {
+        raw.exec("UPDATE events SET payload = ? WHERE session_id = 's' AND seq = 3", "{\"type\": \"UserMessageReceived\", " + "x".repeat(500));
+        raw.exec("UPDATE sessions SET info = '{\"id\": ' WHERE id = 's'");
+
+        assertThatThrownBy(() -> store.readOwn(S, 3, 3)).isInstanceOf(StorageException.class)
+                .satisfies(e -> assertOneLine(e.getMessage()))
+                .hasMessageStartingWith("session 's' seq 3: corrupt event row (");
+        assertThatThrownBy(() -> store.session(S)).isInstanceOf(StorageException.class)
+                .satisfies(e -> assertOneLine(e.getMessage()))
+                .hasMessageStartingWith("session 's': corrupt session row (");
+    }
+
+    private static void assertOneLine(String message) {
+        assertThat(message).doesNotContain("\n").doesNotContain("\r");
+        assertThat(message.length()).isLessThanOrEqualTo(OneLine.MAX + 80);
     }
 
     @Test
@@ -60,41 +86,41 @@ class SqliteCorruptionTest {
         raw.exec("UPDATE events SET source = 'martian' WHERE session_id = 's' AND seq = 4");
         raw.exec("UPDATE events SET v = ? WHERE session_id = 's' AND seq = 5", RecordCodec.VERSION + 1);
 
-        assertThatThrownBy(() -> store.readOwn("s", 2, 2)).isInstanceOf(StorageException.class).hasMessageContaining("seq 2");
-        assertThatThrownBy(() -> store.readOwn("s", 4, 4)).isInstanceOf(StorageException.class).hasMessageContaining("seq 4");
-        assertThatThrownBy(() -> store.readOwn("s", 5, 5)).isInstanceOf(StorageException.class)
+        assertThatThrownBy(() -> store.readOwn(S, 2, 2)).isInstanceOf(StorageException.class).hasMessageContaining("seq 2");
+        assertThatThrownBy(() -> store.readOwn(S, 4, 4)).isInstanceOf(StorageException.class).hasMessageContaining("seq 4");
+        assertThatThrownBy(() -> store.readOwn(S, 5, 5)).isInstanceOf(StorageException.class)
                 .hasMessageContaining("seq 5").hasMessageContaining("newer");
     }
 
     @Test
     void aDamagedSessionRowOrVariableIsAStorageErrorNamingIt() throws Exception {
-        store.append("s", 5, messages("s", 6, 1), List.of(setUserVar("default", "local", "lang", "\"fr\"")));
+        store.append(new AppendRequest(S, 5, epoch, messages("s", 6, 1), List.of(setUserVar("default", "local", "lang", "\"fr\"")), null));
         raw.exec("UPDATE sessions SET info = 'not json' WHERE id = 's'");
         raw.exec("UPDATE variables SET value = '{broken' WHERE name = 'lang'");
 
-        assertThatThrownBy(() -> store.session("s")).isInstanceOf(StorageException.class).hasMessageContaining("'s'");
+        assertThatThrownBy(() -> store.session(S)).isInstanceOf(StorageException.class).hasMessageContaining("'s'");
         assertThatThrownBy(() -> store.variables(VariableScope.USER, ScopedWrite.userKey("default", "local")))
                 .isInstanceOf(StorageException.class).hasMessageContaining("'lang'");
     }
 
     @Test
     void aDamagedSnapshotIsSkippedBecauseItIsOnlyACache() throws Exception {
-        store.saveSnapshot("s", RoundTripFixtures.snapshot(2));
-        store.saveSnapshot("s", RoundTripFixtures.snapshot(4));
+        store.saveSnapshot(S, RoundTripFixtures.snapshot(2));
+        store.saveSnapshot(S, RoundTripFixtures.snapshot(4));
         raw.exec("UPDATE snapshots SET payload = 'garbage' WHERE seq = 4");
 
-        assertThat(store.latestSnapshot("s", 5)).contains(RoundTripFixtures.snapshot(2));
+        assertThat(store.latestSnapshot(S, 5)).contains(RoundTripFixtures.snapshot(2));
     }
 
     @Test
     void theJournalKeyRefusesADuplicateEvenWhenTheHeadDisagrees() throws Exception {
         // a rogue writer put seq 6 in without moving the head: the primary key is the last line of defence
-        raw.exec("INSERT INTO events SELECT session_id, 6, step, time, command_id, source, type, touches_transcript,"
+        raw.exec("INSERT INTO events SELECT tenant, session_id, 6, step, time, command_id, source, type, touches_transcript,"
                 + " payload, v FROM events WHERE session_id = 's' AND seq = 5");
 
-        assertThatThrownBy(() -> store.append("s", 5, messages("s", 6, 2), List.of()))
+        assertThatThrownBy(() -> store.append(AppendRequest.of(S, 5, epoch, messages("s", 6, 2))))
                 .isInstanceOf(StorageException.class).hasMessageContaining("session 's'");
-        assertThat(store.head("s")).isEqualTo(5);
+        assertThat(store.head(S)).isEqualTo(5);
         assertThat(raw.queryLong("SELECT count(*) FROM events WHERE session_id = 's'")).isEqualTo(6);
     }
 }

@@ -4,19 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.threadline.core.StorageException;
-import dev.threadline.core.event.CheckpointSource;
-import dev.threadline.core.event.Event;
-import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.store.SessionQuery;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.util.List;
+import java.security.MessageDigest;
+import java.util.HexFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A store opens only files it can read: its own schema, not a newer one, not someone else's tables, not garbage. */
+/**
+ * A store opens only files it can read: its own schema, not a newer one, not another program's
+ * tables, not garbage; and what it refuses it leaves exactly as it was. Upgrades from earlier
+ * layouts are in {@link SqliteUpgradeTest}.
+ */
 class SqliteSchemaTest {
     @TempDir
     Path dir;
@@ -51,13 +52,43 @@ class SqliteSchemaTest {
         }
     }
 
+    /**
+     * Regression: opening another program's file switched it to WAL (rewriting its header and leaving
+     * -wal/-shm files beside it) before finding that its tables were not Threadline's.
+     */
     @Test
-    void aFileThatIsNotADatabaseIsRefused() throws Exception {
+    void aForeignFileIsRefusedBeforeAnythingIsWrittenToIt() throws Exception {
+        Path file = dir.resolve("invoices.db");
+        try (RawDb raw = new RawDb(file)) {
+            assertThat(raw.queryString("PRAGMA journal_mode")).isEqualTo("delete");
+            raw.exec("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total TEXT)");
+            raw.exec("INSERT INTO invoices (total) VALUES ('12.50'), ('99.00')");
+        }
+        String before = sha256(file);
+
+        assertThatThrownBy(() -> SqliteStateStore.open(file))
+                .isInstanceOf(StorageException.class)
+                .hasMessageContaining(file.toString()).hasMessageContaining("not Threadline's")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n"));
+        assertThat(sha256(file)).as("the file is byte for byte as it was").isEqualTo(before);
+        for (String suffix : new String[] {"-wal", "-shm", "-journal"}) {
+            assertThat(dir.resolve(file.getFileName() + suffix)).as(suffix).doesNotExist();
+        }
+        try (RawDb raw = new RawDb(file)) {
+            assertThat(raw.queryString("PRAGMA journal_mode")).isEqualTo("delete");
+            assertThat(raw.queryLong("SELECT count(*) FROM invoices")).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aFileThatIsNotADatabaseIsRefusedAndLeftAlone() throws Exception {
         Path file = dir.resolve("garbage.db");
         Files.writeString(file, "this is not a sqlite file, just text long enough to have a header ".repeat(20));
+        String before = sha256(file);
 
         assertThatThrownBy(() -> SqliteStateStore.open(file))
                 .isInstanceOf(StorageException.class).hasMessageContaining(file.toString());
+        assertThat(sha256(file)).isEqualTo(before);
     }
 
     @Test
@@ -67,35 +98,24 @@ class SqliteSchemaTest {
         SqliteStateStore.open(file).close();
         try (RawDb raw = new RawDb(file)) {
             assertThat(raw.queryLong("PRAGMA user_version")).isEqualTo(Schema.VERSION);
-            assertThat(raw.queryLong("SELECT count(*) FROM sqlite_master WHERE type = 'table'")).isEqualTo(4);
+            assertThat(raw.queryLong("SELECT count(*) FROM sqlite_master WHERE type = 'table'")).isEqualTo(5);
+            assertThat(raw.queryLong("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'commands'")).isEqualTo(1);
         }
     }
 
     @Test
-    void aVersion1FileIsUpgradedInPlaceAndKeepsItsSessions() throws Exception {
-        Path file = dir.resolve("v1.db");
+    void aNewFileIsInWalModeWithTheCurrentLayout() throws Exception {
+        Path file = dir.resolve("new.db");
         try (SqliteStateStore store = SqliteStateStore.open(file)) {
-            Instant t0 = Instant.parse("2025-01-01T00:00:00Z");
-            SessionInfo info = SessionInfo.create("s1", SessionConfig.DEFAULT, t0);
-            store.create(info, List.of(new StoredEvent("s1", 1, 1, t0, "c", CheckpointSource.INPUT, new Event.SessionCreated(info))));
-        }
-        try (RawDb raw = new RawDb(file)) { // turn it back into the version 1 layout
-            raw.exec("DROP INDEX sessions_by_tenant");
-            raw.exec("DROP INDEX sessions_by_user");
-            raw.exec("CREATE INDEX sessions_by_tenant ON sessions(tenant, updated_at DESC, id)");
-            raw.exec("CREATE INDEX sessions_by_user ON sessions(tenant, user_id, updated_at DESC, id)");
-            raw.exec("PRAGMA user_version = 1");
-        }
-
-        try (SqliteStateStore store = SqliteStateStore.open(file)) {
-            assertThat(store.session("s1")).isPresent();
+            assertThat(store.pragma("PRAGMA journal_mode")).isEqualTo("wal");
+            assertThat(store.list(SessionQuery.tenant(SessionInfo.DEFAULT_TENANT)).items()).isEmpty();
         }
         try (RawDb raw = new RawDb(file)) {
-            assertThat(raw.queryLong("PRAGMA user_version")).isEqualTo(2);
-            assertThat(raw.queryLong("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql LIKE '%updated_at%'"))
-                    .as("no index holds updated_at").isZero();
-            assertThat(raw.queryLong("SELECT count(*) FROM sqlite_master WHERE name IN ('sessions_by_tenant', 'sessions_by_user')"))
-                    .isEqualTo(2);
+            assertThat(raw.queryLong("PRAGMA user_version")).isEqualTo(3);
         }
+    }
+
+    static String sha256(Path file) throws Exception {
+        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file)));
     }
 }

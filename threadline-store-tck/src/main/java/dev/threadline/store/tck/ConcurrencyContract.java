@@ -7,6 +7,9 @@ import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.Message;
+import dev.threadline.core.store.Lease;
+import dev.threadline.core.store.LeaseResult;
+import dev.threadline.core.store.SessionKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +22,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** Many writers racing on one session: the expected-seq check lets exactly one of them win each seq. */
+/**
+ * Many writers racing on one session: the expected-seq check lets exactly one of them win each seq
+ * (even under one lease epoch), and of many owners racing for a free lease exactly one gets it.
+ */
 public abstract class ConcurrencyContract extends JournalContract {
 
     private static final int THREADS = 8;
@@ -44,7 +50,7 @@ public abstract class ConcurrencyContract extends JournalContract {
                                 new Event.UserMessageReceived(Message.user("from " + writer)));
                         barrier.await(60, TimeUnit.SECONDS);
                         try {
-                            long head = store.append("race", expected, List.of(e), List.of());
+                            long head = append("race", expected, List.of(e));
                             if (head != expected + 1) {
                                 problems.add(writer + " got head " + head + " for expected " + expected);
                             }
@@ -71,12 +77,43 @@ public abstract class ConcurrencyContract extends JournalContract {
         assertThat(problems).isEmpty();
         assertThat(winners).hasSize(ROUNDS);
         assertThat(winners.values()).allSatisfy(w -> assertThat(w).hasSize(1));
-        assertThat(store.head("race")).isEqualTo(1 + ROUNDS);
-        List<StoredEvent> journal = store.readOwn("race", 1, Long.MAX_VALUE);
+        assertThat(store.head(key("race"))).isEqualTo(1 + ROUNDS);
+        List<StoredEvent> journal = store.readOwn(key("race"), 1, Long.MAX_VALUE);
         assertThat(seqs(journal)).containsExactlyElementsOf(
                 java.util.stream.LongStream.rangeClosed(1, 1 + ROUNDS).boxed().toList());
         for (StoredEvent e : journal.subList(1, journal.size())) {
             assertThat(e.commandId()).startsWith(winners.get(e.seq()).get(0) + "-r");
         }
+    }
+
+    @Test
+    public final void ownersRacingForAFreeLeaseGetItOnceAndTheOthersSeeTheWinner() throws Exception {
+        store.create(StoreFixtures.root("contended"), List.of(StoreFixtures.first(StoreFixtures.root("contended"))));
+        SessionKey key = key("contended");
+        CyclicBarrier barrier = new CyclicBarrier(THREADS);
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        List<LeaseResult> results = new ArrayList<>();
+        try {
+            List<Future<LeaseResult>> futures = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                String owner = "owner-" + t;
+                futures.add(pool.submit(() -> {
+                    barrier.await(60, TimeUnit.SECONDS);
+                    return store.acquire(key, owner, TTL, null);
+                }));
+            }
+            for (Future<LeaseResult> f : futures) {
+                results.add(f.get(120, TimeUnit.SECONDS));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        List<Lease> won = results.stream().filter(r -> r instanceof LeaseResult.Acquired)
+                .map(r -> ((LeaseResult.Acquired) r).lease()).toList();
+        assertThat(won).singleElement().satisfies(l -> assertThat(l.epoch()).isEqualTo(1));
+        assertThat(results).filteredOn(r -> r instanceof LeaseResult.Held).hasSize(THREADS - 1)
+                .allSatisfy(r -> assertThat(((LeaseResult.Held) r).current()).isEqualTo(won.get(0)));
+        assertThat(store.lease(key)).contains(won.get(0));
     }
 }

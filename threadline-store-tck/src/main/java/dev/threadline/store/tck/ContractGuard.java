@@ -18,6 +18,15 @@ import org.junit.jupiter.api.Test;
 public final class ContractGuard {
     private static final String CONDITIONS = "org.junit.jupiter.api.condition.";
 
+    /**
+     * Every part of the contract, from the root of the chain to its end. Each extends the one before
+     * it, so a backend extending {@link StateStoreContract} inherits all of them; {@link #problems}
+     * checks that the chain is unbroken and that no class outside this list declares contract tests.
+     */
+    public static final List<Class<? extends StoreContractSupport>> SUITES = List.of(JournalContract.class,
+            ConcurrencyContract.class, LineageContract.class, LeaseContract.class, CommandLogContract.class,
+            TailContract.class, PagingContract.class, TenancyContract.class, StateStoreContract.class);
+
     private ContractGuard() {}
 
     /** The contract's test methods, from every part of it, sorted by name. */
@@ -45,7 +54,17 @@ public final class ContractGuard {
                 out.add(c.getName() + " is annotated " + a);
             }
         }
+        for (int i = 0; i < SUITES.size(); i++) {
+            Class<?> expectedParent = i == 0 ? StoreContractSupport.class : SUITES.get(i - 1);
+            if (SUITES.get(i).getSuperclass() != expectedParent) {
+                out.add(SUITES.get(i).getSimpleName() + " must extend " + expectedParent.getSimpleName()
+                        + " so that every backend runs it");
+            }
+        }
         for (Method m : contractTests()) {
+            if (!SUITES.contains(m.getDeclaringClass())) {
+                out.add(m.getDeclaringClass().getSimpleName() + "." + m.getName() + " is declared outside the suites");
+            }
             String name = m.getDeclaringClass().getSimpleName() + "." + m.getName();
             if (!Modifier.isPublic(m.getModifiers()) || !Modifier.isFinal(m.getModifiers())) {
                 out.add(name + " must be public final so no backend can override it away");

@@ -13,8 +13,11 @@ import dev.threadline.core.InvalidInputException;
 import dev.threadline.core.SessionExistsException;
 import dev.threadline.core.SessionNotFoundException;
 import dev.threadline.core.VersionConflictException;
+import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.store.AppendRequest;
+import dev.threadline.core.store.SessionKey;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -28,21 +31,22 @@ public abstract class JournalContract extends StoreContractSupport {
         List<StoredEvent> events = List.of(first(info), user("s1", 2, "hello"), assistant("s1", 3, "hi"));
         store.create(info, events);
 
-        assertThat(store.session("s1")).contains(info);
-        assertThat(store.head("s1")).isEqualTo(3);
-        assertThat(store.readOwn("s1", 1, 3)).isEqualTo(events);
-        assertThat(store.branches("s1")).isEmpty();
+        assertThat(store.session(key("s1"))).contains(info);
+        assertThat(store.head(key("s1"))).isEqualTo(3);
+        assertThat(store.readOwn(key("s1"), 1, 3)).isEqualTo(events);
+        assertThat(store.branches(key("s1"))).isEmpty();
+        assertThat(store.lease(key("s1"))).as("no lease until one is acquired").isEmpty();
     }
 
     @Test
     public final void createWithTakenIdIsRefusedAndKeepsTheFirst() {
         createRoot("s1", 3);
-        SessionInfo other = root("s1", "other-tenant", "bob");
+        SessionInfo other = root("s1", SessionInfo.DEFAULT_TENANT, "bob");
 
         assertThatThrownBy(() -> store.create(other, List.of(first(other))))
                 .isInstanceOf(SessionExistsException.class).hasMessageContaining("s1");
-        assertThat(store.session("s1")).contains(root("s1"));
-        assertThat(store.head("s1")).isEqualTo(3);
+        assertThat(store.session(key("s1"))).contains(root("s1"));
+        assertThat(store.head(key("s1"))).isEqualTo(3);
     }
 
     @Test
@@ -51,7 +55,7 @@ public abstract class JournalContract extends StoreContractSupport {
 
         assertThatThrownBy(() -> store.create(orphan, List.of(first(orphan))))
                 .isInstanceOf(SessionNotFoundException.class).hasMessageContaining("ghost");
-        assertThat(store.session("b1")).isEmpty();
+        assertThat(store.session(key("b1"))).isEmpty();
     }
 
     @Test
@@ -61,8 +65,8 @@ public abstract class JournalContract extends StoreContractSupport {
 
         assertThatThrownBy(() -> store.create(tooFar, List.of(first(tooFar))))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("parentSeq");
-        assertThat(store.session("b1")).isEmpty();
-        assertThat(store.branches("p")).isEmpty();
+        assertThat(store.session(key("b1"))).isEmpty();
+        assertThat(store.branches(key("p"))).isEmpty();
     }
 
     @Test
@@ -73,113 +77,120 @@ public abstract class JournalContract extends StoreContractSupport {
                 .isInstanceOf(InvalidInputException.class);
         assertThatThrownBy(() -> store.create(info, List.of(first(info), user("s1", 3, "gap"))))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("seq");
-        assertThat(store.session("s1")).isEmpty();
+        assertThat(store.session(key("s1"))).isEmpty();
         store.create(info, List.of(first(info)));
-        assertThat(store.readOwn("s1", 1, 10)).containsExactly(first(info));
+        assertThat(store.readOwn(key("s1"), 1, 10)).containsExactly(first(info));
     }
 
     @Test
     public final void appendReturnsTheNewHead() {
         createRoot("s1", 1);
 
-        assertThat(store.append("s1", 1, messages("s1", 2, 2), List.of())).isEqualTo(3);
-        assertThat(store.append("s1", 3, List.of(turnCompleted("s1", 4)), List.of())).isEqualTo(4);
-        assertThat(store.head("s1")).isEqualTo(4);
-        assertThat(seqs(store.readOwn("s1", 1, 4))).containsExactly(1L, 2L, 3L, 4L);
+        assertThat(append("s1", 1, messages("s1", 2, 2))).isEqualTo(3);
+        assertThat(append("s1", 3, List.of(turnCompleted("s1", 4)))).isEqualTo(4);
+        assertThat(store.head(key("s1"))).isEqualTo(4);
+        assertThat(seqs(store.readOwn(key("s1"), 1, 4))).containsExactly(1L, 2L, 3L, 4L);
     }
 
     @Test
     public final void appendWithWrongExpectedSeqConflictsAndWritesNothing() {
         createRoot("s1", 3);
-        List<StoredEvent> before = store.readOwn("s1", 1, 100);
+        List<StoredEvent> before = store.readOwn(key("s1"), 1, 100);
 
         for (long stale : new long[] {0, 2, 4}) {
-            assertThatThrownBy(() -> store.append("s1", stale, messages("s1", stale + 1, 1), List.of()))
+            assertThatThrownBy(() -> append("s1", stale, messages("s1", stale + 1, 1)))
                     .isInstanceOfSatisfying(VersionConflictException.class, e -> {
                         assertThat(e.sessionId()).isEqualTo("s1");
                         assertThat(e.expected()).isEqualTo(stale);
                         assertThat(e.actual()).isEqualTo(3);
                     });
         }
-        assertThat(store.head("s1")).isEqualTo(3);
-        assertThat(store.readOwn("s1", 1, 100)).isEqualTo(before);
+        assertThat(store.head(key("s1"))).isEqualTo(3);
+        assertThat(store.readOwn(key("s1"), 1, 100)).isEqualTo(before);
     }
 
     @Test
     public final void appendOfBadBatchIsRefusedAndWritesNothing() {
         createRoot("s1", 3);
         createRoot("s2", 3);
-        List<StoredEvent> before = store.readOwn("s1", 1, 100);
+        List<StoredEvent> before = store.readOwn(key("s1"), 1, 100);
 
-        assertThatThrownBy(() -> store.append("s1", 3, List.of(user("s1", 4, "a"), assistant("s1", 6, "gap")), List.of()))
+        assertThatThrownBy(() -> append("s1", 3, List.of(user("s1", 4, "a"), assistant("s1", 6, "gap"))))
                 .isInstanceOf(InvalidInputException.class);
-        assertThatThrownBy(() -> store.append("s1", 3, List.of(user("s1", 4, "a"), assistant("s1", 4, "dup")), List.of()))
+        assertThatThrownBy(() -> append("s1", 3, List.of(user("s1", 4, "a"), assistant("s1", 4, "dup"))))
                 .isInstanceOf(InvalidInputException.class);
-        assertThatThrownBy(() -> store.append("s1", 3, List.of(user("s1", 5, "skips 4")), List.of()))
+        assertThatThrownBy(() -> append("s1", 3, List.of(user("s1", 5, "skips 4"))))
                 .isInstanceOf(InvalidInputException.class);
-        assertThatThrownBy(() -> store.append("s1", 3, List.of(user("s1", 4, "a"), user("s2", 5, "foreign")), List.of()))
+        assertThatThrownBy(() -> append("s1", 3, List.of(user("s1", 4, "a"), user("s2", 5, "foreign"))))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("s2");
-        assertThatThrownBy(() -> store.append("s1", 3, List.of(), List.of()))
+        assertThatThrownBy(() -> append("s1", 3, List.of()))
                 .isInstanceOf(InvalidInputException.class);
 
-        assertThat(store.head("s1")).isEqualTo(3);
-        assertThat(store.readOwn("s1", 1, 100)).isEqualTo(before);
-        assertThat(store.head("s2")).isEqualTo(3);
+        assertThat(store.head(key("s1"))).isEqualTo(3);
+        assertThat(store.readOwn(key("s1"), 1, 100)).isEqualTo(before);
+        assertThat(store.head(key("s2"))).isEqualTo(3);
     }
 
     @Test
     public final void operationsOnUnknownSessionAreRefused() {
         createRoot("s1", 2);
+        SessionKey nope = key("nope");
 
-        assertThatThrownBy(() -> store.append("nope", 0, List.of(user("nope", 1, "x")), List.of()))
+        assertThatThrownBy(() -> store.append(AppendRequest.of(nope, 0, 1, List.of(user("nope", 1, "x")))))
                 .isInstanceOf(SessionNotFoundException.class).hasMessageContaining("nope");
-        assertThatThrownBy(() -> store.head("nope")).isInstanceOf(SessionNotFoundException.class);
-        assertThatThrownBy(() -> store.readOwn("nope", 1, 10)).isInstanceOf(SessionNotFoundException.class);
-        assertThatThrownBy(() -> store.branches("nope")).isInstanceOf(SessionNotFoundException.class);
-        assertThat(store.session("nope")).isEmpty();
-        assertThat(store.head("s1")).isEqualTo(2);
+        assertThatThrownBy(() -> store.head(nope)).isInstanceOf(SessionNotFoundException.class);
+        assertThatThrownBy(() -> store.readOwn(nope, 1, 10)).isInstanceOf(SessionNotFoundException.class);
+        assertThatThrownBy(() -> store.readOwnTranscript(nope, 1, 10)).isInstanceOf(SessionNotFoundException.class);
+        assertThatThrownBy(() -> store.branches(nope)).isInstanceOf(SessionNotFoundException.class);
+        assertThatThrownBy(() -> store.command(nope, "c1")).isInstanceOf(SessionNotFoundException.class);
+        assertThat(store.session(nope)).isEmpty();
+        assertThat(store.head(key("s1"))).isEqualTo(2);
     }
 
     @Test
     public final void readOwnRangesAreInclusiveOrderedAndEmptyOutOfRange() {
         createRoot("s1", 10);
+        SessionKey s1 = key("s1");
 
-        assertThat(seqs(store.readOwn("s1", 1, 10))).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L);
-        assertThat(seqs(store.readOwn("s1", 4, 6))).containsExactly(4L, 5L, 6L);
-        assertThat(seqs(store.readOwn("s1", 7, 7))).containsExactly(7L);
-        assertThat(seqs(store.readOwn("s1", 0, 2))).containsExactly(1L, 2L);
-        assertThat(seqs(store.readOwn("s1", 9, 500))).containsExactly(9L, 10L);
-        assertThat(store.readOwn("s1", 11, 20)).isEmpty();
-        assertThat(store.readOwn("s1", 6, 5)).isEmpty();
-        assertThat(store.readOwn("s1", 3, 8)).isEqualTo(store.readOwn("s1", 1, 10).subList(2, 8));
+        assertThat(seqs(store.readOwn(s1, 1, 10))).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L);
+        assertThat(seqs(store.readOwn(s1, 4, 6))).containsExactly(4L, 5L, 6L);
+        assertThat(seqs(store.readOwn(s1, 7, 7))).containsExactly(7L);
+        assertThat(seqs(store.readOwn(s1, 0, 2))).containsExactly(1L, 2L);
+        assertThat(seqs(store.readOwn(s1, 9, 500))).containsExactly(9L, 10L);
+        assertThat(store.readOwn(s1, 11, 20)).isEmpty();
+        assertThat(store.readOwn(s1, 6, 5)).isEmpty();
+        assertThat(store.readOwn(s1, 3, 8)).isEqualTo(store.readOwn(s1, 1, 10).subList(2, 8));
     }
 
     @Test
     public final void readOwnTranscriptReturnsOnlyTranscriptEvents() {
         createRoot("s1", 3);
-        store.append("s1", 3, List.of(turnCompleted("s1", 4), user("s1", 5, "again"), assistant("s1", 6, "ok"),
-                turnCompleted("s1", 7)), List.of());
+        SessionKey s1 = key("s1");
+        append("s1", 3, List.of(turnCompleted("s1", 4), user("s1", 5, "again"), assistant("s1", 6, "ok"),
+                turnCompleted("s1", 7)));
 
-        List<StoredEvent> transcript = store.readOwnTranscript("s1", 1, 7);
+        List<StoredEvent> transcript = store.readOwnTranscript(s1, 1, 7);
         assertThat(seqs(transcript)).containsExactly(2L, 3L, 5L, 6L);
         assertThat(transcript).allSatisfy(e -> assertThat(e.event().touchesTranscript()).isTrue());
-        assertThat(transcript).isEqualTo(store.readOwn("s1", 1, 7).stream()
+        assertThat(transcript).isEqualTo(store.readOwn(s1, 1, 7).stream()
                 .filter(e -> e.event().touchesTranscript()).toList());
-        assertThat(seqs(store.readOwnTranscript("s1", 4, 5))).containsExactly(5L);
-        assertThat(store.readOwnTranscript("s1", 7, 7)).isEmpty();
+        assertThat(seqs(store.readOwnTranscript(s1, 4, 5))).containsExactly(5L);
+        assertThat(store.readOwnTranscript(s1, 7, 7)).isEmpty();
     }
 
     @Test
     public final void everyKindOfEventRoundTripsExactly() {
         List<StoredEvent> all = new ArrayList<>(RoundTripFixtures.everyEvent("rt"));
-        SessionInfo info = ((dev.threadline.core.event.Event.SessionCreated) all.get(0).event()).session();
+        SessionInfo info = ((Event.SessionCreated) all.get(0).event()).session();
+        SessionKey rt = SessionKey.of(info);
         store.create(info, all.subList(0, 1));
-        store.append("rt", 1, all.subList(1, all.size()), List.of());
+        lease(rt);
+        append(rt, 1, all.subList(1, all.size()), List.of());
 
-        assertThat(store.session("rt")).contains(info);
-        assertThat(store.readOwn("rt", 1, all.size())).isEqualTo(all);
+        assertThat(store.session(rt)).contains(info);
+        assertThat(store.readOwn(rt, 1, all.size())).isEqualTo(all);
         for (StoredEvent e : all) {
-            assertThat(store.readOwn("rt", e.seq(), e.seq())).as("seq %d", e.seq()).containsExactly(e);
+            assertThat(store.readOwn(rt, e.seq(), e.seq())).as("seq %d", e.seq()).containsExactly(e);
         }
     }
 }

@@ -22,25 +22,25 @@ public abstract class LineageContract extends ConcurrencyContract {
         SessionInfo c = createBranch(b, "c", 6, 2);      // c: a1..a4, b5, b6, then c7..c8
         appendMessages("a", 2);                          // the parent moves on: a7, a8 are not c's
 
-        assertThat(store.session("c")).contains(c);
-        assertThat(store.head("b")).isEqualTo(7);
-        assertThat(store.head("c")).isEqualTo(8);
-        assertThat(seqs(store.readOwn("b", 1, 100))).containsExactly(5L, 6L, 7L);
-        assertThat(seqs(store.readOwn("c", 1, 100))).containsExactly(7L, 8L);
-        assertThat(store.readOwn("c", 1, 100)).allSatisfy(e -> assertThat(e.sessionId()).isEqualTo("c"));
+        assertThat(store.session(key("c"))).contains(c);
+        assertThat(store.head(key("b"))).isEqualTo(7);
+        assertThat(store.head(key("c"))).isEqualTo(8);
+        assertThat(seqs(store.readOwn(key("b"), 1, 100))).containsExactly(5L, 6L, 7L);
+        assertThat(seqs(store.readOwn(key("c"), 1, 100))).containsExactly(7L, 8L);
+        assertThat(store.readOwn(key("c"), 1, 100)).allSatisfy(e -> assertThat(e.sessionId()).isEqualTo("c"));
 
-        List<StoredEvent> expected = new ArrayList<>(store.readOwn("a", 1, 4));
-        expected.addAll(store.readOwn("b", 5, 6));
-        expected.addAll(store.readOwn("c", 7, 8));
-        List<StoredEvent> journal = Lineage.read(store, "c", 1, 8);
+        List<StoredEvent> expected = new ArrayList<>(store.readOwn(key("a"), 1, 4));
+        expected.addAll(store.readOwn(key("b"), 5, 6));
+        expected.addAll(store.readOwn(key("c"), 7, 8));
+        List<StoredEvent> journal = Lineage.read(store, key("c"), 1, 8);
         assertThat(journal).isEqualTo(expected);
         assertThat(seqs(journal)).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L);
         assertThat(journal.stream().map(StoredEvent::sessionId).toList())
                 .containsExactly("a", "a", "a", "a", "b", "b", "c", "c");
-        assertThat(Lineage.read(store, "c", 3, 5)).isEqualTo(expected.subList(2, 5));
-        assertThat(Lineage.readTranscript(store, "c", 1, 8))
+        assertThat(Lineage.read(store, key("c"), 3, 5)).isEqualTo(expected.subList(2, 5));
+        assertThat(Lineage.readTranscript(store, key("c"), 1, 8))
                 .isEqualTo(expected.stream().filter(e -> e.event().touchesTranscript()).toList());
-        assertThat(store.readOwn("a", 7, 8)).hasSize(2);
+        assertThat(store.readOwn(key("a"), 7, 8)).hasSize(2);
     }
 
     @Test
@@ -48,10 +48,10 @@ public abstract class LineageContract extends ConcurrencyContract {
         SessionInfo a = createRoot("a", 3);
         createBranch(a, "b", 3, 1);
 
-        assertThat(store.head("b")).isEqualTo(4);
-        assertThat(seqs(store.readOwn("b", 1, 10))).containsExactly(4L);
-        assertThat(store.append("b", 4, StoreFixtures.messages("b", 5, 1), List.of())).isEqualTo(5);
-        assertThat(store.head("a")).isEqualTo(3);
+        assertThat(store.head(key("b"))).isEqualTo(4);
+        assertThat(seqs(store.readOwn(key("b"), 1, 10))).containsExactly(4L);
+        assertThat(append("b", 4, StoreFixtures.messages("b", 5, 1))).isEqualTo(5);
+        assertThat(store.head(key("a"))).isEqualTo(3);
     }
 
     @Test
@@ -62,10 +62,10 @@ public abstract class LineageContract extends ConcurrencyContract {
         createBranch(b1, "c1", 3, 1);
         createRoot("unrelated", 2);
 
-        assertThat(store.branches("a")).containsExactlyInAnyOrder("b1", "b2");
-        assertThat(store.branches("b1")).containsExactly("c1");
-        assertThat(store.branches("b2")).isEmpty();
-        assertThat(store.branches("c1")).isEmpty();
+        assertThat(store.branches(key("a"))).containsExactlyInAnyOrder("b1", "b2");
+        assertThat(store.branches(key("b1"))).containsExactly("c1");
+        assertThat(store.branches(key("b2"))).isEmpty();
+        assertThat(store.branches(key("c1"))).isEmpty();
     }
 
     @Test
@@ -73,23 +73,23 @@ public abstract class LineageContract extends ConcurrencyContract {
         createRoot("s", 10);
         StateSnapshot s3 = RoundTripFixtures.snapshot(3);
         StateSnapshot s6 = RoundTripFixtures.snapshot(6);
-        store.saveSnapshot("s", s6);
-        store.saveSnapshot("s", s3);
+        store.saveSnapshot(key("s"), s6);
+        store.saveSnapshot(key("s"), s3);
 
-        assertThat(store.latestSnapshot("s", 2)).isEmpty();
-        assertThat(store.latestSnapshot("s", 3)).contains(s3);
-        assertThat(store.latestSnapshot("s", 5)).contains(s3);
-        assertThat(store.latestSnapshot("s", 6)).contains(s6);
-        assertThat(store.latestSnapshot("s", Long.MAX_VALUE)).contains(s6);
+        assertThat(store.latestSnapshot(key("s"), 2)).isEmpty();
+        assertThat(store.latestSnapshot(key("s"), 3)).contains(s3);
+        assertThat(store.latestSnapshot(key("s"), 5)).contains(s3);
+        assertThat(store.latestSnapshot(key("s"), 6)).contains(s6);
+        assertThat(store.latestSnapshot(key("s"), Long.MAX_VALUE)).contains(s6);
         createRoot("other", 2);
-        assertThat(store.latestSnapshot("other", 100)).isEmpty();
+        assertThat(store.latestSnapshot(key("other"), 100)).isEmpty();
     }
 
     @Test
     public final void snapshotsOfUnknownSessionsAreRefused() {
-        assertThatThrownBy(() -> store.saveSnapshot("nope", RoundTripFixtures.snapshot(1)))
+        assertThatThrownBy(() -> store.saveSnapshot(key("nope"), RoundTripFixtures.snapshot(1)))
                 .isInstanceOf(SessionNotFoundException.class);
-        assertThatThrownBy(() -> store.latestSnapshot("nope", 1)).isInstanceOf(SessionNotFoundException.class);
+        assertThatThrownBy(() -> store.latestSnapshot(key("nope"), 1)).isInstanceOf(SessionNotFoundException.class);
     }
 
     @Test
@@ -97,22 +97,22 @@ public abstract class LineageContract extends ConcurrencyContract {
         SessionInfo a = createRoot("a", 8);
         StateSnapshot a2 = RoundTripFixtures.snapshot(2);
         StateSnapshot a5 = RoundTripFixtures.snapshot(5);
-        store.saveSnapshot("a", a2);
-        store.saveSnapshot("a", a5);
+        store.saveSnapshot(key("a"), a2);
+        store.saveSnapshot(key("a"), a5);
         SessionInfo b = createBranch(a, "b", 4, 4);      // b shares a1..a4, owns b5..b8
 
-        assertThat(Lineage.latestSnapshot(store, "b", 8)).contains(a2);
-        assertThat(Lineage.latestSnapshot(store, "b", 3)).contains(a2);
-        assertThat(Lineage.latestSnapshot(store, "b", 1)).isEmpty();
-        assertThat(Lineage.latestSnapshot(store, "a", 8)).contains(a5);
+        assertThat(Lineage.latestSnapshot(store, key("b"), 8)).contains(a2);
+        assertThat(Lineage.latestSnapshot(store, key("b"), 3)).contains(a2);
+        assertThat(Lineage.latestSnapshot(store, key("b"), 1)).isEmpty();
+        assertThat(Lineage.latestSnapshot(store, key("a"), 8)).contains(a5);
 
         StateSnapshot b6 = RoundTripFixtures.snapshot(6);
-        store.saveSnapshot("b", b6);
-        assertThat(Lineage.latestSnapshot(store, "b", 8)).contains(b6);
-        assertThat(Lineage.latestSnapshot(store, "b", 5)).contains(a2);
+        store.saveSnapshot(key("b"), b6);
+        assertThat(Lineage.latestSnapshot(store, key("b"), 8)).contains(b6);
+        assertThat(Lineage.latestSnapshot(store, key("b"), 5)).contains(a2);
 
         createBranch(b, "c", 5, 1);                      // c shares a1..a4 and b5
-        assertThat(Lineage.latestSnapshot(store, "c", 6)).contains(a2);
-        assertThat(store.latestSnapshot("c", 6)).isEmpty();
+        assertThat(Lineage.latestSnapshot(store, key("c"), 6)).contains(a2);
+        assertThat(store.latestSnapshot(key("c"), 6)).isEmpty();
     }
 }

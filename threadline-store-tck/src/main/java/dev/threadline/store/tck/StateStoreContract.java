@@ -12,7 +12,11 @@ import dev.threadline.core.InvalidInputException;
 import dev.threadline.core.SessionNotFoundException;
 import dev.threadline.core.VersionConflictException;
 import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.store.AppendRequest;
+import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.ScopedWrite;
+import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.SessionQuery;
 import dev.threadline.core.store.SessionSummary;
 import dev.threadline.core.state.VariableScope;
@@ -22,14 +26,16 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The conformance suite every {@link dev.threadline.core.store.StateStore} runs. A backend's test
- * extends this class and implements {@link #createStore()} (a fresh, empty store per test, ideally
- * using {@link #clock()}). The tests live in this class and its superclasses ({@link JournalContract},
- * {@link ConcurrencyContract}, {@link LineageContract}); they are final so that no backend can skip
+ * extends this class and implements {@link #createStore()} (a fresh, empty store per test,
+ * taking its time from {@link #clock()}). The tests live in this class and its superclasses, the suites
+ * listed in {@link ContractGuard#SUITES} (journal, concurrency, lineage, leases, command log, tail,
+ * paging, tenancy); they are final so that no backend can skip
  * one by overriding it, and {@link ContractGuard} checks the rest.
  *
  * <p>This part covers the sessions index, shared variables, deletion and the store's lifecycle.
  */
-public abstract class StateStoreContract extends LineageContract {
+public abstract class StateStoreContract extends TenancyContract {
+    private static final SessionKey T_S = new SessionKey("t", "s");
 
     @Test
     public final void listNeverShowsAnotherTenantsSessions() {
@@ -37,10 +43,10 @@ public abstract class StateStoreContract extends LineageContract {
         createRoot(root("b1", "tenant-b", "u1"), 2);
         createRoot(root("a2", "tenant-a", "u2"), 2);
 
-        assertThat(ids(store.list(SessionQuery.tenant("tenant-a")))).containsExactlyInAnyOrder("a1", "a2");
-        assertThat(ids(store.list(SessionQuery.tenant("tenant-b")))).containsExactly("b1");
-        assertThat(store.list(SessionQuery.tenant("tenant-c"))).isEmpty();
-        assertThat(store.list(SessionQuery.all())).isEmpty();
+        assertThat(ids(store.list(SessionQuery.tenant("tenant-a")).items())).containsExactlyInAnyOrder("a1", "a2");
+        assertThat(ids(store.list(SessionQuery.tenant("tenant-b")).items())).containsExactly("b1");
+        assertThat(store.list(SessionQuery.tenant("tenant-c")).items()).isEmpty();
+        assertThat(list(SessionInfo.DEFAULT_TENANT, null, 10)).isEmpty();
     }
 
     @Test
@@ -50,9 +56,9 @@ public abstract class StateStoreContract extends LineageContract {
         createRoot(root("a2", "t", "alice"), 2);
         createRoot(root("x1", "other", "alice"), 2);
 
-        assertThat(ids(store.list(new SessionQuery("t", "alice", 100)))).containsExactlyInAnyOrder("a1", "a2");
-        assertThat(ids(store.list(new SessionQuery("t", "bob", 100)))).containsExactly("b1");
-        assertThat(store.list(new SessionQuery("t", "carol", 100))).isEmpty();
+        assertThat(ids(list("t", "alice", 100))).containsExactlyInAnyOrder("a1", "a2");
+        assertThat(ids(list("t", "bob", 100))).containsExactly("b1");
+        assertThat(list("t", "carol", 100)).isEmpty();
     }
 
     @Test
@@ -62,14 +68,14 @@ public abstract class StateStoreContract extends LineageContract {
         createBranch(first, "third", 2, 1);
         appendMessages("first", 2);
 
-        List<SessionSummary> all = store.list(SessionQuery.all());
+        List<SessionSummary> all = list(SessionInfo.DEFAULT_TENANT, null, 10);
         assertThat(ids(all)).containsExactly("first", "third", "second");
         assertThat(all.stream().map(SessionSummary::headSeq).toList()).containsExactly(4L, 3L, 3L);
         assertThat(all.get(0).info()).isEqualTo(first);
         assertThat(all.get(0).updatedAt()).isAfter(all.get(1).updatedAt());
         assertThat(all.get(1).updatedAt()).isAfter(all.get(2).updatedAt());
-        assertThat(ids(store.list(new SessionQuery(SessionInfo.DEFAULT_TENANT, null, 2)))).containsExactly("first", "third");
-        assertThat(ids(store.list(new SessionQuery(SessionInfo.DEFAULT_TENANT, null, 1)))).containsExactly("first");
+        assertThat(ids(list(SessionInfo.DEFAULT_TENANT, null, 2))).containsExactly("first", "third");
+        assertThat(ids(list(SessionInfo.DEFAULT_TENANT, null, 1))).containsExactly("first");
     }
 
     @Test
@@ -77,7 +83,7 @@ public abstract class StateStoreContract extends LineageContract {
         createRoot(root("s", "t", "alice"), 1);
         String alice = ScopedWrite.userKey("t", "alice");
 
-        store.append("s", 1, messages("s", 2, 1), List.of(
+        append(T_S, 1, messages("s", 2, 1), List.of(
                 setUserVar("t", "alice", "lang", "\"fr\""),
                 setUserVar("t", "alice", "prefs", RoundTripFixtures.TOOL_INPUT),
                 setAppVar("t", "motd", "{\"text\": \"hi é\", \"n\": [1, 2.5, null]}")));
@@ -86,7 +92,7 @@ public abstract class StateStoreContract extends LineageContract {
         assertThat(store.variables(VariableScope.APP, ScopedWrite.appKey("t")))
                 .isEqualTo(Map.of("motd", parse("{\"text\": \"hi é\", \"n\": [1, 2.5, null]}")));
 
-        store.append("s", 2, messages("s", 3, 1), List.of(new ScopedWrite(VariableScope.USER, alice,
+        append(T_S, 2, messages("s", 3, 1), List.of(new ScopedWrite(VariableScope.USER, alice,
                 Map.of("lang", parse("\"de\"")), List.of("prefs", "never-set"))));
         assertThat(store.variables(VariableScope.USER, alice)).isEqualTo(Map.of("lang", parse("\"de\"")));
         assertThat(store.variables(VariableScope.USER, ScopedWrite.userKey("t", "bob"))).isEmpty();
@@ -96,37 +102,50 @@ public abstract class StateStoreContract extends LineageContract {
     @Test
     public final void scopedWritesAreNotAppliedWhenTheAppendFails() {
         createRoot(root("s", "t", "alice"), 1);
-        store.append("s", 1, messages("s", 2, 1), List.of(setUserVar("t", "alice", "lang", "\"fr\"")));
+        append(T_S, 1, messages("s", 2, 1), List.of(setUserVar("t", "alice", "lang", "\"fr\"")));
 
-        assertThatThrownBy(() -> store.append("s", 1, messages("s", 2, 1),
+        assertThatThrownBy(() -> append(T_S, 1, messages("s", 2, 1),
                 List.of(setUserVar("t", "alice", "lang", "\"xx\""), setAppVar("t", "flag", "true"))))
                 .isInstanceOf(VersionConflictException.class);
-        assertThatThrownBy(() -> store.append("s", 2, messages("s", 4, 1),
+        assertThatThrownBy(() -> append(T_S, 2, messages("s", 4, 1),
                 List.of(setUserVar("t", "alice", "lang", "\"yy\""))))
                 .isInstanceOf(InvalidInputException.class);
 
         assertThat(store.variables(VariableScope.USER, ScopedWrite.userKey("t", "alice")))
                 .isEqualTo(Map.of("lang", parse("\"fr\"")));
         assertThat(store.variables(VariableScope.APP, ScopedWrite.appKey("t"))).isEmpty();
-        assertThat(store.head("s")).isEqualTo(2);
+        assertThat(store.head(T_S)).isEqualTo(2);
     }
 
     @Test
     public final void deleteRemovesTheSessionAndItsRows() {
         createRoot("s", 5);
-        store.saveSnapshot("s", RoundTripFixtures.snapshot(3));
+        store.saveSnapshot(key("s"), RoundTripFixtures.snapshot(3));
         createRoot("keep", 2);
 
-        store.delete("s");
-        assertThat(store.session("s")).isEmpty();
-        assertThat(ids(store.list(SessionQuery.all()))).containsExactly("keep");
-        assertThatThrownBy(() -> store.head("s")).isInstanceOf(SessionNotFoundException.class);
-        assertThatThrownBy(() -> store.readOwn("s", 1, 5)).isInstanceOf(SessionNotFoundException.class);
+        store.delete(key("s"));
+        assertThat(store.session(key("s"))).isEmpty();
+        assertThat(ids(list(SessionInfo.DEFAULT_TENANT, null, 10))).containsExactly("keep");
+        assertThatThrownBy(() -> store.head(key("s"))).isInstanceOf(SessionNotFoundException.class);
+        assertThatThrownBy(() -> store.readOwn(key("s"), 1, 5)).isInstanceOf(SessionNotFoundException.class);
 
         createRoot("s", 2);                              // the id is free again, with nothing left over
-        assertThat(seqs(store.readOwn("s", 1, 10))).containsExactly(1L, 2L);
-        assertThat(store.latestSnapshot("s", 10)).isEmpty();
-        assertThat(store.head("keep")).isEqualTo(2);
+        assertThat(seqs(store.readOwn(key("s"), 1, 10))).containsExactly(1L, 2L);
+        assertThat(store.latestSnapshot(key("s"), 10)).isEmpty();
+        assertThat(store.head(key("keep"))).isEqualTo(2);
+    }
+
+    @Test
+    public final void deleteAlsoRemovesTheLeaseAndCommandRecords() {
+        createRoot("s", 2);
+        store.append(new AppendRequest(key("s"), 2, epoch(key("s")), messages("s", 3, 1), List.of(),
+                new CommandRecord(key("s"), "c1", "submit:abc", 3, null)));
+
+        store.delete(key("s"));
+        createRoot("s", 1);                              // a new session of the same id starts clean
+        assertThat(store.command(key("s"), "c1")).isEmpty();
+        assertThat(store.lease(key("s"))).get().extracting(Lease::epoch).as("a fresh lease, epoch 1").isEqualTo(1L);
+        assertThat(seqs(store.readOwn(key("s"), 1, 10))).containsExactly(1L);
     }
 
     @Test
@@ -134,20 +153,20 @@ public abstract class StateStoreContract extends LineageContract {
         SessionInfo a = createRoot("a", 4);
         createBranch(a, "b", 2, 2);
 
-        assertThatThrownBy(() -> store.delete("a")).isInstanceOf(InvalidInputException.class).hasMessageContaining("b");
-        assertThat(store.head("a")).isEqualTo(4);
-        assertThat(store.readOwn("a", 1, 4)).hasSize(4);
+        assertThatThrownBy(() -> store.delete(key("a"))).isInstanceOf(InvalidInputException.class).hasMessageContaining("b");
+        assertThat(store.head(key("a"))).isEqualTo(4);
+        assertThat(store.readOwn(key("a"), 1, 4)).hasSize(4);
 
-        store.delete("b");
-        assertThat(store.branches("a")).isEmpty();
-        assertThat(seqs(store.readOwn("a", 1, 4))).containsExactly(1L, 2L, 3L, 4L);
-        store.delete("a");
-        assertThat(store.session("a")).isEmpty();
+        store.delete(key("b"));
+        assertThat(store.branches(key("a"))).isEmpty();
+        assertThat(seqs(store.readOwn(key("a"), 1, 4))).containsExactly(1L, 2L, 3L, 4L);
+        store.delete(key("a"));
+        assertThat(store.session(key("a"))).isEmpty();
     }
 
     @Test
     public final void deleteOfUnknownSessionIsRefused() {
-        assertThatThrownBy(() -> store.delete("nope"))
+        assertThatThrownBy(() -> store.delete(key("nope")))
                 .isInstanceOf(SessionNotFoundException.class).hasMessageContaining("nope");
     }
 
@@ -158,7 +177,4 @@ public abstract class StateStoreContract extends LineageContract {
         store.close();
     }
 
-    private static List<String> ids(List<SessionSummary> summaries) {
-        return summaries.stream().map(s -> s.info().id()).toList();
-    }
 }

@@ -4,21 +4,36 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.store.AppendRequest;
+import dev.threadline.core.store.LeaseResult;
+import dev.threadline.core.store.ScopedWrite;
+import dev.threadline.core.store.SessionKey;
+import dev.threadline.core.store.SessionQuery;
+import dev.threadline.core.store.SessionSummary;
 import dev.threadline.core.store.StateStore;
-import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
  * Lifecycle and helpers shared by the parts of {@link StateStoreContract}: a fresh store per test,
- * closed after it, and shortcuts to build journals. Backends extend {@link StateStoreContract}, not
- * this class.
+ * closed after it, and shortcuts to build journals. Every session the helpers create gets a lease for
+ * {@link #OWNER}, so the helpers' appends carry a valid fencing epoch. Backends extend
+ * {@link StateStoreContract}, not this class.
  */
 public abstract class StoreContractSupport {
 
+    /** The owner the helpers take every session's lease for. */
+    protected static final String OWNER = "tck-writer";
+    /** The lease ttl the helpers use; tests pass expiry by advancing the clock past it. */
+    protected static final Duration TTL = Duration.ofSeconds(30);
+
     private final TickingClock clock = new TickingClock(StoreFixtures.T0.plusSeconds(3600));
+    private final Map<SessionKey, Long> epochs = new HashMap<>();
 
     /** The store under test, fresh and empty for each test. */
     protected StateStore store;
@@ -27,11 +42,11 @@ public abstract class StoreContractSupport {
     protected abstract StateStore createStore();
 
     /**
-     * The clock a store under test should take its time from: each reading is 1 ms after the last,
-     * so ordering by update time is deterministic. A store that takes no clock still passes as long
-     * as its own clock moves forward between two operations.
+     * The clock a store under test must take its time from (update times, lease expiry): each reading
+     * is 1 ms after the last, so ordering by update time is deterministic, and the lease tests move it
+     * past a lease's expiry with {@link TickingClock#advance}.
      */
-    protected final Clock clock() {
+    protected final TickingClock clock() {
         return clock;
     }
 
@@ -48,12 +63,18 @@ public abstract class StoreContractSupport {
         }
     }
 
-    /** Creates a root session whose journal holds {@code length} events (SessionCreated, then messages). */
+    /** The key of session {@code id} in the default tenant. */
+    protected static SessionKey key(String id) {
+        return new SessionKey(SessionInfo.DEFAULT_TENANT, id);
+    }
+
+    /** Creates a root session whose journal holds {@code length} events (SessionCreated, then messages), and leases it. */
     protected final SessionInfo createRoot(SessionInfo info, int length) {
         List<StoredEvent> events = new ArrayList<>();
         events.add(StoreFixtures.first(info));
         events.addAll(StoreFixtures.messages(info.id(), 2, length - 1));
         store.create(info, events);
+        lease(SessionKey.of(info));
         return info;
     }
 
@@ -61,20 +82,60 @@ public abstract class StoreContractSupport {
         return createRoot(StoreFixtures.root(id), length);
     }
 
-    /** Creates a branch of {@code parent} at {@code atSeq} with {@code own} events of its own (BranchCreated first). */
+    /** Creates a branch of {@code parent} at {@code atSeq} with {@code own} events of its own (BranchCreated first), and leases it. */
     protected final SessionInfo createBranch(SessionInfo parent, String id, long atSeq, int own) {
         SessionInfo info = StoreFixtures.branch(parent, id, atSeq);
         List<StoredEvent> events = new ArrayList<>();
         events.add(StoreFixtures.first(info));
         events.addAll(StoreFixtures.messages(id, atSeq + 2, own - 1));
         store.create(info, events);
+        lease(SessionKey.of(info));
         return info;
+    }
+
+    /** Takes the session's lease for {@link #OWNER} and remembers its epoch for the helpers' appends. */
+    protected final long lease(SessionKey key) {
+        LeaseResult r = store.acquire(key, OWNER, TTL, null);
+        assertThat(r).as("lease of %s for the tck writer", key).isInstanceOf(LeaseResult.Acquired.class);
+        long epoch = ((LeaseResult.Acquired) r).lease().epoch();
+        epochs.put(key, epoch);
+        return epoch;
+    }
+
+    /** The epoch the helpers append with: the one {@link #lease} last got for this session (1 if never). */
+    protected final long epoch(SessionKey key) {
+        return epochs.getOrDefault(key, 1L);
+    }
+
+    /** Appends under the helpers' lease of a default-tenant session. */
+    protected final long append(String id, long expectedSeq, List<StoredEvent> events) {
+        return append(id, expectedSeq, events, List.of());
+    }
+
+    /** Appends events and shared writes under the helpers' lease of a default-tenant session. */
+    protected final long append(String id, long expectedSeq, List<StoredEvent> events, List<ScopedWrite> writes) {
+        return append(key(id), expectedSeq, events, writes);
+    }
+
+    /** Appends events and shared writes under the helpers' lease of any session. */
+    protected final long append(SessionKey key, long expectedSeq, List<StoredEvent> events, List<ScopedWrite> writes) {
+        return store.append(new AppendRequest(key, expectedSeq, epoch(key), events, writes, null));
     }
 
     /** Appends {@code count} message events at the session's head and returns the new head. */
     protected final long appendMessages(String sessionId, int count) {
-        long head = store.head(sessionId);
-        return store.append(sessionId, head, StoreFixtures.messages(sessionId, head + 1, count), List.of());
+        long head = store.head(key(sessionId));
+        return append(sessionId, head, StoreFixtures.messages(sessionId, head + 1, count));
+    }
+
+    /** The first page (up to {@code limit}) of a tenant's sessions, or of one user's when {@code userId} is not null. */
+    protected final List<SessionSummary> list(String tenant, String userId, int limit) {
+        return store.list(new SessionQuery(tenant, userId, null, limit, null)).items();
+    }
+
+    /** The ids of a list of summaries, in order. */
+    protected static List<String> ids(List<SessionSummary> summaries) {
+        return summaries.stream().map(s -> s.info().id()).toList();
     }
 
     /** The seqs of a list of events, in order. */

@@ -2,6 +2,8 @@ package dev.threadline.core.internal.store;
 
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.SessionKey;
+import dev.threadline.core.store.SessionQuery;
 import dev.threadline.core.InvalidInputException;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.SessionInfo;
@@ -53,5 +55,40 @@ public final class StoreChecks {
             throw new InvalidInputException("parentSeq", "session '" + info.parentId() + "' has no seq "
                     + info.parentSeq() + " (its head is " + parentHead + ")");
         }
+    }
+
+    /**
+     * The command record of a create (if any): on the new session it names the first event's seq; for
+     * a branch it may instead be on the parent (the session forked from), naming the branch point.
+     */
+    public static void createCommand(SessionInfo info, CommandRecord command) {
+        if (command == null) {
+            return;
+        }
+        SessionKey own = SessionKey.of(info);
+        boolean onParent = info.parentId() != null && command.session().equals(own.sibling(info.parentId()));
+        if (!command.session().equals(own) && !onParent) {
+            throw new InvalidInputException("command.session", "the create of " + own + " records its command on itself"
+                    + (info.parentId() == null ? "" : " or on its parent " + own.sibling(info.parentId()))
+                    + ", not on " + command.session());
+        }
+        long seq = onParent ? info.parentSeq() : info.parentSeq() + 1;
+        if (command.seq() != seq) {
+            throw new InvalidInputException("command.seq", "the command record of the create of " + own + " on "
+                    + command.session() + " names seq " + seq + ", not " + command.seq());
+        }
+    }
+
+    /**
+     * The tag a listing cursor carries so that a cursor is only accepted by the query it came from (the
+     * same tenant, user and metadata filter; the limit may change between pages). Stable across
+     * processes and versions: a hex CRC-32 of the query's filter.
+     */
+    public static String queryTag(SessionQuery query) {
+        StringBuilder filter = new StringBuilder(query.tenant()).append('\0').append(query.userId()).append('\0');
+        new java.util.TreeMap<>(query.metadata()).forEach((k, v) -> filter.append(k).append('=').append(v).append('\0'));
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(filter.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return String.format("%08x", crc.getValue());
     }
 }

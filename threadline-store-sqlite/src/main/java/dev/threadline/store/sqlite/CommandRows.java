@@ -1,0 +1,51 @@
+package dev.threadline.store.sqlite;
+
+import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.SessionKey;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * The {@code commands} table: the caller-supplied command ids of each session, written in the
+ * transaction of the command's first step (or of the create). Only steps that carry a command id
+ * write here, so an ordinary step's bytes are unchanged by it.
+ */
+final class CommandRows {
+    private CommandRows() {}
+
+    /** The record of {@code commandId} under {@code key}, or null. */
+    static CommandRecord find(Connection c, SessionKey key, String commandId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT fingerprint, seq, result FROM commands"
+                + " WHERE tenant = ? AND session_id = ? AND command_id = ?")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            ps.setString(3, commandId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? new CommandRecord(key, commandId, rs.getString(1), rs.getLong(2), rs.getString(3)) : null;
+            }
+        }
+    }
+
+    static void insert(Connection c, CommandRecord r) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO commands (tenant, session_id, command_id, fingerprint,"
+                + " seq, result) VALUES (?, ?, ?, ?, ?, ?)")) {
+            ps.setString(1, r.session().tenant());
+            ps.setString(2, r.session().id());
+            ps.setString(3, r.commandId());
+            ps.setString(4, r.fingerprint());
+            ps.setLong(5, r.seq());
+            ps.setString(6, r.result());
+            ps.executeUpdate();
+        }
+    }
+
+    static void delete(Connection c, SessionKey key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM commands WHERE tenant = ? AND session_id = ?")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            ps.executeUpdate();
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package dev.threadline.store.sqlite;
+
+import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.store.Page;
+import dev.threadline.core.store.SessionQuery;
+import dev.threadline.core.store.SessionSummary;
+import dev.threadline.core.internal.store.StoreChecks;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One page of a tenant's sessions, most recently updated first, ties by id. The query finds the
+ * tenant's (or user's) rows through the primary key (tenant, id) or the index (tenant, user_id, id)
+ * and sorts them by {@code updated_at}: a scan of that tenant's sessions per page, the price of
+ * indexes that an append does not rewrite (ADR 0011). A metadata filter matches the pairs inside
+ * the {@code info} JSON ({@code json_each} over {@code $.metadata}, so any key works, dots and quotes
+ * included) rather than a side table that every create would write. Stateless.
+ */
+final class SessionPages {
+    private SessionPages() {}
+
+    static Page<SessionSummary> list(Connection c, SessionQuery query) throws SQLException {
+        String tag = StoreChecks.queryTag(query);
+        Cursor after = query.cursor() == null ? null : Cursor.parse(query.cursor(), tag);
+        StringBuilder sql = new StringBuilder("SELECT id, info, head_seq, updated_at FROM sessions WHERE tenant = ?");
+        if (query.userId() != null) {
+            sql.append(" AND user_id = ?");
+        }
+        if (after != null) {
+            sql.append(" AND (updated_at < ? OR (updated_at = ? AND id > ?))");
+        }
+        for (int i = 0; i < query.metadata().size(); i++) {
+            sql.append(" AND EXISTS (SELECT 1 FROM json_each(info, '$.metadata') WHERE key = ? AND value = ?)");
+        }
+        sql.append(" ORDER BY updated_at DESC, id LIMIT ?");
+        try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+            int i = 1;
+            ps.setString(i++, query.tenant());
+            if (query.userId() != null) {
+                ps.setString(i++, query.userId());
+            }
+            if (after != null) {
+                ps.setLong(i++, after.updatedAt());
+                ps.setLong(i++, after.updatedAt());
+                ps.setString(i++, after.id());
+            }
+            for (Map.Entry<String, String> pair : query.metadata().entrySet()) {
+                ps.setString(i++, pair.getKey());
+                ps.setString(i++, pair.getValue());
+            }
+            ps.setInt(i, query.limit() + 1); // one more than the page: whether a next page exists
+            List<SessionSummary> items = new ArrayList<>();
+            long lastUpdated = 0;
+            boolean more = false;
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if (items.size() == query.limit()) {
+                        more = true;
+                        break;
+                    }
+                    lastUpdated = rs.getLong(4);
+                    items.add(new SessionSummary(SessionRows.decode(rs.getString(1), rs.getString(2)), rs.getLong(3),
+                            SessionRows.instant(lastUpdated)));
+                }
+            }
+            String next = more ? Cursor.of(tag, lastUpdated, items.get(items.size() - 1).info().id()) : null;
+            return new Page<>(items, next);
+        }
+    }
+
+    /** A listing position: {@code tag|updated_at nanos|id} of a page's last row. */
+    private record Cursor(long updatedAt, String id) {
+        static String of(String tag, long updatedAt, String id) {
+            return tag + "|" + updatedAt + "|" + id;
+        }
+
+        static Cursor parse(String text, String tag) {
+            String[] parts = text.split("\\|", -1);
+            if (parts.length != 3 || !parts[0].equals(tag)) {
+                throw refused(text);
+            }
+            try {
+                return new Cursor(Long.parseLong(parts[1]), SessionInfo.checkId(parts[2], "cursor"));
+            } catch (RuntimeException e) {
+                throw refused(text);
+            }
+        }
+
+        private static InvalidInputException refused(String text) {
+            return new InvalidInputException("cursor", "'" + text + "' is not a cursor this store returned for this query"
+                    + " (same tenant, user and metadata filter)");
+        }
+    }
+}

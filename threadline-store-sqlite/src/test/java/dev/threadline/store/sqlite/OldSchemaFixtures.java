@@ -1,0 +1,109 @@
+package dev.threadline.store.sqlite;
+
+import dev.threadline.core.event.StoredEvent;
+import dev.threadline.core.internal.json.RecordCodec;
+import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.state.StateSnapshot;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Files in the table layouts of earlier versions, written with their own DDL (copied here from the
+ * releases that created them, never derived from today's code), for the upgrade tests. The row payloads
+ * are today's records: they carry their own version, apart from the table layout's.
+ */
+final class OldSchemaFixtures {
+    private OldSchemaFixtures() {}
+
+    /** The tables of versions 1 and 2 (they differ only in two indexes). */
+    private static final List<String> TABLES_V1_V2 = List.of("""
+            CREATE TABLE sessions (
+              id          TEXT PRIMARY KEY,
+              tenant      TEXT NOT NULL,
+              user_id     TEXT NOT NULL,
+              parent_id   TEXT REFERENCES sessions(id),
+              parent_seq  INTEGER NOT NULL,
+              info        TEXT NOT NULL,
+              head_seq    INTEGER NOT NULL,
+              created_at  INTEGER NOT NULL,
+              updated_at  INTEGER NOT NULL,
+              v           INTEGER NOT NULL)""",
+            "CREATE INDEX sessions_by_parent ON sessions(parent_id) WHERE parent_id IS NOT NULL",
+            """
+            CREATE TABLE events (
+              session_id          TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+              seq                 INTEGER NOT NULL,
+              step                INTEGER NOT NULL,
+              time                TEXT NOT NULL,
+              command_id          TEXT NOT NULL,
+              source              TEXT NOT NULL,
+              type                TEXT NOT NULL,
+              touches_transcript  INTEGER NOT NULL,
+              payload             TEXT NOT NULL,
+              v                   INTEGER NOT NULL,
+              PRIMARY KEY (session_id, seq))""",
+            """
+            CREATE TABLE snapshots (
+              session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+              seq         INTEGER NOT NULL,
+              payload     TEXT NOT NULL,
+              v           INTEGER NOT NULL,
+              PRIMARY KEY (session_id, seq))""",
+            """
+            CREATE TABLE variables (
+              scope      TEXT NOT NULL,
+              scope_key  TEXT NOT NULL,
+              name       TEXT NOT NULL,
+              value      TEXT NOT NULL,
+              v          INTEGER NOT NULL,
+              PRIMARY KEY (scope, scope_key, name))""");
+
+    private static final List<String> INDEXES_V1 = List.of(
+            "CREATE INDEX sessions_by_tenant ON sessions(tenant, updated_at DESC, id)",
+            "CREATE INDEX sessions_by_user ON sessions(tenant, user_id, updated_at DESC, id)");
+
+    private static final List<String> INDEXES_V2 = List.of(
+            "CREATE INDEX sessions_by_tenant ON sessions(tenant, id)",
+            "CREATE INDEX sessions_by_user ON sessions(tenant, user_id, id)");
+
+    /** An empty file of layout {@code version} (1 or 2), open for the caller to fill. */
+    static RawDb create(Path file, int version) throws Exception {
+        RawDb raw = new RawDb(file);
+        for (String ddl : TABLES_V1_V2) {
+            raw.exec(ddl);
+        }
+        for (String ddl : version == 1 ? INDEXES_V1 : INDEXES_V2) {
+            raw.exec(ddl);
+        }
+        raw.exec("PRAGMA user_version = " + version);
+        return raw;
+    }
+
+    /** A sessions row as versions 1 and 2 wrote it. */
+    static void session(RawDb raw, SessionInfo info, long head, long updatedAtNanos) throws Exception {
+        raw.exec("INSERT INTO sessions (id, tenant, user_id, parent_id, parent_seq, info, head_seq, created_at, updated_at, v)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", info.id(), info.tenant(), info.userId(), info.parentId(),
+                info.parentSeq(), RecordCodec.encodeSession(info), head, SessionRows.nanos(info.createdAt()), updatedAtNanos,
+                RecordCodec.VERSION);
+    }
+
+    /** Event rows as versions 1 and 2 wrote them. */
+    static void events(RawDb raw, List<StoredEvent> events) throws Exception {
+        for (StoredEvent e : events) {
+            raw.exec("INSERT INTO events (session_id, seq, step, time, command_id, source, type, touches_transcript, payload, v)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", e.sessionId(), e.seq(), e.step(), e.time().toString(),
+                    e.commandId(), e.source().wireName(), e.event().type(), e.event().touchesTranscript() ? 1 : 0,
+                    RecordCodec.encodeEvent(e.event()), RecordCodec.VERSION);
+        }
+    }
+
+    static void snapshot(RawDb raw, String sessionId, StateSnapshot snapshot) throws Exception {
+        raw.exec("INSERT INTO snapshots (session_id, seq, payload, v) VALUES (?, ?, ?, ?)", sessionId, snapshot.seq(),
+                RecordCodec.encodeSnapshot(snapshot), RecordCodec.VERSION);
+    }
+
+    static void variable(RawDb raw, String scope, String key, String name, String json) throws Exception {
+        raw.exec("INSERT INTO variables (scope, scope_key, name, value, v) VALUES (?, ?, ?, ?, ?)", scope, key, name, json,
+                RecordCodec.VERSION);
+    }
+}
