@@ -42,7 +42,7 @@ final class Connection implements AutoCloseable {
 
     private Connection(String url, AbstractRedisClient client, StatefulConnection<String, String> connection,
                        RedisClusterCommands<String, String> sync, RedisClusterAsyncCommands<String, String> async, boolean cluster) {
-        this.url = url;
+        this.url = redacted(url);
         this.client = client;
         this.connection = connection;
         this.sync = sync;
@@ -82,7 +82,7 @@ final class Connection implements AutoCloseable {
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
             }
             releaseResources();
-            throw new StorageException("redis store " + url + ": cannot connect (" + Failures.cause(e) + ")", e);
+            throw new StorageException("redis store " + redacted(url) + ": cannot connect (" + Failures.cause(e) + ")", e);
         }
     }
 
@@ -92,24 +92,43 @@ final class Connection implements AutoCloseable {
                 if (!url.startsWith("redis://") && !url.startsWith("rediss://")) {
                     throw new IllegalArgumentException("the scheme must be redis://, rediss:// or redis-cluster://");
                 }
-                return List.of(RedisURI.create(url));
+                return List.of(checked(RedisURI.create(url), url, false));
             }
             List<RedisURI> out = new ArrayList<>();
             for (String hostPort : url.substring("redis-cluster://".length()).split(",")) {
                 if (hostPort.isBlank()) {
                     throw new IllegalArgumentException("an empty host:port in the list");
                 }
-                RedisURI uri = RedisURI.create("redis://" + hostPort.strip());
-                if (!hostPort.contains(":")) {
-                    throw new IllegalArgumentException("'" + hostPort + "' has no port");
-                }
-                out.add(uri);
+                String one = "redis://" + hostPort.strip();
+                out.add(checked(RedisURI.create(one), one, true));
             }
             return out;
         } catch (RuntimeException e) {
-            throw new InvalidInputException("redisUrl", "'" + url + "' is not a Redis URL (" + Failures.cause(e)
+            throw new InvalidInputException("redisUrl", "'" + redacted(url) + "' is not a Redis URL (" + Failures.cause(e)
                     + "); use redis://host:port[/db] or redis-cluster://host:port,host:port");
         }
+    }
+
+    /** Lettuce's parser is lenient (it takes "host:junk" for a host name): java.net.URI must find a host and port too. */
+    private static RedisURI checked(RedisURI uri, String text, boolean needPort) {
+        java.net.URI strict;
+        try {
+            strict = new java.net.URI(text);
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException(e.getReason());
+        }
+        if (strict.getHost() == null || uri.getHost() == null || uri.getHost().isBlank()) {
+            throw new IllegalArgumentException("no valid host:port");
+        }
+        if (needPort && strict.getPort() < 0) {
+            throw new IllegalArgumentException("'" + strict.getRawAuthority() + "' has no port");
+        }
+        return uri;
+    }
+
+    /** The URL without its password, fit for messages and logs. */
+    static String redacted(String url) {
+        return url.replaceFirst("//[^/@]*@", "//***@");
     }
 
     String url() {
