@@ -40,8 +40,17 @@ final class Failures {
         return e;
     }
 
+    /** A lost connection: an I/O error under Lettuce's exception, or Lettuce saying it is not connected. */
     private static boolean isDisconnect(RuntimeException e) {
-        String m = e.getMessage();
-        return m != null && (m.contains("not connected") || m.contains("Connection closed") || m.contains("disconnected"));
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.io.IOException) {
+                return true;
+            }
+            String m = t.getMessage();
+            if (m != null && (m.contains("not connected") || m.contains("Connection closed") || m.contains("disconnected"))) {
+                return true;
+            }
+        }
+        return false;
     }
 }

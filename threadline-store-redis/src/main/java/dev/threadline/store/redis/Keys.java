@@ -12,6 +12,8 @@ import dev.threadline.core.store.SessionKey;
  * @param prefix the first part of every key (one prefix per Threadline deployment on a server)
  */
 record Keys(String prefix) {
+    /** Positions in {@link #session}'s array. */
+    static final int META = 0, EVENTS = 1, KIDS = 5;
 
     /** The session's keys in the order the scripts expect: meta, ev, cmd, snapi, snap, kids. */
     String[] session(SessionKey key) {

@@ -71,6 +71,20 @@ final class Records {
         }
     }
 
+    /** A stored snapshot ({@code version, newline, payload}), or null when it is old or corrupt (snapshots are a cache). */
+    static dev.threadline.core.state.StateSnapshot decodeSnapshot(String sessionId, String stored) {
+        int eol = stored == null ? -1 : stored.indexOf('\n');
+        if (eol <= 0) {
+            return null;
+        }
+        try {
+            return dev.threadline.core.internal.json.RecordCodec.decodeSnapshot(sessionId,
+                    Integer.parseInt(stored.substring(0, eol)), stored.substring(eol + 1));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
     /** An instant as Lua compares it: whole seconds and nanoseconds (a double cannot hold epoch nanos exactly). */
     static String[] secNanos(Instant t) {
         return new String[] {Long.toString(t.getEpochSecond()), Integer.toString(t.getNano())};

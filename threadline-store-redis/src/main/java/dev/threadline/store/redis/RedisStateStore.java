@@ -118,6 +118,9 @@ public final class RedisStateStore implements StateStore {
     private final Connection redis;
     private final Keys keys;
     private final Options options;
+    private final SessionScripts scripts;
+    private final Branches branches;
+    private final Leasing leasing;
     private final String durability;
     private volatile boolean closed;
 
@@ -125,7 +128,10 @@ public final class RedisStateStore implements StateStore {
         this.redis = redis;
         this.options = options;
         this.keys = new Keys(options.prefix());
-        this.durability = describeDurability();
+        this.scripts = new SessionScripts(redis, keys);
+        this.branches = new Branches(redis, keys, scripts, options.commandTimeout().toMillis());
+        this.leasing = new Leasing(scripts, options.clock());
+        this.durability = Durability.describe(redis);
     }
 
     /**
@@ -186,7 +192,7 @@ public final class RedisStateStore implements StateStore {
             args.set(10, Long.toString(now.toEpochMilli()));
             claim(key, args, now);
             if (branch) {
-                adopt(info, key, token, onParent, now);
+                branches.adopt(info, token, onParent, now);
             }
             index(key, now);
             return null;
@@ -196,50 +202,16 @@ public final class RedisStateStore implements StateStore {
     /** Writes the session's keys, replacing an unfinished create older than the claim window. */
     private void claim(SessionKey key, List<String> args, Instant now) {
         for (int attempt = 0; ; attempt++) {
-            Reply r = Reply.of(Scripts.CREATE.run(redis.sync, keys.session(key), args.toArray(String[]::new)));
+            Reply r = scripts.raw(keys.session(key), Scripts.CREATE, args.toArray(String[]::new));
             if (r.is("OK")) {
                 return;
             }
-            if (r.is("PEND") && !settle(key, r.text(0), r.text(1)) && attempt < 2
+            if (r.is("PEND") && !scripts.settle(key, r.text(0), r.text(1)) && attempt < 2
                     && Instant.parse(r.text(2)).plus(options.claimWindow()).isBefore(now)) {
                 args.set(0, r.text(0));
                 continue;
             }
             throw new SessionExistsException(key.id());
-        }
-    }
-
-    /** The commit point of a branch: its parent checks the branch point and the command id, and adopts it. */
-    private void adopt(SessionInfo info, SessionKey key, String token, CommandRecord onParent, Instant now) {
-        SessionKey parent = key.sibling(info.parentId());
-        Reply r;
-        try {
-            r = gated(parent, Scripts.ADOPT, key.id(), token, Long.toString(info.parentSeq()),
-                    onParent == null ? "" : onParent.commandId(), onParent == null ? "" : Records.encodeCommand(onParent),
-                    Long.toString(now.toEpochMilli()));
-        } catch (RuntimeException e) {
-            settleQuietly(key, token, "0");
-            throw e;
-        }
-        if (r.is("OK")) {
-            settleQuietly(key, token, "1");
-            return;
-        }
-        Scripts.SETTLE.run(redis.sync, keys.session(key), token, "0");
-        switch (r.status()) {
-            case "NF" -> throw new SessionNotFoundException(info.parentId());
-            case "PASTHEAD" -> StoreChecks.branchPoint(info, r.number(0));
-            case "DUP" -> throw new DuplicateCommandException(Records.decodeCommand(parent, onParent.commandId(), r.text(0)));
-            default -> { }
-        }
-        throw new StorageException("redis store: unexpected reply " + r.status() + " to the adoption of '" + key.id() + "'");
-    }
-
-    private void settleQuietly(SessionKey key, String token, String adopted) {
-        try {
-            Scripts.SETTLE.run(redis.sync, keys.session(key), token, adopted);
-        } catch (RuntimeException e) {
-            LOG.warn("redis store: branch '{}' stays marked unfinished ({}); the next access settles it", key.id(), Failures.cause(e));
         }
     }
 
@@ -258,7 +230,7 @@ public final class RedisStateStore implements StateStore {
                 Instant now = options.clock().instant();
                 args.set(2, now.toString());
                 args.set(6, Long.toString(now.toEpochMilli()));
-                Reply r = gated(key, Scripts.APPEND, args.toArray(String[]::new));
+                Reply r = scripts.run(key, Scripts.APPEND, args.toArray(String[]::new));
                 switch (r.status()) {
                     case "OK" -> {
                         if (!writes.isEmpty()) {
@@ -283,7 +255,7 @@ public final class RedisStateStore implements StateStore {
         });
     }
 
-    /** Applies a step's shared writes (each scope is its own slot), then clears their record on the session. */
+    /** Applies a step's shared writes (each scope in its own slot), then clears their record on the session. */
     private void applyWrites(SessionKey key, List<ScopedWrite> writes, String recorded) {
         for (ScopedWrite w : writes) {
             List<String> args = new ArrayList<>();
@@ -293,9 +265,9 @@ public final class RedisStateStore implements StateStore {
                 args.add(name);
                 args.add(Json.write(value));
             });
-            Scripts.VARS.run(redis.sync, new String[] {keys.variables(w.scope(), w.key())}, args.toArray(String[]::new));
+            scripts.raw(new String[] {keys.variables(w.scope(), w.key())}, Scripts.VARS, args.toArray(String[]::new));
         }
-        Scripts.UNWIP.run(redis.sync, keys.session(key), recorded);
+        scripts.raw(keys.session(key), Scripts.UNWIP, recorded);
     }
 
     /** Moves the session to its update time in the tenant's index (never back: ZADD LT on minus the millis). */
@@ -325,9 +297,8 @@ public final class RedisStateStore implements StateStore {
 
     private List<StoredEvent> read(SessionKey key, long fromSeq, long toSeq, boolean transcriptOnly) {
         return call("read session '" + key.id() + "' seq " + fromSeq + ".." + toSeq, () -> {
-            Reply r = found(key, gated(key, Scripts.READ, Long.toString(fromSeq), Long.toString(toSeq)));
             List<StoredEvent> out = new ArrayList<>();
-            for (String entry : r.list(0)) {
+            for (String entry : scripts.existing(key, Scripts.READ, Long.toString(fromSeq), Long.toString(toSeq)).list(0)) {
                 StoredEvent e = EventEntry.decode(key.id(), entry, transcriptOnly);
                 if (e != null) {
                     out.add(e);
@@ -340,7 +311,7 @@ public final class RedisStateStore implements StateStore {
     @Override
     public Optional<SessionInfo> session(SessionKey key) {
         return call("read session '" + key.id() + "'", () -> {
-            Reply r = gated(key, Scripts.DESCRIBE);
+            Reply r = scripts.run(key, Scripts.DESCRIBE);
             return r.is("NF") ? Optional.empty() : Optional.of(RecordCodec.decodeSession(key.id(), r.text(0)));
         });
     }
@@ -354,70 +325,24 @@ public final class RedisStateStore implements StateStore {
 
     @Override
     public List<String> branches(SessionKey key) {
-        return call("list the branches of session '" + key.id() + "'", () -> {
-            Map<String, String> adopted = adopted(key);
-            List<String> live = new ArrayList<>(liveBranches(key, adopted));
-            live.sort(null);
-            return live;
-        });
-    }
-
-    /** The branches the session adopted, id to token (some may be gone: a delete that died before disowning). */
-    private Map<String, String> adopted(SessionKey key) {
-        List<String> pairs = found(key, gated(key, Scripts.KIDS)).list(0);
-        Map<String, String> out = new HashMap<>();
-        for (int i = 0; i + 1 < pairs.size(); i += 2) {
-            out.put(pairs.get(i), pairs.get(i + 1));
-        }
-        return out;
-    }
-
-    /** Of the adopted branches, those that still exist as the branch adopted (same creation token). */
-    private List<String> liveBranches(SessionKey key, Map<String, String> adopted) {
-        Map<String, io.lettuce.core.RedisFuture<String>> tokens = new HashMap<>();
-        adopted.keySet().forEach(id -> tokens.put(id, redis.async.hget(keys.session(key.sibling(id))[0], "tok")));
-        List<String> live = new ArrayList<>();
-        for (Map.Entry<String, String> e : adopted.entrySet()) {
-            try {
-                if (e.getValue().equals(tokens.get(e.getKey()).get(options.commandTimeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS))) {
-                    live.add(e.getKey());
-                }
-            } catch (InterruptedException ie) {
-                Thread.currentThread().interrupt();
-                throw new StorageException("interrupted while listing the branches of '" + key.id() + "'", ie);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException ex) {
-                throw new StorageException("redis store " + redis.url() + " unavailable: cannot check branch '" + e.getKey()
-                        + "' (" + Failures.cause(ex) + ")", ex);
-            }
-        }
-        return live;
+        return call("list the branches of session '" + key.id() + "'", () -> branches.of(key));
     }
 
     @Override
     public void saveSnapshot(SessionKey key, StateSnapshot snapshot) {
         Objects.requireNonNull(snapshot, "snapshot");
         String stored = RecordCodec.VERSION + "\n" + RecordCodec.encodeSnapshot(snapshot);
-        call("save a snapshot of session '" + key.id() + "' at seq " + snapshot.seq(), () -> {
-            found(key, gated(key, Scripts.SNAPSAVE, Long.toString(snapshot.seq()), stored,
-                    Long.toString(options.clock().millis())));
-            return null;
-        });
+        call("save a snapshot of session '" + key.id() + "' at seq " + snapshot.seq(), () ->
+                scripts.existing(key, Scripts.SNAPSAVE, Long.toString(snapshot.seq()), stored, Long.toString(options.clock().millis())));
     }
 
     @Override
     public Optional<StateSnapshot> latestSnapshot(SessionKey key, long maxSeq) {
         return call("read a snapshot of session '" + key.id() + "'", () -> {
-            for (String stored : found(key, gated(key, Scripts.SNAPLATEST, Long.toString(maxSeq))).list(0)) {
-                int eol = stored == null ? -1 : stored.indexOf('\n');
-                if (eol > 0) {
-                    try {
-                        StateSnapshot s = RecordCodec.decodeSnapshot(key.id(), Integer.parseInt(stored.substring(0, eol)), stored.substring(eol + 1));
-                        if (s != null) {
-                            return Optional.of(s);
-                        }
-                    } catch (NumberFormatException ignored) {
-                        // a corrupt snapshot costs replay time only: try an older one
-                    }
+            for (String stored : scripts.existing(key, Scripts.SNAPLATEST, Long.toString(maxSeq)).list(0)) {
+                StateSnapshot s = Records.decodeSnapshot(key.id(), stored);
+                if (s != null) {
+                    return Optional.of(s);
                 }
             }
             return Optional.<StateSnapshot>empty();
@@ -438,56 +363,35 @@ public final class RedisStateStore implements StateStore {
     @Override
     public LeaseResult acquire(SessionKey key, String owner, Duration ttl, String deadHolder) {
         StoreChecks.lease(owner, ttl);
-        return call("acquire the lease of session '" + key.id() + "' for " + owner, () -> {
-            Instant now = options.clock().instant();
-            Instant until = now.plus(ttl);
-            String[] n = Records.secNanos(now);
-            String[] u = Records.secNanos(until);
-            Reply r = found(key, gated(key, Scripts.ACQUIRE, owner, n[0], n[1], u[0], u[1], deadHolder == null ? "" : deadHolder));
-            if (r.is("HELD")) {
-                return new LeaseResult.Held(new Lease(key, r.text(1), r.number(0), Records.instant(r.text(2), r.text(3))));
-            }
-            Lease previous = r.values().size() > 1
-                    ? new Lease(key, r.text(1), Long.parseLong(r.text(2)), Records.instant(r.text(3), r.text(4))) : null;
-            return new LeaseResult.Acquired(new Lease(key, owner, r.number(0), until), previous);
-        });
+        return call("acquire the lease of session '" + key.id() + "' for " + owner, () -> leasing.acquire(key, owner, ttl, deadHolder));
     }
 
     @Override
     public Lease renew(Lease lease, Duration ttl) {
         Objects.requireNonNull(lease, "lease");
         StoreChecks.lease(lease.owner(), ttl);
-        SessionKey key = lease.key();
-        return call("renew the lease of session '" + key.id() + "' for " + lease.owner(), () -> {
-            Instant until = options.clock().instant().plus(ttl);
-            String[] u = Records.secNanos(until);
-            Reply r = found(key, gated(key, Scripts.RENEW, lease.owner(), Long.toString(lease.epoch()), u[0], u[1]));
-            if (r.is("LOST")) {
-                throw new LeaseLostException(key.id(), lease.epoch(), r.number(0));
-            }
-            return new Lease(key, lease.owner(), lease.epoch(), until);
-        });
+        return call("renew the lease of session '" + lease.key().id() + "' for " + lease.owner(), () -> leasing.renew(lease, ttl));
     }
 
     @Override
     public void release(Lease lease) {
         Objects.requireNonNull(lease, "lease");
-        call("release the lease of session '" + lease.key().id() + "'", () ->
-                Scripts.RELEASE.run(redis.sync, keys.session(lease.key()), lease.owner(), Long.toString(lease.epoch())));
+        call("release the lease of session '" + lease.key().id() + "'", () -> {
+            leasing.release(lease);
+            return null;
+        });
     }
 
     @Override
     public Optional<Lease> lease(SessionKey key) {
-        Reply r = describe(key, "read the lease of session '" + key.id() + "'");
-        return r.text(4) == null ? Optional.empty()
-                : Optional.of(new Lease(key, r.text(4), Long.parseLong(r.text(3)), Records.instant(r.text(5), r.text(6))));
+        return Leasing.of(key, describe(key, "read the lease of session '" + key.id() + "'"));
     }
 
     @Override
     public Optional<CommandRecord> command(SessionKey key, String commandId) {
         Require.nonBlank(commandId, "command id");
         return call("read command '" + commandId + "' of session '" + key.id() + "'", () -> {
-            String stored = found(key, gated(key, Scripts.COMMAND, commandId)).text(0);
+            String stored = scripts.existing(key, Scripts.COMMAND, commandId).text(0);
             return stored == null ? Optional.<CommandRecord>empty() : Optional.of(Records.decodeCommand(key, commandId, stored));
         });
     }
@@ -495,33 +399,8 @@ public final class RedisStateStore implements StateStore {
     @Override
     public void delete(SessionKey key) {
         call("delete session '" + key.id() + "'", () -> {
-            for (int attempt = 0; attempt < 5; attempt++) {
-                Map<String, String> adopted = adopted(key);
-                List<String> live = liveBranches(key, adopted);
-                if (!live.isEmpty()) {
-                    List<String> sorted = new ArrayList<>(live);
-                    sorted.sort(null);
-                    throw new InvalidInputException("session", "'" + key.id() + "' has branches " + sorted
-                            + " that share its journal; delete them first");
-                }
-                List<String> gone = new ArrayList<>();
-                adopted.forEach((id, token) -> {
-                    gone.add(id);
-                    gone.add(token);
-                });
-                Reply r = found(key, gated(key, Scripts.DELETE, gone.toArray(String[]::new)));
-                if (r.is("KIDS")) {
-                    continue; // a branch was adopted meanwhile: look again
-                }
-                String parent = r.text(1);
-                if (parent != null) {
-                    Scripts.DISOWN.run(redis.sync, keys.session(key.sibling(parent)), key.id(), r.text(0));
-                }
-                Scripts.UNINDEX.run(redis.sync, new String[] {keys.index(key.tenant())}, key.id(),
-                        Long.toString((long) Records.score(Instant.parse(r.text(2)))));
-                return null;
-            }
-            throw new StorageException("session '" + key.id() + "': its branches kept changing while it was being deleted; try again");
+            branches.delete(key);
+            return null;
         });
     }
 
@@ -530,23 +409,7 @@ public final class RedisStateStore implements StateStore {
         return durability;
     }
 
-    private String describeDurability() {
-        String where = "redis " + (redis.cluster ? "cluster" : "standalone") + " " + redis.url();
-        try {
-            Map<String, String> c = redis.sync.configGet("appendonly", "appendfsync");
-            boolean aof = "yes".equals(c.get("appendonly"));
-            String fsync = c.getOrDefault("appendfsync", "?");
-            if (!aof) {
-                return where + ", no AOF: an acknowledged append is lost if the server crashes before its next RDB save";
-            }
-            return where + ", AOF appendfsync " + fsync + (fsync.equals("always")
-                    ? ": an acknowledged append survives a server crash (replicas are asynchronous: a failover may lose it)"
-                    : ": a server crash may lose up to about a second of acknowledged appends");
-        } catch (RuntimeException e) {
-            return where + ": durability depends on the server's AOF settings (appendonly yes, appendfsync always recommended)";
-        }
-    }
-
+    /** Closes the connection. Idempotent; later calls fail with a StorageException saying the store is closed. */
     @Override
     public void close() {
         synchronized (this) {
@@ -560,43 +423,7 @@ public final class RedisStateStore implements StateStore {
 
     /** A session's row through {@code describe.lua}: info, head, updated, epoch, owner, lsec, lnano, parent, token. */
     private Reply describe(SessionKey key, String what) {
-        return call(what, () -> found(key, gated(key, Scripts.DESCRIBE)));
-    }
-
-    /**
-     * Runs a script on a session's keys. A branch whose create is unfinished (PEND) is settled first:
-     * confirmed if its parent adopted it, else treated as absent (NF).
-     */
-    private Reply gated(SessionKey key, Scripts script, String... args) {
-        String[] k = keys.session(key);
-        for (int attempt = 0; ; attempt++) {
-            Reply r = Reply.of(script.run(redis.sync, k, args));
-            if (!r.is("PEND")) {
-                return r;
-            }
-            if (attempt > 2 || !settle(key, r.text(0), r.text(1))) {
-                return new Reply("NF", List.of());
-            }
-        }
-    }
-
-    /** Whether the unfinished branch (token, parent) was adopted by its parent; if so, marks it finished. */
-    private boolean settle(SessionKey key, String token, String parent) {
-        if (token == null || parent == null) {
-            return false;
-        }
-        if (!token.equals(redis.sync.hget(keys.session(key.sibling(parent))[5], key.id()))) {
-            return false;
-        }
-        Scripts.SETTLE.run(redis.sync, keys.session(key), token, "1");
-        return true;
-    }
-
-    private static Reply found(SessionKey key, Reply r) {
-        if (r.is("NF")) {
-            throw new SessionNotFoundException(key.id());
-        }
-        return r;
+        return call(what, () -> scripts.existing(key, Scripts.DESCRIBE));
     }
 
     private <T> T call(String what, Supplier<T> body) {

@@ -1,0 +1,29 @@
+package dev.threadline.store.redis;
+
+import java.util.Map;
+
+/**
+ * The one-line durability statement of a store, from the server's own AOF settings (CONFIG GET; a
+ * server that refuses CONFIG gets the general statement). Stateless.
+ */
+final class Durability {
+    private Durability() {}
+
+    static String describe(Connection redis) {
+        String where = "redis " + (redis.cluster ? "cluster" : "standalone") + " " + redis.url();
+        try {
+            Map<String, String> c = redis.sync.configGet("appendonly", "appendfsync");
+            if (!"yes".equals(c.get("appendonly"))) {
+                return where + ", AOF off: a server crash loses every append since the last RDB snapshot";
+            }
+            String fsync = c.getOrDefault("appendfsync", "?");
+            return where + ", AOF appendfsync " + fsync + switch (fsync) {
+                case "always" -> ": an acknowledged append survives a server crash (a failover to an asynchronous replica may lose the latest)";
+                case "everysec" -> ": a server crash may lose about the last second of acknowledged appends";
+                default -> ": the OS decides when appends reach the disk; a server or power crash may lose many seconds";
+            };
+        } catch (RuntimeException e) {
+            return where + ": durability follows the server's AOF settings (appendonly yes, appendfsync always recommended)";
+        }
+    }
+}
