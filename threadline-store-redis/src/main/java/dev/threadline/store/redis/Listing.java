@@ -82,6 +82,37 @@ final class Listing {
         return new Page<>(page.stream().map(Row::summary).toList(), next);
     }
 
+    /**
+     * Removes the index entries of sessions that are gone (expired by their TTL, or deleted by a writer
+     * that died before its index update), each only if its score is unchanged; returns how many.
+     */
+    static int prune(Connection redis, Keys keys, String tenant, long timeoutMillis) {
+        String index = keys.index(tenant);
+        int removed = 0;
+        long offset = 0;
+        while (true) {
+            List<ScoredValue<String>> chunk = redis.sync.zrangeWithScores(index, offset, offset + CHUNK - 1);
+            List<RedisFuture<Long>> exists = new ArrayList<>();
+            for (ScoredValue<String> v : chunk) {
+                exists.add(redis.async.exists(keys.session(new SessionKey(tenant, v.getValue()))[Keys.META]));
+            }
+            int kept = 0;
+            for (int i = 0; i < chunk.size(); i++) {
+                if (await(exists.get(i), timeoutMillis) == 0) {
+                    Scripts.UNINDEX.run(redis.sync, new String[] {index}, chunk.get(i).getValue(),
+                            Long.toString((long) chunk.get(i).getScore()));
+                    removed++;
+                } else {
+                    kept++;
+                }
+            }
+            if (chunk.size() < CHUNK) {
+                return removed;
+            }
+            offset += kept;
+        }
+    }
+
     private static <T> T await(RedisFuture<T> f, long timeoutMillis) {
         try {
             return f.get(timeoutMillis, TimeUnit.MILLISECONDS);

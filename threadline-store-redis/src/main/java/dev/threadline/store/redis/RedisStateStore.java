@@ -323,6 +323,21 @@ public final class RedisStateStore implements StateStore {
                 () -> Listing.list(redis, keys, query, options.commandTimeout().toMillis()));
     }
 
+    /**
+     * Removes from a tenant's index the entries of sessions that no longer exist: those whose TTL
+     * ({@link SessionInfo#expiresAt()}) expired, and those of a delete whose writer died before its
+     * index update. Listing already skips such entries; pruning only bounds the index's size, so run it
+     * now and then (for example with retention). Safe to run from any number of processes at once.
+     *
+     * @return how many entries were removed
+     * @throws StorageException when the server is unavailable
+     */
+    public int pruneIndex(String tenant) {
+        SessionInfo.checkId(tenant, "tenant");
+        return call("prune the index of tenant '" + tenant + "'",
+                () -> Listing.prune(redis, keys, tenant, options.commandTimeout().toMillis()));
+    }
+
     @Override
     public List<String> branches(SessionKey key) {
         return call("list the branches of session '" + key.id() + "'", () -> branches.of(key));

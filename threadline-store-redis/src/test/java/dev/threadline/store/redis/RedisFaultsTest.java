@@ -110,6 +110,48 @@ class RedisFaultsTest {
     }
 
     @Test
+    void aSessionWithAnExpiryGetsATtlOnEveryKeyJudgedByTheStoresClock() {
+        dev.threadline.store.tck.TickingClock clock = new dev.threadline.store.tck.TickingClock(StoreFixtures.T0);
+        try (RedisStateStore store = RedisStateStore.open(server.url(), RedisStateStore.Options.defaults()
+                .withPrefix("ttl").withClock(clock)); RawKeys raw = new RawKeys(server.url())) {
+            SessionInfo info = new SessionInfo("s", "default", "local", dev.threadline.core.model.SessionConfig.DEFAULT,
+                    Map.of(), StoreFixtures.T0, StoreFixtures.T0.plus(Duration.ofHours(2)), null, 0);
+            store.create(info, List.of(StoreFixtures.first(info)));
+            SessionKey key = SessionKey.of(info);
+            long epoch = lease(store, key, "w1");
+            store.append(new AppendRequest(key, 1, epoch, StoreFixtures.messages("s", 2, 1), List.of(),
+                    new CommandRecord(key, "c1", "submit:x", 2, null)));
+            store.saveSnapshot(key, dev.threadline.store.tck.RoundTripFixtures.snapshot(2));
+            SessionKey forever = SessionKey.of(root(store, "forever", 1));
+
+            for (String k : new Keys("ttl").session(key)) {
+                if (raw.redis().exists(k) == 1) {
+                    assertThat(raw.redis().pttl(k)).as("ttl of %s", k)
+                            .isBetween(Duration.ofMinutes(119).toMillis(), Duration.ofHours(2).toMillis());
+                }
+            }
+            assertThat(raw.redis().pttl(new Keys("ttl").session(forever)[Keys.META])).isEqualTo(-1L);
+
+            raw.redis().del(new Keys("ttl").session(key)); // as if it expired
+            assertThat(store.list(dev.threadline.core.store.SessionQuery.tenant("default")).items())
+                    .extracting(s -> s.info().id()).containsExactly("forever");
+            assertThat(store.pruneIndex("default")).isEqualTo(1);
+            assertThat(raw.redis().zrange(new Keys("ttl").index("default"), 0, -1)).containsExactly("forever");
+        }
+    }
+
+    @Test
+    void scriptsAreLoadedAgainWhenTheServerForgotThem() {
+        try (RedisStateStore store = open("flush"); RawKeys raw = new RawKeys(server.url())) {
+            SessionKey key = SessionKey.of(root(store, "s", 1));
+            long epoch = lease(store, key, "w1");
+            raw.redis().scriptFlush();
+            assertThat(store.append(AppendRequest.of(key, 1, epoch, StoreFixtures.messages("s", 2, 1)))).isEqualTo(2);
+            assertThat(store.head(key)).isEqualTo(2);
+        }
+    }
+
+    @Test
     void anUnreachableServerIsOneClearLineAndFast() {
         int port;
         try {
