@@ -12,16 +12,20 @@ final class Durability {
     static String describe(Connection redis) {
         String where = "redis " + (redis.cluster ? "cluster" : "standalone") + " " + redis.url();
         try {
-            Map<String, String> c = redis.sync.configGet("appendonly", "appendfsync");
+            Map<String, String> c = redis.sync.configGet("appendonly", "appendfsync", "maxmemory-policy");
+            String policy = c.getOrDefault("maxmemory-policy", "noeviction");
+            String eviction = policy.equals("noeviction") ? ""
+                    : "; WARNING: maxmemory-policy " + policy + " lets Redis evict sessions, set noeviction";
             if (!"yes".equals(c.get("appendonly"))) {
-                return where + ", AOF off: a server crash loses every append since the last RDB snapshot";
+                return where + ", AOF off: a server crash loses every append since the last RDB snapshot" + eviction;
             }
             String fsync = c.getOrDefault("appendfsync", "?");
             return where + ", AOF appendfsync " + fsync + switch (fsync) {
-                case "always" -> ": an acknowledged append survives a server crash (a failover to an asynchronous replica may lose the latest)";
-                case "everysec" -> ": a server crash may lose about the last second of acknowledged appends";
-                default -> ": the OS decides when appends reach the disk; a server or power crash may lose many seconds";
-            };
+                case "always" -> ": an acknowledged append survives a server crash and a power loss"
+                        + " (a failover to an asynchronous replica may lose the latest)";
+                case "everysec" -> ": an acknowledged append survives a server crash; a power loss may lose about the last second";
+                default -> ": an acknowledged append survives a server crash; a power loss may lose many seconds";
+            } + eviction;
         } catch (RuntimeException e) {
             return where + ": durability follows the server's AOF settings (appendonly yes, appendfsync always recommended)";
         }

@@ -152,6 +152,44 @@ class RedisFaultsTest {
     }
 
     @Test
+    void bytesWrittenPerStepStayFlatAsTheSessionGrows() throws Exception {
+        try (RedisStateStore store = open("bytes")) {
+            SessionKey key = SessionKey.of(root(store, "s", 1));
+            long epoch = lease(store, key, "w1");
+            long head = 1;
+            head = appendSteps(store, key, epoch, head, 10);
+            long early = aofGrowth(store, key, epoch, head, 20);
+            head += 20;
+            while (head < 2_000) {
+                head = store.append(AppendRequest.of(key, head, epoch, StoreFixtures.messages("s", head + 1, 100)));
+            }
+            long late = aofGrowth(store, key, epoch, head, 20);
+            assertThat((double) late / early).as("AOF bytes of 20 steps at 2,000 messages vs at 10").isLessThan(1.1);
+        }
+    }
+
+    private static long appendSteps(RedisStateStore store, SessionKey key, long epoch, long head, int steps) {
+        long h = head;
+        for (int i = 0; i < steps; i++) {
+            h = store.append(AppendRequest.of(key, h, epoch, StoreFixtures.messages("s", h + 1, 1)));
+        }
+        return h;
+    }
+
+    /** How many bytes the AOF grows by while {@code steps} one-message steps are appended. */
+    private static long aofGrowth(RedisStateStore store, SessionKey key, long epoch, long head, int steps) throws Exception {
+        long before = aofBytes();
+        appendSteps(store, key, epoch, head, steps);
+        return aofBytes() - before;
+    }
+
+    private static long aofBytes() throws java.io.IOException {
+        try (var files = java.nio.file.Files.walk(server.dir())) {
+            return files.filter(p -> p.getFileName().toString().endsWith(".aof")).mapToLong(p -> p.toFile().length()).sum();
+        }
+    }
+
+    @Test
     void anUnreachableServerIsOneClearLineAndFast() {
         int port;
         try {
