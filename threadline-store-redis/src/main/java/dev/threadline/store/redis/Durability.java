@@ -23,8 +23,9 @@ final class Durability {
             return where + ", AOF appendfsync " + fsync + switch (fsync) {
                 case "always" -> ": an acknowledged append survives a server crash and a power loss"
                         + " (a failover to an asynchronous replica may lose the latest)";
-                case "everysec" -> ": an acknowledged append survives a server crash; a power loss may lose about the last second";
-                default -> ": an acknowledged append survives a server crash; a power loss may lose many seconds";
+                case "everysec" -> ": a power loss may lose about the last second of acknowledged appends"
+                        + " (a server crash too, while a slow disk holds AOF writes back)";
+                default -> ": a power loss may lose many seconds of acknowledged appends";
             } + eviction;
         } catch (RuntimeException e) {
             return where + ": durability follows the server's AOF settings (appendonly yes, appendfsync always recommended)";
