@@ -80,6 +80,15 @@ final class Connections implements AutoCloseable {
         }
     }
 
+    /** How many writes wait for a leader, and how many transactions were committed (for tests). */
+    int queued() {
+        return committer.queued();
+    }
+
+    long commits() {
+        return committer.commits();
+    }
+
     /** Runs {@code work} on a reader connection; each statement sees the last committed state. */
     <T> T read(Supplier<String> what, Work<T> work) {
         Connection c = borrow(what);

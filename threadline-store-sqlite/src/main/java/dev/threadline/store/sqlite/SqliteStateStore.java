@@ -1,12 +1,8 @@
 package dev.threadline.store.sqlite;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.threadline.core.DuplicateCommandException;
 import dev.threadline.core.InvalidInputException;
-import dev.threadline.core.LeaseLostException;
-import dev.threadline.core.SessionExistsException;
 import dev.threadline.core.StorageException;
-import dev.threadline.core.VersionConflictException;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.model.SessionInfo;
@@ -156,66 +152,16 @@ public final class SqliteStateStore implements StateStore {
     @Override
     public void create(SessionInfo info, List<StoredEvent> firstEvents, CommandRecord command) {
         Objects.requireNonNull(info, "info");
-        SessionKey key = SessionKey.of(info);
-        List<EventRows.Row> rows = EventRows.encode(firstEvents);
-        String json = RecordCodec.encodeSession(info);
-        db.write(() -> "create session '" + info.id() + "'", c -> {
-            if (SessionRows.positionOrNull(c, key) != null) {
-                throw new SessionExistsException(info.id());
-            }
-            if (info.parentId() != null) {
-                StoreChecks.branchPoint(info, SessionRows.head(c, key.sibling(info.parentId())));
-            }
-            StoreChecks.batch(info.id(), info.parentSeq(), firstEvents);
-            StoreChecks.createCommand(info, command);
-            if (command != null && !command.session().equals(key)) {
-                refuseDuplicate(c, command);
-            }
-            SessionRows.insert(c, info, json, info.parentSeq() + rows.size(), options.clock().instant());
-            EventRows.insert(c, key, rows);
-            if (command != null) {
-                CommandRows.insert(c, command);
-            }
-            return null;
-        });
+        db.write(() -> "create session '" + info.id() + "'", JournalWrites.create(info, firstEvents, command, options.clock()));
     }
 
     @Override
     public long append(AppendRequest request) {
-        SessionKey key = request.key();
-        List<EventRows.Row> rows = EventRows.encode(request.events());
-        List<SharedRows.VariableChange> changes = SharedRows.encode(request.writes());
-        long head = db.write(() -> "append to session '" + key.id() + "' after seq " + request.expectedSeq(), c -> {
-            SessionRows.Position at = SessionRows.position(c, key);
-            if (at.epoch() != request.epoch()) {
-                throw new LeaseLostException(key.id(), request.epoch(), at.epoch());
-            }
-            if (at.head() != request.expectedSeq()) {
-                throw new VersionConflictException(key.id(), request.expectedSeq(), at.head());
-            }
-            StoreChecks.batch(key.id(), request.expectedSeq(), request.events());
-            StoreChecks.command(request);
-            if (request.command() != null) {
-                refuseDuplicate(c, request.command());
-            }
-            EventRows.insert(c, key, rows);
-            long newHead = request.expectedSeq() + rows.size();
-            SessionRows.moveHead(c, key, newHead, options.clock().instant());
-            SharedRows.apply(c, changes);
-            if (request.command() != null) {
-                CommandRows.insert(c, request.command()); // only steps that carry a command id write this table
-            }
-            return newHead;
-        });
+        Objects.requireNonNull(request, "request");
+        long head = db.write(() -> "append to session '" + request.key().id() + "' after seq " + request.expectedSeq(),
+                JournalWrites.append(request, options.clock()));
         signal.committed();
         return head;
-    }
-
-    private static void refuseDuplicate(java.sql.Connection c, CommandRecord command) throws SQLException {
-        CommandRecord existing = CommandRows.find(c, command.session(), command.commandId());
-        if (existing != null) {
-            throw new DuplicateCommandException(existing);
-        }
     }
 
     @Override

@@ -1,21 +1,35 @@
 package dev.threadline.store.sqlite;
 
+import static dev.threadline.store.tck.StoreFixtures.first;
+import static dev.threadline.store.tck.StoreFixtures.root;
+import static dev.threadline.store.tck.StoreFixtures.user;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.threadline.core.LeaseLostException;
 import dev.threadline.core.StorageException;
+import dev.threadline.core.store.AppendRequest;
+import dev.threadline.core.store.SessionKey;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.SQLiteConfig;
 
 /**
  * The writer thread batches the writes queued while it was busy into one transaction, and a write that
  * fails inside a batch fails alone: its own changes are rolled back to its savepoint, the others commit.
+ * That holds for the store's own checks too: an append refused for a stale lease epoch fails alone.
  */
 class GroupCommitTest {
     @TempDir
@@ -54,6 +68,63 @@ class GroupCommitTest {
             try (var rs = c.createStatement().executeQuery("SELECT group_concat(k, '') FROM (SELECT k FROM t ORDER BY k)")) {
                 assertThat(rs.getString(1)).isEqualTo("abd");
             }
+        }
+    }
+
+    @Test
+    void aStaleEpochInASharedBatchFailsAloneAndWritesNothing() throws Exception {
+        Path file = dir.resolve("fenced.db");
+        SessionKey[] keys = {key("s1"), key("s2"), key("s3")};
+        try (SqliteStateStore store = SqliteStateStore.open(file)) {
+            for (SessionKey k : keys) {
+                store.create(root(k.id()), List.of(first(root(k.id()))));
+                store.acquire(k, "w", Duration.ofMinutes(1), null);
+            }
+            store.acquire(keys[1], "usurper", Duration.ofMinutes(1), "w"); // s2 moves on to epoch 2
+        }
+        try (Connections db = new Connections(file.toAbsolutePath(), new SQLiteConfig(), GroupCommit.MAX_BATCH);
+             ExecutorService writers = Executors.newVirtualThreadPerTaskExecutor()) {
+            CountDownLatch running = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            CompletableFuture<Object> holder = CompletableFuture.supplyAsync(() -> db.write(() -> "hold", c -> {
+                running.countDown();
+                await(release);
+                return null;
+            }), writers);
+            running.await(); // the holder leads and is inside its transaction: the three appends queue up
+            List<CompletableFuture<Long>> appends = new ArrayList<>();
+            for (SessionKey k : keys) {
+                AppendRequest r = AppendRequest.of(k, 1, 1, List.of(user(k.id(), 2, "hi")));
+                appends.add(CompletableFuture.supplyAsync(() -> db.write(() -> "append to " + k, JournalWrites.append(r, Clock.systemUTC())), writers));
+            }
+            while (db.queued() < 3) {
+                Thread.onSpinWait();
+            }
+            release.countDown();
+
+            holder.join();
+            assertThat(appends.get(0).join()).isEqualTo(2);
+            assertThatThrownBy(() -> appends.get(1).join()).hasCauseInstanceOf(LeaseLostException.class);
+            assertThat(appends.get(2).join()).isEqualTo(2);
+            assertThat(db.commits()).as("the three appends shared one commit").isEqualTo(2);
+        }
+        try (SqliteStateStore store = SqliteStateStore.open(file)) {
+            assertThat(store.head(keys[0])).isEqualTo(2);
+            assertThat(store.head(keys[1])).isEqualTo(1);
+            assertThat(store.readOwn(keys[1], 1, 10)).hasSize(1);
+            assertThat(store.head(keys[2])).isEqualTo(2);
+        }
+    }
+
+    private static SessionKey key(String id) {
+        return new SessionKey("default", id);
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
         }
     }
 

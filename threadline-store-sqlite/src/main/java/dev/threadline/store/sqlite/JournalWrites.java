@@ -1,0 +1,89 @@
+package dev.threadline.store.sqlite;
+
+import dev.threadline.core.DuplicateCommandException;
+import dev.threadline.core.LeaseLostException;
+import dev.threadline.core.SessionExistsException;
+import dev.threadline.core.VersionConflictException;
+import dev.threadline.core.event.StoredEvent;
+import dev.threadline.core.json.RecordCodec;
+import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.store.AppendRequest;
+import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.SessionKey;
+import dev.threadline.core.store.StoreChecks;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * The work of a create and of an append, as {@link Connections.Work} for the writer: every check (lease
+ * epoch, expected seq, batch numbering, command record) runs inside the write's own savepoint of a
+ * group commit, so a refused write fails alone and leaves nothing behind. JSON is encoded when the work
+ * is built, on the caller's thread, before the write lock is taken. Stateless.
+ */
+final class JournalWrites {
+    private JournalWrites() {}
+
+    /** Creates a session with its first events and, if any, its command record. */
+    static Connections.Work<Void> create(SessionInfo info, List<StoredEvent> firstEvents, CommandRecord command, Clock clock) {
+        SessionKey key = SessionKey.of(info);
+        List<EventRows.Row> rows = EventRows.encode(firstEvents);
+        String json = RecordCodec.encodeSession(info);
+        return c -> {
+            if (SessionRows.positionOrNull(c, key) != null) {
+                throw new SessionExistsException(info.id());
+            }
+            if (info.parentId() != null) {
+                StoreChecks.branchPoint(info, SessionRows.head(c, key.sibling(info.parentId())));
+            }
+            StoreChecks.batch(info.id(), info.parentSeq(), firstEvents);
+            StoreChecks.createCommand(info, command);
+            if (command != null && !command.session().equals(key)) {
+                refuseDuplicate(c, command);
+            }
+            SessionRows.insert(c, info, json, info.parentSeq() + rows.size(), clock.instant());
+            EventRows.insert(c, key, rows);
+            if (command != null) {
+                CommandRows.insert(c, command);
+            }
+            return null;
+        };
+    }
+
+    /** Appends a step: checks the epoch, then the head, then the batch and the command; returns the new head. */
+    static Connections.Work<Long> append(AppendRequest request, Clock clock) {
+        SessionKey key = request.key();
+        List<EventRows.Row> rows = EventRows.encode(request.events());
+        List<SharedRows.VariableChange> changes = SharedRows.encode(request.writes());
+        return c -> {
+            SessionRows.Position at = SessionRows.position(c, key);
+            if (at.epoch() != request.epoch()) {
+                throw new LeaseLostException(key.id(), request.epoch(), at.epoch());
+            }
+            if (at.head() != request.expectedSeq()) {
+                throw new VersionConflictException(key.id(), request.expectedSeq(), at.head());
+            }
+            StoreChecks.batch(key.id(), request.expectedSeq(), request.events());
+            StoreChecks.command(request);
+            if (request.command() != null) {
+                refuseDuplicate(c, request.command());
+            }
+            EventRows.insert(c, key, rows);
+            long newHead = request.expectedSeq() + rows.size();
+            SessionRows.moveHead(c, key, newHead, clock.instant());
+            SharedRows.apply(c, changes);
+            if (request.command() != null) {
+                CommandRows.insert(c, request.command()); // only steps that carry a command id write this table
+            }
+            return newHead;
+        };
+    }
+
+    private static void refuseDuplicate(Connection c, CommandRecord command) throws SQLException {
+        CommandRecord existing = CommandRows.find(c, command.session(), command.commandId());
+        if (existing != null) {
+            throw new DuplicateCommandException(existing);
+        }
+    }
+}
