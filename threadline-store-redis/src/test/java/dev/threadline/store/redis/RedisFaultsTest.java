@@ -203,6 +203,12 @@ class RedisFaultsTest {
                     assertThat(e.getMessage()).contains("127.0.0.1:" + port).contains("cannot connect").doesNotContain("\n");
                 });
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+
+        long clusterStart = System.nanoTime();
+        assertThatThrownBy(() -> RedisStateStore.openCluster(List.of("127.0.0.1:" + port), null))
+                .isInstanceOfSatisfying(StorageException.class, e ->
+                        assertThat(e.getMessage()).contains("redis-cluster://127.0.0.1:" + port).contains("cannot connect").doesNotContain("\n"));
+        assertThat(Duration.ofNanos(System.nanoTime() - clusterStart)).isLessThan(Duration.ofSeconds(5));
     }
 
     @Test
