@@ -98,18 +98,22 @@ public final class RedisStateStore implements StateStore {
             return new Options(null, null, null, null, null);
         }
 
+        /** The same options with another key prefix. */
         public Options withPrefix(String p) {
             return new Options(p, clock, connectTimeout, commandTimeout, claimWindow);
         }
 
+        /** The same options with another clock (the TCK passes its own, to move time past a lease). */
         public Options withClock(Clock c) {
             return new Options(prefix, c, connectTimeout, commandTimeout, claimWindow);
         }
 
+        /** The same options with another connect timeout. */
         public Options withConnectTimeout(Duration d) {
             return new Options(prefix, clock, d, commandTimeout, claimWindow);
         }
 
+        /** The same options with another command timeout (how soon a call on an unreachable cluster node fails). */
         public Options withCommandTimeout(Duration d) {
             return new Options(prefix, clock, connectTimeout, d, claimWindow);
         }
