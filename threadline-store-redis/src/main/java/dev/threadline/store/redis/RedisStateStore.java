@@ -374,7 +374,14 @@ public final class RedisStateStore implements StateStore {
         Require.nonBlank(key, "key");
         return call("read the " + scope.wireName() + " variables of '" + key + "'", () -> {
             Map<String, JsonNode> out = new HashMap<>();
-            redis.sync.hgetall(keys.variables(scope, key)).forEach((name, json) -> out.put(name, Json.parse(json, name)));
+            redis.sync.hgetall(keys.variables(scope, key)).forEach((name, json) -> {
+                try {
+                    out.put(name, Json.parse(json, name));
+                } catch (InvalidInputException e) {
+                    throw new StorageException("the " + scope.wireName() + " variables of '" + key + "': variable '" + name
+                            + "' is stored corrupt (" + EventEntry.firstLine(e.getMessage()) + ")", e);
+                }
+            });
             return Map.copyOf(out);
         });
     }
