@@ -2,6 +2,8 @@ package dev.threadline.store.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.threadline.core.DuplicateCommandException;
+import dev.threadline.core.SessionExistsException;
 import dev.threadline.core.VersionConflictException;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
@@ -9,6 +11,7 @@ import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.store.AppendRequest;
+import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.tck.StoreFixtures;
@@ -23,12 +26,14 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
  * Writers on separate connections (one store instance each, as separate processes would have) race
  * for the same seqs of a few sessions, on a standalone server and on a cluster: exactly one wins each
- * seq, and each journal has no gap and no duplicate.
+ * seq, and each journal has no gap and no duplicate. Creates and forks race too: one create of an id
+ * wins, and of forks carrying one command id exactly one branch exists afterwards.
  */
 class RedisManyConnectionsTest {
     private static final int WRITERS = 8;
@@ -46,6 +51,82 @@ class RedisManyConnectionsTest {
     void oneWinnerPerSeqOnACluster() throws Exception {
         try (RedisClusterProcesses cluster = RedisClusterProcesses.start()) {
             race(cluster.url());
+        }
+    }
+
+    @Test
+    void racingCreatesAndForksOnACluster() throws Exception {
+        try (RedisClusterProcesses cluster = RedisClusterProcesses.start()) {
+            List<RedisStateStore> stores = new ArrayList<>();
+            try {
+                for (int i = 0; i < WRITERS; i++) {
+                    stores.add(RedisStateStore.open(cluster.url(), RedisStateStore.Options.defaults().withPrefix("forks")));
+                }
+                SessionInfo root = StoreFixtures.root("root");
+                List<Object> roots = all(stores, s -> {
+                    s.create(root, List.of(StoreFixtures.first(root)));
+                    return "created";
+                });
+                assertThat(roots).filteredOn("created"::equals).hasSize(1);
+                assertThat(roots).filteredOn(r -> r instanceof SessionExistsException).hasSize(WRITERS - 1);
+                long epoch = ((LeaseResult.Acquired) stores.get(0).acquire(SessionKey.of(root), "w", Duration.ofMinutes(1), null))
+                        .lease().epoch();
+                stores.get(0).append(AppendRequest.of(SessionKey.of(root), 1, epoch, StoreFixtures.messages("root", 2, 2)));
+
+                SessionInfo fork = StoreFixtures.branch(root, "fork", 2);
+                List<Object> sameId = all(stores, s -> {
+                    s.create(fork, List.of(StoreFixtures.first(fork)));
+                    return "created";
+                });
+                assertThat(sameId).filteredOn("created"::equals).hasSize(1);
+                assertThat(sameId).filteredOn(r -> r instanceof SessionExistsException).hasSize(WRITERS - 1);
+
+                AtomicInteger n = new AtomicInteger();
+                List<Object> sameCommand = all(stores, s -> {
+                    SessionInfo other = StoreFixtures.branch(root, "other-" + n.incrementAndGet(), 3);
+                    s.create(other, List.of(StoreFixtures.first(other)), new CommandRecord(SessionKey.of(root), "fork-cmd", "fork:3", 3, other.id()));
+                    return other.id();
+                });
+                List<Object> winners = sameCommand.stream().filter(r -> r instanceof String).toList();
+                assertThat(winners).hasSize(1);
+                assertThat(sameCommand).filteredOn(r -> r instanceof DuplicateCommandException).hasSize(WRITERS - 1);
+
+                RedisStateStore reader = stores.get(WRITERS - 1);
+                assertThat(reader.branches(SessionKey.of(root))).containsExactlyInAnyOrder("fork", (String) winners.get(0));
+                for (int i = 1; i <= WRITERS; i++) {
+                    String id = "other-" + i;
+                    assertThat(reader.session(new SessionKey(root.tenant(), id)).isPresent()).as(id).isEqualTo(id.equals(winners.get(0)));
+                }
+                assertThat(reader.command(SessionKey.of(root), "fork-cmd")).get().extracting(CommandRecord::result).isEqualTo(winners.get(0));
+            } finally {
+                stores.forEach(RedisStateStore::close);
+            }
+        }
+    }
+
+    /** Runs {@code op} on every store at once; each result is what it returned or the exception it threw. */
+    private static List<Object> all(List<RedisStateStore> stores, java.util.function.Function<RedisStateStore, Object> op) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(stores.size());
+        try {
+            CyclicBarrier barrier = new CyclicBarrier(stores.size());
+            List<Future<Object>> futures = new ArrayList<>();
+            for (RedisStateStore s : stores) {
+                futures.add(pool.submit(() -> {
+                    barrier.await(60, TimeUnit.SECONDS);
+                    try {
+                        return op.apply(s);
+                    } catch (RuntimeException e) {
+                        return e;
+                    }
+                }));
+            }
+            List<Object> out = new ArrayList<>();
+            for (Future<Object> f : futures) {
+                out.add(f.get(120, TimeUnit.SECONDS));
+            }
+            return out;
+        } finally {
+            pool.shutdownNow();
         }
     }
 
