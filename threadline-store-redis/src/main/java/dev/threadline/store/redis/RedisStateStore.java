@@ -170,6 +170,15 @@ public final class RedisStateStore implements StateStore {
         return open("redis-cluster://" + String.join(",", nodes), options);
     }
 
+    /**
+     * Whether {@code url} names a Redis store ({@code redis://}, {@code rediss://} or
+     * {@code redis-cluster://}), so a resolver of store URLs knows to hand it to {@link #open}.
+     * It says nothing of whether the rest of the URL is valid.
+     */
+    public static boolean accepts(String url) {
+        return url != null && (url.startsWith("redis://") || url.startsWith("rediss://") || url.startsWith("redis-cluster://"));
+    }
+
     /** Whether this store talks to a Redis Cluster. */
     public boolean isCluster() {
         return redis.cluster;

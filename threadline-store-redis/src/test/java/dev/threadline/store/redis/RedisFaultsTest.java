@@ -219,6 +219,8 @@ class RedisFaultsTest {
                     .isInstanceOf(InvalidInputException.class)
                     .satisfies(e -> assertThat(e.getMessage()).contains("redisUrl").doesNotContain("\n"));
         }
+        assertThat(List.of("redis://h:1", "rediss://h:1", "redis-cluster://h:1,h:2")).allMatch(RedisStateStore::accepts);
+        assertThat(List.of("sqlite:x.db", "memory:", "postgresql://h/db", "")).noneMatch(RedisStateStore::accepts);
         assertThatThrownBy(() -> RedisStateStore.open("redis://user:s3cret@127.0.0.1:1", null))
                 .isInstanceOf(StorageException.class).message().doesNotContain("s3cret").doesNotContain("\n");
     }
