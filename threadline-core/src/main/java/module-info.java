@@ -23,11 +23,11 @@ module dev.threadline.core {
     exports dev.threadline.core.state;
     exports dev.threadline.core.store;
 
-    exports dev.threadline.core.internal.json to dev.threadline.store.sqlite, dev.threadline.store.postgres, dev.threadline.store.tck,
+    exports dev.threadline.core.internal.json to dev.threadline.store.sqlite, dev.threadline.store.postgres, dev.threadline.store.redis, dev.threadline.store.tck,
             dev.threadline.cli, dev.threadline.bench;
-    exports dev.threadline.core.internal.state to dev.threadline.store.sqlite, dev.threadline.store.postgres, dev.threadline.store.tck,
+    exports dev.threadline.core.internal.state to dev.threadline.store.sqlite, dev.threadline.store.postgres, dev.threadline.store.redis, dev.threadline.store.tck,
             dev.threadline.cli, dev.threadline.bench;
-    exports dev.threadline.core.internal.store to dev.threadline.store.sqlite, dev.threadline.store.postgres, dev.threadline.store.tck,
+    exports dev.threadline.core.internal.store to dev.threadline.store.sqlite, dev.threadline.store.postgres, dev.threadline.store.redis, dev.threadline.store.tck,
             dev.threadline.cli, dev.threadline.bench;
 
     opens dev.threadline.core.context to com.fasterxml.jackson.databind;

@@ -14,7 +14,7 @@ import java.util.List;
  * {@code schema_version} holds one row per version applied. Opening a store applies the missing
  * ones in order, each in its own transaction whose first statement inserts that version's row: of two
  * processes upgrading at once, the second waits on that row, fails on its key, and reads the version
- * again (ADR 0012). A database of a newer version than this code knows is refused. Stateless.
+ * again (ADR 0017). A database of a newer version than this code knows is refused. Stateless.
  */
 final class Migrations {
     private Migrations() {}

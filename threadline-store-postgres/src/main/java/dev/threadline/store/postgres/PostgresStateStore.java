@@ -148,7 +148,7 @@ public final class PostgresStateStore implements StateStore {
     }
 
     /**
-     * Opens a store on the database at {@code url}, creating or upgrading its schema (ADR 0012).
+     * Opens a store on the database at {@code url}, creating or upgrading its schema (ADR 0017).
      *
      * @param url     {@code postgresql://[user[:password]@]host[:port]/database[?params]} or a pgjdbc
      *                {@code jdbc:postgresql://...} URL

@@ -1,0 +1,167 @@
+package dev.threadline.store.redis;
+
+import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.StorageException;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One multiplexed Lettuce connection to a standalone server or a cluster, seen through the commands
+ * both have. Lettuce connections are thread-safe: every thread of the store shares this one. While a
+ * standalone server is unreachable commands are refused at once (not queued), so calls fail fast; on
+ * a cluster they fail after the command timeout. Either way the connection recovers by itself when
+ * the server is back. Thread-safe.
+ */
+final class Connection implements AutoCloseable {
+    private static final Object SHARED_LOCK = new Object();
+    private static ClientResources shared;
+    private static int users;
+
+    private final String url;
+    private final AbstractRedisClient client;
+    private final StatefulConnection<String, String> connection;
+    final RedisClusterCommands<String, String> sync;
+    final RedisClusterAsyncCommands<String, String> async;
+    final boolean cluster;
+
+    private Connection(String url, AbstractRedisClient client, StatefulConnection<String, String> connection,
+                       RedisClusterCommands<String, String> sync, RedisClusterAsyncCommands<String, String> async, boolean cluster) {
+        this.url = redacted(url);
+        this.client = client;
+        this.connection = connection;
+        this.sync = sync;
+        this.async = async;
+        this.cluster = cluster;
+    }
+
+    /** Connects to {@code redis://...} / {@code rediss://...} (one server) or {@code redis-cluster://h:p,h:p} (a cluster). */
+    static Connection open(String url, Duration connectTimeout, Duration commandTimeout) {
+        if (url == null || url.isBlank()) {
+            throw new InvalidInputException("redisUrl", "is missing; use redis://host:port or redis-cluster://host:port,host:port");
+        }
+        boolean cluster = url.startsWith("redis-cluster://");
+        List<RedisURI> uris = parse(url, cluster);
+        ClientResources resources = acquireResources();
+        AbstractRedisClient client = null;
+        try {
+            SocketOptions socket = SocketOptions.builder().connectTimeout(connectTimeout).build();
+            TimeoutOptions timeouts = TimeoutOptions.enabled(commandTimeout);
+            if (cluster) {
+                RedisClusterClient c = RedisClusterClient.create(resources, uris);
+                client = c;
+                // connections to the nodes open on demand, so commands cannot be refused while one is opening:
+                // on a cluster an unreachable node fails a command after the command timeout instead
+                c.setOptions(ClusterClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts).build());
+                StatefulRedisClusterConnection<String, String> conn = c.connect();
+                return new Connection(url, c, conn, conn.sync(), conn.async(), true);
+            }
+            RedisClient c = RedisClient.create(resources, uris.get(0));
+            client = c;
+            c.setOptions(ClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts)
+                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
+            StatefulRedisConnection<String, String> conn = c.connect();
+            return new Connection(url, c, conn, conn.sync(), conn.async(), false);
+        } catch (RuntimeException e) {
+            if (client != null) {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+            releaseResources();
+            throw new StorageException("redis store " + redacted(url) + ": cannot connect (" + Failures.cause(e) + ")", e);
+        }
+    }
+
+    private static List<RedisURI> parse(String url, boolean cluster) {
+        try {
+            if (!cluster) {
+                if (!url.startsWith("redis://") && !url.startsWith("rediss://")) {
+                    throw new IllegalArgumentException("the scheme must be redis://, rediss:// or redis-cluster://");
+                }
+                return List.of(checked(RedisURI.create(url), url, false));
+            }
+            List<RedisURI> out = new ArrayList<>();
+            for (String hostPort : url.substring("redis-cluster://".length()).split(",")) {
+                if (hostPort.isBlank()) {
+                    throw new IllegalArgumentException("an empty host:port in the list");
+                }
+                String one = "redis://" + hostPort.strip();
+                out.add(checked(RedisURI.create(one), one, true));
+            }
+            return out;
+        } catch (RuntimeException e) {
+            throw new InvalidInputException("redisUrl", "'" + redacted(url) + "' is not a Redis URL (" + Failures.cause(e)
+                    + "); use redis://host:port[/db] or redis-cluster://host:port,host:port");
+        }
+    }
+
+    /** Lettuce's parser is lenient (it takes "host:junk" for a host name): java.net.URI must find a host and port too. */
+    private static RedisURI checked(RedisURI uri, String text, boolean needPort) {
+        java.net.URI strict;
+        try {
+            strict = new java.net.URI(text);
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException(e.getReason());
+        }
+        if (strict.getHost() == null || uri.getHost() == null || uri.getHost().isBlank()) {
+            throw new IllegalArgumentException("no valid host:port");
+        }
+        if (needPort && strict.getPort() < 0) {
+            throw new IllegalArgumentException("'" + strict.getRawAuthority() + "' has no port");
+        }
+        return uri;
+    }
+
+    /** The URL without its password, fit for messages and logs. */
+    static String redacted(String url) {
+        return url.replaceFirst("//[^/@]*@", "//***@");
+    }
+
+    String url() {
+        return url;
+    }
+
+    @Override
+    public void close() {
+        try {
+            connection.close();
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        } finally {
+            releaseResources();
+        }
+    }
+
+    /** One set of event loops for every store of this JVM, shut down when the last store closes. */
+    private static ClientResources acquireResources() {
+        synchronized (SHARED_LOCK) {
+            if (shared == null) {
+                shared = DefaultClientResources.builder().ioThreadPoolSize(2).computationThreadPoolSize(2).build();
+            }
+            users++;
+            return shared;
+        }
+    }
+
+    private static void releaseResources() {
+        synchronized (SHARED_LOCK) {
+            if (--users == 0) {
+                shared.shutdown(0, 2, java.util.concurrent.TimeUnit.SECONDS);
+                shared = null;
+            }
+        }
+    }
+}

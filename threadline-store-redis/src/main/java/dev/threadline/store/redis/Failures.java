@@ -1,0 +1,56 @@
+package dev.threadline.store.redis;
+
+import dev.threadline.core.StorageException;
+import dev.threadline.core.ThreadlineException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisException;
+
+/** Turns Lettuce's failures into one-line {@link StorageException}s that say what was being done. Stateless. */
+final class Failures {
+    private Failures() {}
+
+    /** The innermost useful message of {@code e}, on one line. */
+    static String cause(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+        if (t != e && e.getMessage() != null && !(e instanceof RedisConnectionException)) {
+            m = e.getMessage();
+        }
+        return EventEntry.firstLine(m);
+    }
+
+    /** A failure of Redis while doing {@code what}, as a StorageException (Threadline's own exceptions pass through). */
+    static RuntimeException wrap(String url, String what, RuntimeException e) {
+        if (e instanceof ThreadlineException) {
+            return e;
+        }
+        if (e instanceof RedisCommandTimeoutException) {
+            return new StorageException("redis store " + url + " unavailable: " + what + " timed out (" + cause(e) + ")", e);
+        }
+        if (e instanceof RedisConnectionException || (e instanceof RedisException && isDisconnect(e))) {
+            return new StorageException("redis store " + url + " unavailable: cannot " + what + " (" + cause(e) + ")", e);
+        }
+        if (e instanceof RedisException) {
+            return new StorageException("redis store " + url + ": cannot " + what + " (" + cause(e) + ")", e);
+        }
+        return e;
+    }
+
+    /** A lost connection: an I/O error under Lettuce's exception, or Lettuce saying it is not connected. */
+    private static boolean isDisconnect(RuntimeException e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.io.IOException) {
+                return true;
+            }
+            String m = t.getMessage();
+            if (m != null && (m.contains("not connected") || m.contains("Connection closed") || m.contains("disconnected"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

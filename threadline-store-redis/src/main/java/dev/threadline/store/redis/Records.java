@@ -1,0 +1,101 @@
+package dev.threadline.store.redis;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.threadline.core.StorageException;
+import dev.threadline.core.json.Json;
+import dev.threadline.core.state.VariableScope;
+import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.ScopedWrite;
+import dev.threadline.core.store.SessionKey;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The stored forms of command records, shared writes and instants other than events. Stateless. */
+final class Records {
+    private Records() {}
+
+    /** A command record in its session's {@code cmd} hash (the session and id are the key and field). */
+    static String encodeCommand(CommandRecord c) {
+        ObjectNode o = Json.object();
+        o.put("f", c.fingerprint());
+        o.put("s", c.seq());
+        if (c.result() != null) {
+            o.put("r", c.result());
+        }
+        return o.toString();
+    }
+
+    static CommandRecord decodeCommand(SessionKey session, String commandId, String stored) {
+        try {
+            JsonNode o = Json.mapper().readTree(stored);
+            return new CommandRecord(session, commandId, o.get("f").asText(), o.get("s").asLong(),
+                    o.hasNonNull("r") ? o.get("r").asText() : null);
+        } catch (Exception e) {
+            throw new StorageException("session '" + session.id() + "': corrupt record of command '" + commandId + "'", e);
+        }
+    }
+
+    /** An append's shared writes as recorded on its session until they are applied. */
+    static String encodeWrites(List<ScopedWrite> writes) {
+        ArrayNode a = Json.mapper().createArrayNode();
+        for (ScopedWrite w : writes) {
+            ObjectNode o = a.addObject();
+            o.put("scope", w.scope().wireName());
+            o.put("key", w.key());
+            ObjectNode set = o.putObject("set");
+            w.set().forEach(set::set);
+            ArrayNode removed = o.putArray("removed");
+            w.removed().forEach(removed::add);
+        }
+        return a.toString();
+    }
+
+    static List<ScopedWrite> decodeWrites(String sessionId, String stored) {
+        try {
+            List<ScopedWrite> out = new ArrayList<>();
+            for (JsonNode o : Json.mapper().readTree(stored)) {
+                Map<String, JsonNode> set = new LinkedHashMap<>();
+                o.get("set").fields().forEachRemaining(f -> set.put(f.getKey(), f.getValue()));
+                List<String> removed = new ArrayList<>();
+                o.get("removed").forEach(n -> removed.add(n.asText()));
+                out.add(new ScopedWrite(VariableScope.parse(o.get("scope").asText()), o.get("key").asText(), set, removed));
+            }
+            return out;
+        } catch (Exception e) {
+            throw new StorageException("session '" + sessionId + "': corrupt record of pending shared writes", e);
+        }
+    }
+
+    /** A stored snapshot ({@code version, newline, payload}), or null when it is old or corrupt (snapshots are a cache). */
+    static dev.threadline.core.state.StateSnapshot decodeSnapshot(String sessionId, String stored) {
+        int eol = stored == null ? -1 : stored.indexOf('\n');
+        if (eol <= 0) {
+            return null;
+        }
+        try {
+            return dev.threadline.core.internal.json.RecordCodec.decodeSnapshot(sessionId,
+                    Integer.parseInt(stored.substring(0, eol)), stored.substring(eol + 1));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** An instant as Lua compares it: whole seconds and nanoseconds (a double cannot hold epoch nanos exactly). */
+    static String[] secNanos(Instant t) {
+        return new String[] {Long.toString(t.getEpochSecond()), Integer.toString(t.getNano())};
+    }
+
+    static Instant instant(String seconds, String nanos) {
+        return Instant.ofEpochSecond(Long.parseLong(seconds), Long.parseLong(nanos));
+    }
+
+    /** The index score of an update time: minus its epoch millisecond, so ascending order is newest first. */
+    static double score(Instant updated) {
+        return -updated.toEpochMilli();
+    }
+}

@@ -1,0 +1,474 @@
+package dev.threadline.store.redis;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.DuplicateCommandException;
+import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.LeaseLostException;
+import dev.threadline.core.Require;
+import dev.threadline.core.SessionExistsException;
+import dev.threadline.core.SessionNotFoundException;
+import dev.threadline.core.StorageException;
+import dev.threadline.core.VersionConflictException;
+import dev.threadline.core.event.StoredEvent;
+import dev.threadline.core.internal.json.RecordCodec;
+import dev.threadline.core.internal.store.StoreChecks;
+import dev.threadline.core.json.Json;
+import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.state.StateSnapshot;
+import dev.threadline.core.state.VariableScope;
+import dev.threadline.core.store.AppendRequest;
+import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.Lease;
+import dev.threadline.core.store.LeaseResult;
+import dev.threadline.core.store.Page;
+import dev.threadline.core.store.ScopedWrite;
+import dev.threadline.core.store.SessionKey;
+import dev.threadline.core.store.SessionQuery;
+import dev.threadline.core.store.SessionSummary;
+import dev.threadline.core.store.StateStore;
+import io.lettuce.core.ZAddArgs;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link StateStore} on Redis, standalone or Cluster, shared by any number of Threadline processes.
+ *
+ * <p>Every key of one session carries the hash tag {@code {tenant/id}}, so it lives in one hash slot
+ * and each operation on a session is one Lua script, atomic on the server: an append checks the lease
+ * epoch, the expected seq and the command id, then pushes only the new events (RPUSH onto the
+ * session's list: written once, so bytes per step stay flat), moves the head and records the command.
+ * Leases are scripts too, judged by the time this store's clock passes in (so the clocks of all
+ * processes sharing a server must agree to well within a lease's ttl). What spans sessions cannot be
+ * in that script on Cluster and is written after it: the tenant's index (by update time, for paging),
+ * shared user/app variables (recorded on the session with the step and rolled forward by the
+ * session's next append if the writer died first), and a branch's adoption by its parent, which is the
+ * commit point of a fork (until then the branch is invisible). See the module's README for what a
+ * crash between the two can leave and how reads tolerate it.
+ *
+ * <p>Tail reads ({@link #awaitHead}) poll the head with a backoff from 2 to 100 ms; a blocking read
+ * would hold one connection per waiter, while this store multiplexes one connection for all threads.
+ * Thread-safe.
+ */
+public final class RedisStateStore implements StateStore {
+    private static final Logger LOG = LoggerFactory.getLogger(RedisStateStore.class);
+
+    /**
+     * How to open a store. Immutable.
+     *
+     * @param prefix         the first part of every key (default {@code tl}); deployments sharing a server use different ones
+     * @param clock          the time of update times and lease expiry (default the system clock)
+     * @param connectTimeout how long connecting may take before failing (default 5 s)
+     * @param commandTimeout how long one command may take before failing (default 10 s)
+     * @param claimWindow    how old an unfinished branch create must be before another create of that id replaces it
+     *                       (default 60 s)
+     */
+    public record Options(String prefix, Clock clock, Duration connectTimeout, Duration commandTimeout, Duration claimWindow) {
+        /** @throws InvalidInputException when the prefix holds braces or whitespace, or a duration is not positive */
+        public Options {
+            prefix = prefix == null ? "tl" : prefix;
+            Require.argument(!prefix.isBlank() && prefix.chars().noneMatch(c -> c == '{' || c == '}' || Character.isWhitespace(c)),
+                    "prefix", "must be non-empty, without braces or spaces, was '" + prefix + "'");
+            clock = clock == null ? Clock.systemUTC() : clock;
+            connectTimeout = positive(connectTimeout, Duration.ofSeconds(5), "connectTimeout");
+            commandTimeout = positive(commandTimeout, Duration.ofSeconds(10), "commandTimeout");
+            claimWindow = positive(claimWindow, Duration.ofSeconds(60), "claimWindow");
+        }
+
+        private static Duration positive(Duration d, Duration otherwise, String field) {
+            if (d == null) {
+                return otherwise;
+            }
+            Require.argument(!d.isNegative() && !d.isZero(), field, "must be positive, was " + d);
+            return d;
+        }
+
+        /** The defaults: prefix {@code tl}, the system clock, 5 s to connect, 10 s per command. */
+        public static Options defaults() {
+            return new Options(null, null, null, null, null);
+        }
+
+        /** The same options with another key prefix. */
+        public Options withPrefix(String p) {
+            return new Options(p, clock, connectTimeout, commandTimeout, claimWindow);
+        }
+
+        /** The same options with another clock (the TCK passes its own, to move time past a lease). */
+        public Options withClock(Clock c) {
+            return new Options(prefix, c, connectTimeout, commandTimeout, claimWindow);
+        }
+
+        /** The same options with another connect timeout. */
+        public Options withConnectTimeout(Duration d) {
+            return new Options(prefix, clock, d, commandTimeout, claimWindow);
+        }
+
+        /** The same options with another command timeout (how soon a call on an unreachable cluster node fails). */
+        public Options withCommandTimeout(Duration d) {
+            return new Options(prefix, clock, connectTimeout, d, claimWindow);
+        }
+    }
+
+    private final Connection redis;
+    private final Keys keys;
+    private final Options options;
+    private final SessionScripts scripts;
+    private final Branches branches;
+    private final Leasing leasing;
+    private final String durability;
+    private volatile boolean closed;
+
+    private RedisStateStore(Connection redis, Options options) {
+        this.redis = redis;
+        this.options = options;
+        this.keys = new Keys(options.prefix());
+        this.scripts = new SessionScripts(redis, keys);
+        this.branches = new Branches(redis, keys, scripts, options.commandTimeout().toMillis());
+        this.leasing = new Leasing(scripts, options.clock());
+        this.durability = Durability.describe(redis);
+    }
+
+    /**
+     * Connects to one Redis server ({@code redis://[user:password@]host:port[/db]}, {@code rediss://...}
+     * for TLS) or, given {@code redis-cluster://host:port,host:port,...}, to a cluster.
+     *
+     * @throws InvalidInputException when the URL is malformed
+     * @throws StorageException      in one line when the server cannot be reached
+     */
+    public static RedisStateStore open(String redisUrl, Options options) {
+        Options opts = options == null ? Options.defaults() : options;
+        Connection c = Connection.open(redisUrl, opts.connectTimeout(), opts.commandTimeout());
+        try {
+            return new RedisStateStore(c, opts);
+        } catch (RuntimeException e) {
+            c.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Connects to a Redis Cluster through any of its nodes ({@code host:port} each); the rest of the
+     * topology is discovered from them.
+     *
+     * @throws InvalidInputException when no node is given or one is malformed
+     * @throws StorageException      in one line when no node can be reached
+     */
+    public static RedisStateStore openCluster(List<String> nodes, Options options) {
+        if (nodes == null || nodes.isEmpty()) {
+            throw new InvalidInputException("nodes", "a cluster needs at least one host:port");
+        }
+        return open("redis-cluster://" + String.join(",", nodes), options);
+    }
+
+    /**
+     * Whether {@code url} names a Redis store ({@code redis://}, {@code rediss://} or
+     * {@code redis-cluster://}), so a resolver of store URLs knows to hand it to {@link #open}.
+     * It says nothing of whether the rest of the URL is valid.
+     */
+    public static boolean accepts(String url) {
+        return url != null && (url.startsWith("redis://") || url.startsWith("rediss://") || url.startsWith("redis-cluster://"));
+    }
+
+    /** Whether this store talks to a Redis Cluster. */
+    public boolean isCluster() {
+        return redis.cluster;
+    }
+
+    @Override
+    public void create(SessionInfo info, List<StoredEvent> firstEvents, CommandRecord command) {
+        Objects.requireNonNull(info, "info");
+        SessionKey key = SessionKey.of(info);
+        StoreChecks.batch(info.id(), info.parentSeq(), firstEvents);
+        StoreChecks.createCommand(info, command);
+        boolean branch = info.parentId() != null;
+        CommandRecord own = command != null && command.session().equals(key) ? command : null;
+        CommandRecord onParent = command != null && own == null ? command : null;
+        String token = UUID.randomUUID().toString();
+        List<String> args = new ArrayList<>(List.of("", RecordCodec.encodeSession(info), Long.toString(info.parentSeq()), "",
+                token, branch ? "1" : "0", branch ? info.parentId() : "",
+                info.expiresAt() == null ? "" : Long.toString(info.expiresAt().toEpochMilli()),
+                own == null ? "" : own.commandId(), own == null ? "" : Records.encodeCommand(own), ""));
+        firstEvents.forEach(e -> args.add(EventEntry.encode(e)));
+        call("create session '" + info.id() + "'", () -> {
+            Instant now = options.clock().instant();
+            args.set(3, now.toString());
+            args.set(10, Long.toString(now.toEpochMilli()));
+            claim(key, args, now);
+            if (branch) {
+                branches.adopt(info, token, onParent, now);
+            }
+            index(key, now);
+            return null;
+        });
+    }
+
+    /** Writes the session's keys, replacing an unfinished create older than the claim window. */
+    private void claim(SessionKey key, List<String> args, Instant now) {
+        for (int attempt = 0; ; attempt++) {
+            Reply r = scripts.raw(keys.session(key), Scripts.CREATE, args.toArray(String[]::new));
+            if (r.is("OK")) {
+                return;
+            }
+            if (r.is("PEND") && !scripts.settle(key, r.text(0), r.text(1)) && attempt < 2
+                    && Instant.parse(r.text(2)).plus(options.claimWindow()).isBefore(now)) {
+                args.set(0, r.text(0));
+                continue;
+            }
+            throw new SessionExistsException(key.id());
+        }
+    }
+
+    @Override
+    public long append(AppendRequest request) {
+        SessionKey key = request.key();
+        StoreChecks.batch(key.id(), request.expectedSeq(), request.events());
+        StoreChecks.command(request);
+        CommandRecord c = request.command();
+        String writes = request.writes().isEmpty() ? "" : Records.encodeWrites(request.writes());
+        List<String> args = new ArrayList<>(List.of(Long.toString(request.expectedSeq()), Long.toString(request.epoch()), "",
+                c == null ? "" : c.commandId(), c == null ? "" : Records.encodeCommand(c), writes, ""));
+        request.events().forEach(e -> args.add(EventEntry.encode(e)));
+        return call("append to session '" + key.id() + "' after seq " + request.expectedSeq(), () -> {
+            for (int attempt = 0; ; attempt++) {
+                Instant now = options.clock().instant();
+                args.set(2, now.toString());
+                args.set(6, Long.toString(now.toEpochMilli()));
+                Reply r = scripts.run(key, Scripts.APPEND, args.toArray(String[]::new));
+                switch (r.status()) {
+                    case "OK" -> {
+                        if (!writes.isEmpty()) {
+                            applyWrites(key, request.writes(), writes);
+                        }
+                        index(key, now);
+                        return r.number(0);
+                    }
+                    case "NF" -> throw new SessionNotFoundException(key.id());
+                    case "LEASE" -> throw new LeaseLostException(key.id(), request.epoch(), r.number(0));
+                    case "SEQ" -> throw new VersionConflictException(key.id(), request.expectedSeq(), r.number(0));
+                    case "DUP" -> throw new DuplicateCommandException(Records.decodeCommand(key, c.commandId(), r.text(0)));
+                    case "WIP" -> {
+                        if (attempt > 3) {
+                            throw new StorageException("session '" + key.id() + "': the shared writes of its last step cannot be applied");
+                        }
+                        applyWrites(key, Records.decodeWrites(key.id(), r.text(0)), r.text(0)); // roll the last step forward
+                    }
+                    default -> throw new StorageException("redis store: unexpected reply " + r.status() + " to an append");
+                }
+            }
+        });
+    }
+
+    /** Applies a step's shared writes (each scope in its own slot), then clears their record on the session. */
+    private void applyWrites(SessionKey key, List<ScopedWrite> writes, String recorded) {
+        for (ScopedWrite w : writes) {
+            List<String> args = new ArrayList<>();
+            args.add(Integer.toString(w.removed().size()));
+            args.addAll(w.removed());
+            w.set().forEach((name, value) -> {
+                args.add(name);
+                args.add(Json.write(value));
+            });
+            scripts.raw(new String[] {keys.variables(w.scope(), w.key())}, Scripts.VARS, args.toArray(String[]::new));
+        }
+        scripts.raw(keys.session(key), Scripts.UNWIP, recorded);
+    }
+
+    /** Moves the session to its update time in the tenant's index (never back: ZADD LT on minus the millis). */
+    private void index(SessionKey key, Instant updated) {
+        try {
+            redis.sync.zadd(keys.index(key.tenant()), ZAddArgs.Builder.lt(), Records.score(updated), key.id());
+        } catch (RuntimeException e) {
+            LOG.warn("redis store: session '{}' is stored but its index entry was not updated ({}); its next write updates it",
+                    key.id(), Failures.cause(e));
+        }
+    }
+
+    @Override
+    public long head(SessionKey key) {
+        return Long.parseLong(describe(key, "read the head of session '" + key.id() + "'").text(1));
+    }
+
+    @Override
+    public List<StoredEvent> readOwn(SessionKey key, long fromSeq, long toSeq) {
+        return read(key, fromSeq, toSeq, false);
+    }
+
+    @Override
+    public List<StoredEvent> readOwnTranscript(SessionKey key, long fromSeq, long toSeq) {
+        return read(key, fromSeq, toSeq, true);
+    }
+
+    private List<StoredEvent> read(SessionKey key, long fromSeq, long toSeq, boolean transcriptOnly) {
+        return call("read session '" + key.id() + "' seq " + fromSeq + ".." + toSeq, () -> {
+            List<StoredEvent> out = new ArrayList<>();
+            for (String entry : scripts.existing(key, Scripts.READ, Long.toString(fromSeq), Long.toString(toSeq)).list(0)) {
+                StoredEvent e = EventEntry.decode(key.id(), entry, transcriptOnly);
+                if (e != null) {
+                    out.add(e);
+                }
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public Optional<SessionInfo> session(SessionKey key) {
+        return call("read session '" + key.id() + "'", () -> {
+            Reply r = scripts.run(key, Scripts.DESCRIBE);
+            return r.is("NF") ? Optional.empty() : Optional.of(RecordCodec.decodeSession(key.id(), r.text(0)));
+        });
+    }
+
+    @Override
+    public Page<SessionSummary> list(SessionQuery query) {
+        Objects.requireNonNull(query, "query");
+        return call("list the sessions of tenant '" + query.tenant() + "'",
+                () -> Listing.list(redis, keys, query, options.commandTimeout().toMillis()));
+    }
+
+    /**
+     * Removes from a tenant's index the entries of sessions that no longer exist: those whose TTL
+     * ({@link SessionInfo#expiresAt()}) expired, and those of a delete whose writer died before its
+     * index update. Listing already skips such entries; pruning only bounds the index's size, so run it
+     * now and then (for example with retention). Safe to run from any number of processes at once.
+     *
+     * @return how many entries were removed
+     * @throws StorageException when the server is unavailable
+     */
+    public int pruneIndex(String tenant) {
+        SessionInfo.checkId(tenant, "tenant");
+        return call("prune the index of tenant '" + tenant + "'",
+                () -> Listing.prune(redis, keys, tenant, options.commandTimeout().toMillis()));
+    }
+
+    @Override
+    public List<String> branches(SessionKey key) {
+        return call("list the branches of session '" + key.id() + "'", () -> branches.of(key));
+    }
+
+    @Override
+    public void saveSnapshot(SessionKey key, StateSnapshot snapshot) {
+        Objects.requireNonNull(snapshot, "snapshot");
+        String stored = RecordCodec.VERSION + "\n" + RecordCodec.encodeSnapshot(snapshot);
+        call("save a snapshot of session '" + key.id() + "' at seq " + snapshot.seq(), () ->
+                scripts.existing(key, Scripts.SNAPSAVE, Long.toString(snapshot.seq()), stored, Long.toString(options.clock().millis())));
+    }
+
+    @Override
+    public Optional<StateSnapshot> latestSnapshot(SessionKey key, long maxSeq) {
+        return call("read a snapshot of session '" + key.id() + "'", () -> {
+            for (String stored : scripts.existing(key, Scripts.SNAPLATEST, Long.toString(maxSeq)).list(0)) {
+                StateSnapshot s = Records.decodeSnapshot(key.id(), stored);
+                if (s != null) {
+                    return Optional.of(s);
+                }
+            }
+            return Optional.<StateSnapshot>empty();
+        });
+    }
+
+    @Override
+    public Map<String, JsonNode> variables(VariableScope scope, String key) {
+        Objects.requireNonNull(scope, "scope");
+        Require.nonBlank(key, "key");
+        return call("read the " + scope.wireName() + " variables of '" + key + "'", () -> {
+            Map<String, JsonNode> out = new HashMap<>();
+            redis.sync.hgetall(keys.variables(scope, key)).forEach((name, json) -> {
+                try {
+                    out.put(name, Json.parse(json, name));
+                } catch (InvalidInputException e) {
+                    throw new StorageException("the " + scope.wireName() + " variables of '" + key + "': variable '" + name
+                            + "' is stored corrupt (" + EventEntry.firstLine(e.getMessage()) + ")", e);
+                }
+            });
+            return Map.copyOf(out);
+        });
+    }
+
+    @Override
+    public LeaseResult acquire(SessionKey key, String owner, Duration ttl, String deadHolder) {
+        StoreChecks.lease(owner, ttl);
+        return call("acquire the lease of session '" + key.id() + "' for " + owner, () -> leasing.acquire(key, owner, ttl, deadHolder));
+    }
+
+    @Override
+    public Lease renew(Lease lease, Duration ttl) {
+        Objects.requireNonNull(lease, "lease");
+        StoreChecks.lease(lease.owner(), ttl);
+        return call("renew the lease of session '" + lease.key().id() + "' for " + lease.owner(), () -> leasing.renew(lease, ttl));
+    }
+
+    @Override
+    public void release(Lease lease) {
+        Objects.requireNonNull(lease, "lease");
+        call("release the lease of session '" + lease.key().id() + "'", () -> {
+            leasing.release(lease);
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<Lease> lease(SessionKey key) {
+        return Leasing.of(key, describe(key, "read the lease of session '" + key.id() + "'"));
+    }
+
+    @Override
+    public Optional<CommandRecord> command(SessionKey key, String commandId) {
+        Require.nonBlank(commandId, "command id");
+        return call("read command '" + commandId + "' of session '" + key.id() + "'", () -> {
+            String stored = scripts.existing(key, Scripts.COMMAND, commandId).text(0);
+            return stored == null ? Optional.<CommandRecord>empty() : Optional.of(Records.decodeCommand(key, commandId, stored));
+        });
+    }
+
+    @Override
+    public void delete(SessionKey key) {
+        call("delete session '" + key.id() + "'", () -> {
+            branches.delete(key);
+            return null;
+        });
+    }
+
+    @Override
+    public String durability() {
+        return durability;
+    }
+
+    /** Closes the connection. Idempotent; later calls fail with a StorageException saying the store is closed. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        redis.close();
+    }
+
+    /** A session's row through {@code describe.lua}: info, head, updated, epoch, owner, lsec, lnano, parent, token. */
+    private Reply describe(SessionKey key, String what) {
+        return call(what, () -> scripts.existing(key, Scripts.DESCRIBE));
+    }
+
+    private <T> T call(String what, Supplier<T> body) {
+        if (closed) {
+            throw new StorageException("redis store " + redis.url() + " is closed; cannot " + what);
+        }
+        try {
+            return body.get();
+        } catch (RuntimeException e) {
+            throw Failures.wrap(redis.url(), what, e);
+        }
+    }
+}

@@ -1,0 +1,3 @@
+-- The branches the session adopted: id, token, id, token, ...
+local g = gate(); if g then return g end
+return {'OK', redis.call('HGETALL', kids)}

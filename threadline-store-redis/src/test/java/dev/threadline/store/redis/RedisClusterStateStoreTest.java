@@ -1,0 +1,44 @@
+package dev.threadline.store.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.threadline.core.store.StateStore;
+import dev.threadline.store.tck.ContractGuard;
+import dev.threadline.store.tck.StateStoreContract;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The store conformance suite on a 3-master Redis Cluster (each test under a key prefix of its own). */
+class RedisClusterStateStoreTest extends StateStoreContract {
+    private static final AtomicInteger STORES = new AtomicInteger();
+    private static RedisClusterProcesses server;
+
+    @BeforeAll
+    static void startServer() {
+        server = RedisClusterProcesses.start();
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @Override
+    protected StateStore createStore() {
+        return RedisStateStore.open(server.url(), RedisStateStore.Options.defaults()
+                .withPrefix("tck" + STORES.incrementAndGet()).withClock(clock()));
+    }
+
+    @Test
+    void runsTheWholeContract() {
+        assertThat(ContractGuard.problems(RedisClusterStateStoreTest.class)).isEmpty();
+    }
+
+    @Test
+    void talksToACluster() {
+        assertThat(((RedisStateStore) store).isCluster()).isTrue();
+        assertThat(store.durability()).contains("cluster").contains("appendfsync always");
+    }
+}
