@@ -1,0 +1,114 @@
+package dev.threadline.store.tck.history;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The record of every client operation of a test, in one or many processes. Operations are added
+ * whole ({@link #record}) or in two halves, as a call starts and as it ends ({@link #started},
+ * {@link #ended}); the calls of a process that died are closed as {@link Outcome#UNKNOWN} by
+ * {@link #abandon}. Lines of the {@link HistoryLines} protocol are fed with {@link #accept}.
+ * Thread-safe.
+ */
+public final class History {
+    private final List<Operation> done = new ArrayList<>();
+    private final Map<String, Operation> inFlight = new LinkedHashMap<>();
+
+    /** Adds a finished operation. */
+    public synchronized void record(Operation op) {
+        done.add(op);
+    }
+
+    /**
+     * Notes that {@code process} is about to submit {@code text} to {@code session} under {@code commandId}.
+     *
+     * @throws IllegalStateException when that process already has a call with this command id in flight
+     */
+    public synchronized void started(String process, String session, String commandId, String text) {
+        Operation op = new Operation(session, commandId, text, Outcome.UNKNOWN, process);
+        if (inFlight.putIfAbsent(key(process, commandId), op) != null) {
+            throw new IllegalStateException(process + " started command " + commandId + " twice at once");
+        }
+    }
+
+    /**
+     * Closes the call {@code process} started under {@code commandId} with {@code outcome}.
+     *
+     * @throws IllegalStateException when no such call is in flight
+     */
+    public synchronized void ended(String process, String commandId, Outcome outcome) {
+        Operation op = inFlight.remove(key(process, commandId));
+        if (op == null) {
+            throw new IllegalStateException(process + " ended command " + commandId + " that it never started");
+        }
+        done.add(new Operation(op.session(), op.commandId(), op.text(), outcome, process));
+    }
+
+    /**
+     * Closes every call {@code process} has in flight as {@link Outcome#UNKNOWN}: use it once the process
+     * was killed (its calls may or may not have taken effect).
+     *
+     * @return how many calls were closed
+     */
+    public synchronized int abandon(String process) {
+        int n = 0;
+        for (var it = inFlight.entrySet().iterator(); it.hasNext(); ) {
+            Operation op = it.next().getValue();
+            if (op.process().equals(process)) {
+                done.add(op);
+                it.remove();
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Feeds one output line of {@code process}: {@link HistoryLines} lines are recorded, others ignored.
+     *
+     * @return whether the line was one of the protocol's
+     * @throws IllegalArgumentException when a protocol line is malformed
+     */
+    public boolean accept(String process, String line) {
+        if (line.startsWith(HistoryLines.START)) {
+            String[] p = line.split(" ", 4);
+            require(p.length == 4, line);
+            started(process, p[1], p[2], p[3]);
+            return true;
+        }
+        if (line.startsWith(HistoryLines.END)) {
+            String[] p = line.split(" ");
+            require(p.length == 4, line);
+            ended(process, p[3], Outcome.fromWire(p[1]));
+            return true;
+        }
+        return false;
+    }
+
+    /** The finished operations so far (calls still in flight are not included), in the order they ended. */
+    public synchronized List<Operation> operations() {
+        return List.copyOf(done);
+    }
+
+    /** How many finished operations have {@code outcome}. */
+    public synchronized long count(Outcome outcome) {
+        return done.stream().filter(o -> o.outcome() == outcome).count();
+    }
+
+    /** How many calls are still in flight. */
+    public synchronized int inFlight() {
+        return inFlight.size();
+    }
+
+    private static String key(String process, String commandId) {
+        return process + "\u0000" + commandId;
+    }
+
+    private static void require(boolean ok, String line) {
+        if (!ok) {
+            throw new IllegalArgumentException("malformed history line: " + line);
+        }
+    }
+}

@@ -1,0 +1,40 @@
+package dev.threadline.store.tck.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/** The recorder and its line protocol: calls of a killed process become unknown. */
+class HistoryTest {
+
+    @Test
+    void protocolLinesBecomeOperationsAndAKilledProcessesCallsBecomeUnknown() {
+        History h = new History();
+        assertThat(h.accept("A#1", HistoryLines.start("s1", "c1", "hello there"))).isTrue();
+        assertThat(h.accept("A#1", HistoryLines.start("s2", "c2", "second"))).isTrue();
+        assertThat(h.accept("A#1", HistoryLines.end(Outcome.OK, "s1", "c1"))).isTrue();
+        assertThat(h.accept("A#1", "ACK s1 7 false")).isFalse();
+
+        assertThat(h.inFlight()).isEqualTo(1);
+        assertThat(h.abandon("B#1")).isZero();
+        assertThat(h.abandon("A#1")).isEqualTo(1);
+
+        assertThat(h.operations()).containsExactly(
+                new Operation("s1", "c1", "hello there", Outcome.OK, "A#1"),
+                new Operation("s2", "c2", "second", Outcome.UNKNOWN, "A#1"));
+        assertThat(h.count(Outcome.UNKNOWN)).isEqualTo(1);
+    }
+
+    @Test
+    void anEndWithoutAStartIsAnError() {
+        History h = new History();
+        assertThatThrownBy(() -> h.accept("A", HistoryLines.end(Outcome.FAILED, "s1", "c1")))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("never started");
+    }
+
+    @Test
+    void idsWithWhitespaceAreRefusedByTheProtocol() {
+        assertThatThrownBy(() -> HistoryLines.start("s 1", "c1", "x")).isInstanceOf(IllegalArgumentException.class);
+    }
+}
