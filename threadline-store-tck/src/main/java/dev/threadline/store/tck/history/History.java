@@ -50,19 +50,19 @@ public final class History {
      * Closes every call {@code process} has in flight as {@link Outcome#UNKNOWN}: use it once the process
      * was killed (its calls may or may not have taken effect).
      *
-     * @return how many calls were closed
+     * @return the calls closed (e.g. to retry them under the same command ids)
      */
-    public synchronized int abandon(String process) {
-        int n = 0;
+    public synchronized List<Operation> abandon(String process) {
+        List<Operation> closed = new ArrayList<>();
         for (var it = inFlight.entrySet().iterator(); it.hasNext(); ) {
             Operation op = it.next().getValue();
             if (op.process().equals(process)) {
-                done.add(op);
+                closed.add(op);
                 it.remove();
-                n++;
             }
         }
-        return n;
+        done.addAll(closed);
+        return List.copyOf(closed);
     }
 
     /**

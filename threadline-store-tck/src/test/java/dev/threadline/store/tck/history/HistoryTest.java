@@ -17,8 +17,9 @@ class HistoryTest {
         assertThat(h.accept("A#1", "ACK s1 7 false")).isFalse();
 
         assertThat(h.inFlight()).isEqualTo(1);
-        assertThat(h.abandon("B#1")).isZero();
-        assertThat(h.abandon("A#1")).isEqualTo(1);
+        assertThat(h.abandon("B#1")).isEmpty();
+        assertThat(h.abandon("A#1")).containsExactly(new Operation("s2", "c2", "second", Outcome.UNKNOWN, "A#1"));
+        assertThat(h.inFlight()).isZero();
 
         assertThat(h.operations()).containsExactly(
                 new Operation("s1", "c1", "hello there", Outcome.OK, "A#1"),
