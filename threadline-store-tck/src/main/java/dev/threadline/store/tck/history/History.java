@@ -1,6 +1,8 @@
 package dev.threadline.store.tck.history;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +16,8 @@ import java.util.Map;
  */
 public final class History {
     private final List<Operation> done = new ArrayList<>();
-    private final Map<String, Operation> inFlight = new LinkedHashMap<>();
+    /** Calls in flight by process and command id; one process may run several attempts of one id at once. */
+    private final Map<String, Deque<Operation>> inFlight = new LinkedHashMap<>();
 
     /** Adds a finished operation. */
     public synchronized void record(Operation op) {
@@ -23,14 +26,12 @@ public final class History {
 
     /**
      * Notes that {@code process} is about to submit {@code text} to {@code session} under {@code commandId}.
-     *
-     * @throws IllegalStateException when that process already has a call with this command id in flight
+     * A process may start the same command id again before the first attempt ended; each {@link #ended}
+     * closes the oldest attempt still open.
      */
     public synchronized void started(String process, String session, String commandId, String text) {
         Operation op = new Operation(session, commandId, text, Outcome.UNKNOWN, process);
-        if (inFlight.putIfAbsent(key(process, commandId), op) != null) {
-            throw new IllegalStateException(process + " started command " + commandId + " twice at once");
-        }
+        inFlight.computeIfAbsent(key(process, commandId), k -> new ArrayDeque<>()).addLast(op);
     }
 
     /**
@@ -39,9 +40,14 @@ public final class History {
      * @throws IllegalStateException when no such call is in flight
      */
     public synchronized void ended(String process, String commandId, Outcome outcome) {
-        Operation op = inFlight.remove(key(process, commandId));
-        if (op == null) {
+        String key = key(process, commandId);
+        Deque<Operation> open = inFlight.get(key);
+        if (open == null) {
             throw new IllegalStateException(process + " ended command " + commandId + " that it never started");
+        }
+        Operation op = open.removeFirst();
+        if (open.isEmpty()) {
+            inFlight.remove(key);
         }
         done.add(new Operation(op.session(), op.commandId(), op.text(), outcome, process));
     }
@@ -55,9 +61,9 @@ public final class History {
     public synchronized List<Operation> abandon(String process) {
         List<Operation> closed = new ArrayList<>();
         for (var it = inFlight.entrySet().iterator(); it.hasNext(); ) {
-            Operation op = it.next().getValue();
-            if (op.process().equals(process)) {
-                closed.add(op);
+            Deque<Operation> open = it.next().getValue();
+            if (open.peekFirst().process().equals(process)) {
+                closed.addAll(open);
                 it.remove();
             }
         }
@@ -99,7 +105,7 @@ public final class History {
 
     /** How many calls are still in flight. */
     public synchronized int inFlight() {
-        return inFlight.size();
+        return inFlight.values().stream().mapToInt(Deque::size).sum();
     }
 
     private static String key(String process, String commandId) {

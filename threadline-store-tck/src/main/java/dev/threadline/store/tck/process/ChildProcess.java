@@ -38,6 +38,7 @@ public final class ChildProcess implements AutoCloseable {
     private final Condition changed = lock.newCondition();
     private final List<Line> lines = new ArrayList<>();
     private boolean eof;
+    private volatile RuntimeException listenerFailure;
 
     private ChildProcess(String name, Process process, Path stderr, Consumer<Line> listener) {
         this.name = name;
@@ -77,7 +78,14 @@ public final class ChildProcess implements AutoCloseable {
                     lock.unlock();
                 }
                 if (listener != null) {
-                    listener.accept(line);
+                    try {
+                        listener.accept(line);
+                    } catch (RuntimeException e) { // keep reading: the child must not block on a full pipe
+                        if (listenerFailure == null) {
+                            listenerFailure = e;
+                        }
+                        signal();
+                    }
                 }
             }
         } catch (IOException e) {
@@ -91,6 +99,23 @@ public final class ChildProcess implements AutoCloseable {
                 lock.unlock();
             }
         }
+    }
+
+    private void signal() {
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The first exception the line listener threw, or null. The reader goes on reading after one, and
+     * every later {@link #awaitLine} fails with it.
+     */
+    public RuntimeException listenerFailure() {
+        return listenerFailure;
     }
 
     /** The name given at start (for reports and history). */
@@ -132,8 +157,8 @@ public final class ChildProcess implements AutoCloseable {
      * Waits for the first line at index {@code fromIndex} or later that matches, at most {@code timeout}.
      *
      * @param what a description of the awaited line, for the failure message
-     * @throws AssertionError when the timeout passes or the child's output ends first; the message holds
-     *                        the child's last lines and the tail of its stderr
+     * @throws AssertionError when the timeout passes, the child's output ends first or the line listener
+     *                        failed; the message holds the child's last lines and the tail of its stderr
      */
     public Line awaitLine(int fromIndex, String what, Predicate<String> matches, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -141,6 +166,9 @@ public final class ChildProcess implements AutoCloseable {
         try {
             int i = Math.max(0, fromIndex);
             while (true) {
+                if (listenerFailure != null) {
+                    throw new AssertionError(describe("the line listener failed on a line of this child"), listenerFailure);
+                }
                 for (; i < lines.size(); i++) {
                     if (matches.test(lines.get(i).text())) {
                         return lines.get(i);

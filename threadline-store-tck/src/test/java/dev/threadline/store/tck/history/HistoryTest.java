@@ -28,6 +28,18 @@ class HistoryTest {
     }
 
     @Test
+    void attemptsOfOneCommandIdInOneProcessMayOverlap() {
+        History h = new History();
+        h.started("A", "s1", "c1", "one");
+        h.started("A", "s1", "c1", "one");
+        h.ended("A", "c1", Outcome.OK);
+        assertThat(h.inFlight()).isEqualTo(1);
+        h.ended("A", "c1", Outcome.FAILED);
+        assertThat(h.operations()).extracting(Operation::outcome).containsExactly(Outcome.OK, Outcome.FAILED);
+        assertThat(h.inFlight()).isZero();
+    }
+
+    @Test
     void anEndWithoutAStartIsAnError() {
         History h = new History();
         assertThatThrownBy(() -> h.accept("A", HistoryLines.end(Outcome.FAILED, "s1", "c1")))

@@ -64,6 +64,25 @@ class ChildProcessTest {
     }
 
     @Test
+    void aFailingListenerIsReportedByTheNextWaitAndReadingGoesOn() {
+        try (ChildProcess child = ChildProcess.of(EchoChild.class).stderr(dir.resolve("l.err")).onLine(l -> {
+            if (l.text().equals("ECHO boom")) {
+                throw new IllegalStateException("listener broke on " + l.text());
+            }
+        }).start()) {
+            child.awaitPrefix("READY", WAIT);
+            child.send("boom");
+            child.send("after");
+            assertThatThrownBy(() -> child.awaitLine(0, "the echo after the failure", "ECHO after"::equals, WAIT))
+                    .isInstanceOf(AssertionError.class).hasMessageContaining("the line listener failed")
+                    .hasRootCauseMessage("listener broke on ECHO boom");
+            assertThat(child.listenerFailure()).hasMessage("listener broke on ECHO boom");
+            child.send("QUIT");
+            assertThat(child.awaitExit(WAIT)).as("the child was not blocked on a full pipe").isZero();
+        }
+    }
+
+    @Test
     void waitingOnAChildThatExitedFailsAtOnce() {
         try (ChildProcess child = ChildProcess.of(EchoChild.class).stderr(dir.resolve("e.err")).start()) {
             child.awaitPrefix("READY", WAIT);
