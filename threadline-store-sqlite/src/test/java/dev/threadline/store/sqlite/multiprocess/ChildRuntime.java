@@ -1,5 +1,6 @@
 package dev.threadline.store.sqlite.multiprocess;
 
+import dev.threadline.core.CommandConflictException;
 import dev.threadline.core.LeaseHeldException;
 import dev.threadline.core.LeaseLostException;
 import dev.threadline.core.event.Event;
@@ -27,6 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *   RESULT &lt;cid&gt; &lt;outcome&gt; &lt;seq&gt; &lt;reply&gt;     when it returned
  *   HELD &lt;cid&gt; &lt;holder&gt;                   when the lease was held elsewhere (failed: nothing written)
  *   LOST &lt;cid&gt;                            when fencing refused an append (unknown: earlier steps stay)
+ *   CONFLICT &lt;cid&gt; &lt;message&gt;              when the id was first used for another command (failed)
  *   ERR &lt;cid&gt; &lt;exception class&gt; &lt;message&gt; any other exception (unknown)
  *   ACK &lt;session&gt; &lt;seq&gt; &lt;started&gt;        after every step this runtime commits (started: it started tool calls)
  * </pre>
@@ -85,6 +87,9 @@ final class ChildRuntime implements AutoCloseable {
             ChildOut.line("HELD " + cid + " " + oneLine(e.holder()) + " " + oneLine(e.getMessage()));
         } catch (LeaseLostException e) {
             ChildOut.line("LOST " + cid);
+        } catch (CommandConflictException e) {
+            outcome = Outcome.FAILED;
+            ChildOut.line("CONFLICT " + cid + " " + oneLine(e.getMessage()));
         } catch (RuntimeException e) {
             ChildOut.line("ERR " + cid + " " + e.getClass().getSimpleName() + " " + oneLine(e.getMessage()));
             e.printStackTrace();

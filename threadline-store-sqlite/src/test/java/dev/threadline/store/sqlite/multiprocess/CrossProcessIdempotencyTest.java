@@ -40,9 +40,10 @@ class CrossProcessIdempotencyTest {
 
             int from = b.lineCount();
             b.send("SUBMIT " + SESSION + " cmd-1 another text");
-            Line err = b.awaitLine(from, "the conflict of cmd-1", l -> l.startsWith("ERR cmd-1 ") || l.startsWith("RESULT cmd-1 "), WAIT);
-            assertThat(err.text()).as("the same id with another command is refused").startsWith("ERR cmd-1 CommandConflictException");
-            b.awaitLine(from, "the end of the conflicting call", l -> l.startsWith("END "), WAIT);
+            Line end = b.awaitLine(from, "the end of the conflicting call", l -> l.startsWith("END "), WAIT);
+            assertThat(end.text()).as("the same id with another command is refused").isEqualTo("END failed " + SESSION + " cmd-1");
+            assertThat(b.lines().subList(from, end.index())).extracting(Line::text)
+                    .anyMatch(l -> l.startsWith("CONFLICT cmd-1 "));
 
             fleet.quit(a);
             fleet.quit(b);
