@@ -39,6 +39,7 @@ public final class ChildProcess implements AutoCloseable {
     private final List<Line> lines = new ArrayList<>();
     private boolean eof;
     private volatile RuntimeException listenerFailure;
+    private final long startedNanos = System.nanoTime();
 
     private ChildProcess(String name, Process process, Path stderr, Consumer<Line> listener) {
         this.name = name;
@@ -270,8 +271,10 @@ public final class ChildProcess implements AutoCloseable {
     public String describe(String problem) {
         List<Line> all = lines();
         StringBuilder b = new StringBuilder(name).append(" (pid ").append(pid()).append("): ").append(problem)
-                .append("\n--- last stdout lines ---\n");
-        all.subList(Math.max(0, all.size() - TAIL), all.size()).forEach(l -> b.append(l.text()).append('\n'));
+                .append(String.format(" [at %+d ms]", (System.nanoTime() - startedNanos) / 1_000_000))
+                .append("\n--- last stdout lines (ms since the child started) ---\n");
+        all.subList(Math.max(0, all.size() - TAIL), all.size()).forEach(l -> b.append(String.format("%+7d ms  ",
+                (l.receivedNanos() - startedNanos) / 1_000_000)).append(l.text()).append('\n'));
         return b.append("--- stderr tail (").append(stderr).append(") ---\n").append(stderrTail()).toString();
     }
 
