@@ -51,6 +51,7 @@ final class ChildRuntime implements AutoCloseable {
         Threadline tl = Threadline.builder()
                 .store(SqliteStateStore.open(a.db()))
                 .model(LeaseTestModel.of(work.name()))
+                .tokenCounter(new CheapTokenCounter())
                 .skills(List.of())
                 .skill(work)
                 .leaseTtl(a.leaseTtl())

@@ -49,6 +49,18 @@ final class Fleet implements AutoCloseable {
 
     /** Starts a child incarnation named {@code name} and waits for its READY line. */
     ChildProcess start(String name, Class<?> main, Map<String, ?> args) {
+        ChildProcess c = launch(name, main, args);
+        awaitReady(c);
+        return c;
+    }
+
+    /** Waits (bounded) for a child's READY line; returns at once when it came already. */
+    static void awaitReady(ChildProcess c) {
+        c.awaitPrefix("READY", Duration.ofSeconds(60));
+    }
+
+    /** Starts a child incarnation named {@code name} without waiting for it (stdin lines sent meanwhile wait in the pipe). */
+    ChildProcess launch(String name, Class<?> main, Map<String, ?> args) {
         Map<String, Object> all = new LinkedHashMap<>(args);
         all.put("db", db);
         all.put("name", name);
@@ -58,7 +70,6 @@ final class Fleet implements AutoCloseable {
         synchronized (children) {
             children.add(c);
         }
-        c.awaitPrefix("READY", Duration.ofSeconds(60));
         return c;
     }
 
