@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -23,7 +24,7 @@ class CrossProcessIdempotencyTest {
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String SESSION = "i1";
 
-    @TempDir
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS) // a failed run leaves its database and the children's stderr
     Path dir;
 
     @Test

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The child JVMs of one multi-process test on one SQLite file: each child's protocol lines feed one
  * {@link History}, and its {@code ACK} lines one queue (so the test can wait for the next step of any
- * child). Closing kills every child still running. Thread-safe.
+ * child). Closing kills every child still running and keeps each one's stdout beside its stderr. Thread-safe.
  */
 final class Fleet implements AutoCloseable {
     /** An {@code ACK} line and the child that printed it. */
@@ -126,10 +126,19 @@ final class Fleet implements AutoCloseable {
         return out;
     }
 
+    /** Kills every child still running and writes each one's stdout to {@code <dir>/<name>.out}, for a failed run. */
     @Override
     public void close() {
         synchronized (children) {
-            children.forEach(ChildProcess::close);
+            for (ChildProcess c : children) {
+                c.close();
+                try {
+                    java.nio.file.Files.write(dir.resolve(c.name().replace('#', '-') + ".out"),
+                            c.lines().stream().map(Line::text).toList());
+                } catch (java.io.IOException e) {
+                    // the directory is gone: nothing to keep
+                }
+            }
         }
     }
 }

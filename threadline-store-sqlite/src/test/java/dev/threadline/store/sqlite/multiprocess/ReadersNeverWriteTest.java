@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,7 +29,7 @@ class ReadersNeverWriteTest {
     private static final int TURNS = 6;
     private static final String SESSION = "r1";
 
-    @TempDir
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS) // a failed run leaves its database and the children's stderr
     Path dir;
 
     @Test
