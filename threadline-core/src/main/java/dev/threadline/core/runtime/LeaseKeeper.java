@@ -44,6 +44,8 @@ final class LeaseKeeper implements AutoCloseable {
     /** One session's lease as this runtime holds it. Guarded by its own monitor; {@code lease} is read without it. */
     private static final class Held {
         volatile Lease lease;
+        /** Why the lease went while a command held it (a renewal found it taken over), or null. */
+        volatile LeaseLostException lost;
         int active;
         Instant idleSince;
     }
@@ -98,6 +100,7 @@ final class LeaseKeeper implements AutoCloseable {
                 }
             }
             LeaseResult.Acquired a = acquire(key);
+            h.lost = null;
             h.lease = a.lease();
             return new Entry(true, a.previous());
         } catch (RuntimeException e) {
@@ -124,14 +127,47 @@ final class LeaseKeeper implements AutoCloseable {
         }
     }
 
-    /** The epoch of the lease held for {@code key}: what appends carry. */
+    /**
+     * The epoch of the lease held for {@code key}: what appends carry.
+     *
+     * @throws LeaseLostException when the lease was taken over while the command ran
+     */
     long epoch(SessionKey key) {
         Held h = held.get(key);
         Lease l = h == null ? null : h.lease;
         if (l == null) {
+            if (h != null && h.lost != null) {
+                throw copy(h.lost);
+            }
             throw new IllegalStateException("session " + key + ": a write outside a command holding its lease");
         }
         return l.epoch();
+    }
+
+    /**
+     * Makes sure the lease is still this runtime's before a command decides on a state it does not
+     * trust (the lease is near or past expiry, e.g. after a stall): renews it.
+     *
+     * @throws LeaseLostException when another process took the session over meanwhile
+     */
+    void confirm(SessionKey key) {
+        Held h = held.get(key);
+        Lease l = h == null ? null : h.lease;
+        if (l == null) {
+            epoch(key); // throws the loss, or says there is no lease
+            return;
+        }
+        try {
+            h.lease = store.renew(l, ttl);
+        } catch (LeaseLostException e) {
+            h.lost = e;
+            h.lease = null;
+            throw e;
+        }
+    }
+
+    private static LeaseLostException copy(LeaseLostException e) {
+        return new LeaseLostException(e.sessionId(), e.epoch(), e.currentEpoch());
     }
 
     /** Whether the cached state of {@code key} can be trusted: this runtime holds an unexpired lease on it. */
@@ -142,9 +178,10 @@ final class LeaseKeeper implements AutoCloseable {
     }
 
     /** Fencing refused a write: the lease is gone; the next command acquires afresh. */
-    void lost(SessionKey key) {
+    void lost(SessionKey key, LeaseLostException why) {
         Held h = held.get(key);
         if (h != null) {
+            h.lost = why;
             h.lease = null;
         }
     }
@@ -213,7 +250,10 @@ final class LeaseKeeper implements AutoCloseable {
                 } else if (remaining(l).compareTo(ttl.multipliedBy(2).dividedBy(3)) < 0) {
                     try {
                         h.lease = store.renew(l, ttl);
-                    } catch (LeaseLostException | SessionNotFoundException lost) {
+                    } catch (LeaseLostException lost) {
+                        h.lost = lost;
+                        h.lease = null;
+                    } catch (SessionNotFoundException gone) {
                         h.lease = null;
                     } catch (RuntimeException fail) {
                         LOG.debug("session {}: lease renewal failed ({}); trying again", e.getKey(), fail.toString());

@@ -162,6 +162,9 @@ final class StateManager {
         lock.lock();
         try {
             for (int attempt = 1; ; attempt++) {
+                if (!leases.trusts(key)) {
+                    leases.confirm(key); // after a stall: decide only on a lease that is still ours
+                }
                 State s = get(key);
                 List<Event> events = decider.decide(s);
                 if (events == null || events.isEmpty()) {
@@ -247,7 +250,7 @@ final class StateManager {
             store.append(new AppendRequest(key, s.seq(), leases.epoch(key), stored, writes, cmd.recordAt(key, s.seq() + 1)));
         } catch (LeaseLostException e) {
             cache.remove(key);
-            leases.lost(key);
+            leases.lost(key, e);
             throw e;
         } catch (RuntimeException e) {
             cache.remove(key); // whatever happened, the next read goes to the store

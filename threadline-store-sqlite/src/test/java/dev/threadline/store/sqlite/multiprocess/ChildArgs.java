@@ -1,0 +1,93 @@
+package dev.threadline.store.sqlite.multiprocess;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code key=value} arguments of the children of the multi-process tests, with their defaults.
+ * Immutable.
+ */
+record ChildArgs(Map<String, String> values) {
+
+    static ChildArgs parse(String[] args) {
+        Map<String, String> m = new HashMap<>();
+        for (String a : args) {
+            int eq = a.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("child argument '" + a + "' is not key=value");
+            }
+            m.put(a.substring(0, eq), a.substring(eq + 1));
+        }
+        return new ChildArgs(Map.copyOf(m));
+    }
+
+    /** Builds the argument list for a child. */
+    static List<String> of(Map<String, ?> values) {
+        return values.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).sorted().toList();
+    }
+
+    private String get(String key, String dflt) {
+        String v = values.get(key);
+        if (v == null && dflt == null) {
+            throw new IllegalArgumentException("child argument " + key + "=... is missing");
+        }
+        return v == null ? dflt : v;
+    }
+
+    /** The SQLite file. */
+    Path db() {
+        return Path.of(get("db", null));
+    }
+
+    /** The incarnation's name, e.g. {@code A#3}: used in output lines and command ids. */
+    String name() {
+        return get("name", null);
+    }
+
+    String tenant() {
+        return get("tenant", "acme");
+    }
+
+    Duration leaseTtl() {
+        return Duration.ofMillis(Long.parseLong(get("ttlMillis", "1000")));
+    }
+
+    Duration leaseWait() {
+        return Duration.ofMillis(Long.parseLong(get("waitMillis", "3000")));
+    }
+
+    /** The skill the model calls for a "work" message: {@code slow} (20-60 ms) or {@code gate} (waits for a file). */
+    String skill() {
+        return get("skill", "slow");
+    }
+
+    /** Where the gate skill looks for its release files. */
+    Path gates() {
+        return Path.of(get("gates", "."));
+    }
+
+    /** The sessions the child's own clients submit to (comma-separated; may be empty). */
+    List<String> sessions() {
+        String s = get("sessions", "");
+        return s.isBlank() ? List.of() : Arrays.asList(s.split(","));
+    }
+
+    /** Client threads per session that submit in a loop until QUIT. */
+    int clients() {
+        return Integer.parseInt(get("clients", "0"));
+    }
+
+    /** Every how many reads the reader child submits a turn of its own (0: never). */
+    int submitEvery() {
+        return Integer.parseInt(get("submitEvery", "0"));
+    }
+
+    /** The child exits by itself after this long, in case the test process died without killing it. */
+    Duration maxRun() {
+        return Duration.ofSeconds(Long.parseLong(get("maxSeconds", "300")));
+    }
+}

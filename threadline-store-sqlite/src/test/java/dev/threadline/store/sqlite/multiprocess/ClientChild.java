@@ -1,0 +1,61 @@
+package dev.threadline.store.sqlite.multiprocess;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A child JVM of the multi-process tests that submits turns: {@code clients} threads per session in a
+ * loop (command ids {@code <name>-<session>-<thread>-<n>}, text {@code work <cid>}), plus what the test
+ * sends on stdin: {@code SUBMIT <session> <cid> <text>} (run on a thread of its own) and {@code QUIT}
+ * (stop the loops, let calls in flight end, print {@code DONE}, exit). It prints {@code READY <name> <pid>}
+ * once its sessions exist. It exits by itself after {@code maxSeconds} or when stdin closes.
+ */
+public final class ClientChild {
+    private ClientChild() {}
+
+    public static void main(String[] args) throws Exception {
+        ChildArgs a = ChildArgs.parse(args);
+        Watchdog.exitAfter(a.maxRun());
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> threads = new CopyOnWriteArrayList<>();
+        try (ChildRuntime rt = ChildRuntime.start(a)) {
+            a.sessions().forEach(rt::session);
+            ChildOut.line("READY " + a.name() + " " + ProcessHandle.current().pid());
+            String prefix = a.name().replace('#', '.');
+            for (String s : a.sessions()) {
+                for (int t = 0; t < a.clients(); t++) {
+                    String base = prefix + "-" + s + "-" + t + "-";
+                    threads.add(Thread.ofVirtual().start(() -> {
+                        for (int n = 0; !stop.get(); n++) {
+                            rt.submit(s, base + n, "work " + base + n);
+                        }
+                    }));
+                }
+            }
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            String line;
+            while ((line = in.readLine()) != null && !line.equals("QUIT")) {
+                String[] p = line.split(" ", 4);
+                if (p.length == 4 && p[0].equals("SUBMIT")) {
+                    threads.add(Thread.ofVirtual().start(() -> rt.submit(p[1], p[2], p[3])));
+                } else {
+                    ChildOut.line("BAD " + line);
+                }
+            }
+            stop.set(true);
+            long stuck = 0;
+            for (Thread t : threads) {
+                if (!t.join(Duration.ofSeconds(60))) {
+                    stuck++;
+                }
+            }
+            ChildOut.line(stuck == 0 ? "DONE" : "STUCK " + stuck);
+        }
+        System.exit(0);
+    }
+}

@@ -1,0 +1,20 @@
+package dev.threadline.store.sqlite.multiprocess;
+
+import java.time.Duration;
+
+/** Ends a child JVM by itself after a bound, so no child outlives a test that died without killing it. */
+final class Watchdog {
+    private Watchdog() {}
+
+    static void exitAfter(Duration bound) {
+        Thread.ofPlatform().daemon().name("watchdog").start(() -> {
+            try {
+                Thread.sleep(bound); // a lifetime bound, not synchronisation
+            } catch (InterruptedException e) {
+                return;
+            }
+            System.err.println("child ran longer than " + bound + "; exiting");
+            Runtime.getRuntime().halt(3);
+        });
+    }
+}
