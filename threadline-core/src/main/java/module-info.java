@@ -30,6 +30,8 @@ module dev.threadline.core {
     exports dev.threadline.core.internal.store to dev.threadline.store.sqlite, dev.threadline.store.postgres, dev.threadline.store.redis, dev.threadline.store.tck,
             dev.threadline.cli, dev.threadline.bench;
 
+    uses dev.threadline.core.store.StoreProvider;
+
     opens dev.threadline.core.context to com.fasterxml.jackson.databind;
     opens dev.threadline.core.event to com.fasterxml.jackson.databind;
     opens dev.threadline.core.model to com.fasterxml.jackson.databind;

@@ -98,7 +98,7 @@ final class ChatCommand implements Callable<Integer> {
                 .models(Models.resolver(baseUrl, env, contextWindow, HttpSettings.defaults()))
                 .skills(Builtins.all(ws)).build();
              LineInput input = LineInput.open(main.in)) {
-            Repl repl = new Repl(tl, out, input, config, store.path());
+            Repl repl = new Repl(tl, out, input, config, store.shown());
             return repl.run(sessionId);
         }
     }

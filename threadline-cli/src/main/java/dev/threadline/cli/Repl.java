@@ -12,7 +12,6 @@ import dev.threadline.core.state.Compaction;
 import dev.threadline.core.state.VariableScope;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
 
 /** The chat loop: user lines become turns, slash commands inspect and steer the session. */
@@ -38,16 +37,16 @@ final class Repl {
     private final PrintWriter out;
     private final LineInput input;
     private final SessionConfig config;
-    private final Path db;
+    private final String storeUrl;
     private Session session;
 
-    Repl(Threadline tl, PrintWriter out, LineInput input, SessionConfig config, Path db) {
+    Repl(Threadline tl, PrintWriter out, LineInput input, SessionConfig config, String storeUrl) {
         this.tl = tl;
         this.tenant = tl.defaultTenant();
         this.out = out;
         this.input = input;
         this.config = config;
-        this.db = db;
+        this.storeUrl = storeUrl;
     }
 
     int run(String sessionId) throws IOException {
@@ -79,7 +78,7 @@ final class Repl {
             }
             out.flush();
         }
-        out.println("Bye. Session " + session.id() + " is saved in " + db + ".");
+        out.println("Bye. Session " + session.id() + " is saved in " + storeUrl + ".");
         out.flush();
         return 0;
     }
@@ -87,7 +86,7 @@ final class Repl {
     private void banner(boolean existed) {
         out.println("Threadline chat - session " + session.id() + (existed ? " (resumed, " + session.state().messages().size()
                 + " messages)" : " (new)"));
-        out.println("store: sqlite " + db + " - " + tl.durability());
+        out.println("store: " + storeUrl + " - " + tl.durability());
         String model = session.info().config().model();
         if (!model.equals(config.model()) && existed) {
             out.println("note: this session runs on " + model + ", the model it was created with (--model applies to new sessions)");

@@ -31,7 +31,7 @@ final class SessionsCommand {
             return store.withRuntime(spec, (tl, out) -> {
                 Page<SessionSummary> page = tl.defaultTenant().sessions();
                 if (page.items().isEmpty()) {
-                    out.println("No sessions in " + store.path() + ".");
+                    out.println("No sessions in " + store.shown() + ".");
                 }
                 while (true) {
                     page.items().forEach(r -> out.println(Printer.summaryLine(r)));

@@ -2,23 +2,45 @@ package dev.threadline.cli;
 
 import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.store.StateStore;
-import dev.threadline.store.sqlite.SqliteStateStore;
+import dev.threadline.core.store.StateStores;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
-/** {@code --db PATH}: the SQLite file that holds the sessions (default ~/.threadline/threadline.db). */
+/**
+ * Where the sessions are: {@code --store URL} ({@code sqlite:PATH}, {@code postgresql://…},
+ * {@code redis://…}, {@code redis-cluster://host:port,…}, {@code memory:}) or its shorthand
+ * {@code --db PATH} for {@code sqlite:PATH}; by default {@code sqlite:~/.threadline/threadline.db}.
+ */
 final class StoreOptions {
-    @Option(names = "--db", paramLabel = "PATH", description = "SQLite database file (default: ~/.threadline/threadline.db)")
+    @Option(names = "--store", paramLabel = "URL",
+            description = {"the store: sqlite:PATH, postgresql://user:pw@host:port/db, redis://host:port,",
+                    "redis-cluster://host:port,host:port,... or memory: (default: sqlite:~/.threadline/threadline.db)"})
+    String store;
+
+    @Option(names = "--db", paramLabel = "PATH", description = "shorthand for --store sqlite:PATH")
     Path db;
 
-    Path path() {
-        return db != null ? db : Path.of(System.getProperty("user.home"), ".threadline", "threadline.db");
+    /** The store URL these options name. */
+    String url() {
+        if (store != null && db != null) {
+            throw new dev.threadline.core.InvalidInputException("--db", "give --store or --db, not both");
+        }
+        if (store != null) {
+            return store;
+        }
+        Path file = db != null ? db : Path.of(System.getProperty("user.home"), ".threadline", "threadline.db");
+        return "sqlite:" + file;
+    }
+
+    /** The URL for messages (passwords hidden). */
+    String shown() {
+        return StateStores.redact(url());
     }
 
     StateStore open() {
-        return SqliteStateStore.open(path());
+        return StateStores.open(url());
     }
 
     /** Opens a runtime on the store, runs {@code action} with the command's output, closes both; exit code 0. */

@@ -126,6 +126,18 @@ public final class Threadline implements AutoCloseable {
         }
 
         /**
+         * The store a URL names: {@code sqlite:PATH}, {@code postgresql://…}, {@code redis://…},
+         * {@code redis-cluster://host:port,…} or {@code memory:} (see {@link dev.threadline.core.store.StateStores}).
+         *
+         * @throws dev.threadline.core.InvalidInputException when no backend on the class path takes the URL
+         * @throws dev.threadline.core.StorageException      when the store cannot be opened
+         */
+        public Builder store(String url) {
+            this.store = dev.threadline.core.store.StateStores.open(url);
+            return this;
+        }
+
+        /**
          * The model for sessions whose config names no model the {@link #models resolver} knows (with no
          * resolver: for every session). Default, when neither is set: the offline scripted demo model.
          */

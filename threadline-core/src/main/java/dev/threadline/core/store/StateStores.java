@@ -1,0 +1,45 @@
+package dev.threadline.core.store;
+
+import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.Require;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+
+/**
+ * The one way to choose a store everywhere (builder, CLI, server, bench): a URL. {@code memory:} is
+ * built in; {@code sqlite:PATH}, {@code postgresql://…} and {@code redis://…} /
+ * {@code redis-cluster://host:port,…} come from the backends on the class or module path (see
+ * {@link StoreProvider}). Stateless and thread-safe.
+ */
+public final class StateStores {
+    private StateStores() {}
+
+    /**
+     * Opens the store {@code url} names.
+     *
+     * @throws InvalidInputException                when no backend takes the URL, naming the forms that are available
+     * @throws dev.threadline.core.StorageException when the store cannot be reached or opened
+     */
+    public static StateStore open(String url) {
+        Require.nonBlank(url, "store");
+        String u = url.strip();
+        if (u.equals("memory:") || u.equals("memory")) {
+            return new InMemoryStateStore();
+        }
+        List<String> forms = new ArrayList<>(List.of("memory:"));
+        for (StoreProvider p : ServiceLoader.load(StoreProvider.class, StateStores.class.getClassLoader())) {
+            if (p.accepts(u)) {
+                return p.open(u);
+            }
+            forms.add(p.forms());
+        }
+        throw new InvalidInputException("store", "'" + redact(u) + "' is not a store URL this build knows; use "
+                + String.join(", ", forms));
+    }
+
+    /** The URL with any password replaced by {@code ***}, for messages. */
+    public static String redact(String url) {
+        return url.replaceAll("(//[^/:@]*:)[^@/]*@", "$1***@");
+    }
+}

@@ -1,0 +1,25 @@
+package dev.threadline.store.redis;
+
+import dev.threadline.core.store.StateStore;
+import dev.threadline.core.store.StoreProvider;
+
+/**
+ * Opens the Redis store from a store URL ({@code redis://host:port, redis-cluster://host:port,host:port,...}) for
+ * {@link dev.threadline.core.store.StateStores#open}. Registered with the ServiceLoader. Stateless.
+ */
+public final class RedisStoreProvider implements StoreProvider {
+    @Override
+    public boolean accepts(String url) {
+        return RedisStateStore.accepts(url);
+    }
+
+    @Override
+    public StateStore open(String url) {
+        return RedisStateStore.open(url, null);
+    }
+
+    @Override
+    public String forms() {
+        return "redis://host:port, redis-cluster://host:port,host:port,...";
+    }
+}
