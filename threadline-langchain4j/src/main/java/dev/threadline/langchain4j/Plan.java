@@ -74,6 +74,10 @@ final class Plan {
      * @throws IllegalArgumentException when a message cannot be stored or a tool result answers no open call
      */
     static List<Event> append(State s, List<ChatMessage> added, boolean systemFirst) {
+        if (!s.variables().containsKey(Vars.PENDING) && s.variables().containsKey(Vars.START)
+                && added.stream().allMatch(m -> m instanceof UserMessage || m instanceof AiMessage a && !a.hasToolExecutionRequests())) {
+            return plainAppend(added); // the common case costs the new messages only, not a read of the view
+        }
         View v = View.of(s);
         List<Unit> units = new ArrayList<>(v.units());
         for (ChatMessage m : added) {
@@ -96,6 +100,20 @@ final class Plan {
             Units.add(units, m);
         }
         return new Plan(s, v).to(units);
+    }
+
+    /**
+     * User and AI messages without tool requests, appended when nothing waits for a tool result: the
+     * system messages' places are offsets that the new messages do not move.
+     */
+    private static List<Event> plainAppend(List<ChatMessage> added) {
+        List<Event> events = new ArrayList<>(added.size() + 1);
+        for (ChatMessage m : added) {
+            events.add(m instanceof UserMessage u ? new Event.UserMessageReceived(Messages.user(u))
+                    : new Event.AssistantMessageReceived(Messages.ai((AiMessage) m, id -> id)));
+        }
+        events.add(new Event.TurnCompleted(TURN_REASON));
+        return events;
     }
 
     /** The events that empty the view (none when it is empty); the history stays in the journal. */
