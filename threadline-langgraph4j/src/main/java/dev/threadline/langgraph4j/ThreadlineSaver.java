@@ -67,22 +67,26 @@ public final class ThreadlineSaver extends AbstractCheckpointSaver {
         }
     }
 
+    /** The thread's checkpoints, newest first, as the journal has them now (empty for a thread never saved). */
     @Override
     protected LinkedList<Checkpoint> loadCheckpoints(RunnableConfig config) {
         Optional<Session> session = tenant.find(sessionId(threadId(config)));
         return session.map(s -> new LinkedList<>(caughtUp(s).checkpoints())).orElseGet(LinkedList::new);
     }
 
+    /** Journals a new checkpoint as what changed since the one written before it. */
     @Override
     protected void insertedCheckpoint(RunnableConfig config, LinkedList<Checkpoint> checkpoints, Checkpoint checkpoint) {
         write(config, checkpoint, null);
     }
 
+    /** Journals a checkpoint that replaces the one {@code config} names (an update of past state). */
     @Override
     protected void updatedCheckpoint(RunnableConfig config, LinkedList<Checkpoint> checkpoints, Checkpoint checkpoint) {
         write(config, checkpoint, config.checkPointId().orElse(null));
     }
 
+    /** Journals the release of the thread (its checkpoints stay in the journal) and returns them. */
     @Override
     protected Tag releaseCheckpoints(RunnableConfig config, LinkedList<Checkpoint> checkpoints) {
         String thread = threadId(config);
