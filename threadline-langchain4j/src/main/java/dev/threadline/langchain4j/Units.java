@@ -37,28 +37,26 @@ final class Units {
      * @throws IllegalArgumentException as {@link #parse} does
      */
     static void add(List<Unit> out, ChatMessage m) {
-        {
-            switch (m) {
-                case null -> throw new IllegalArgumentException("a chat memory cannot hold a null message");
-                case SystemMessage s -> out.add(new Unit.Sys(SystemMessage.from(s.text())));
-                case UserMessage u -> out.add(new Unit.Plain(Messages.toUser(Messages.user(u))));
-                case AiMessage a -> {
-                    AiMessage canonical = Messages.toAi(Messages.ai(a, id -> CallIds.encode(id, x -> false)));
-                    out.add(a.hasToolExecutionRequests() ? Unit.Group.open(canonical) : new Unit.Plain(canonical));
-                }
-                case ToolExecutionResultMessage r -> {
-                    Unit last = out.isEmpty() ? null : out.getLast();
-                    if (!(last instanceof Unit.Group g)) {
-                        throw new IllegalArgumentException("the tool result for call " + r.id() + " (" + r.toolName()
-                                + ") does not follow the AI message that requested it; Threadline keeps calls and results paired");
-                    }
-                    int call = callOf(g, r);
-                    ToolExecutionRequest req = g.ai().toolExecutionRequests().get(call);
-                    out.set(out.size() - 1, g.with(call, Messages.toResult(req.id(), req.name(), Messages.resultText(r),
-                            Boolean.TRUE.equals(r.isError()))));
-                }
-                default -> throw new IllegalArgumentException("a " + m.type() + " message cannot be stored in a Threadline chat memory");
+        switch (m) {
+            case null -> throw new IllegalArgumentException("a chat memory cannot hold a null message");
+            case SystemMessage s -> out.add(new Unit.Sys(SystemMessage.from(s.text())));
+            case UserMessage u -> out.add(new Unit.Plain(Messages.toUser(Messages.user(u))));
+            case AiMessage a -> {
+                AiMessage canonical = Messages.toAi(Messages.ai(a, id -> CallIds.encode(id, x -> false)));
+                out.add(a.hasToolExecutionRequests() ? Unit.Group.open(canonical) : new Unit.Plain(canonical));
             }
+            case ToolExecutionResultMessage r -> {
+                Unit last = out.isEmpty() ? null : out.getLast();
+                if (!(last instanceof Unit.Group g)) {
+                    throw new IllegalArgumentException("the tool result for call " + r.id() + " (" + r.toolName()
+                            + ") does not follow the AI message that requested it; Threadline keeps calls and results paired");
+                }
+                int call = callOf(g, r);
+                ToolExecutionRequest req = g.ai().toolExecutionRequests().get(call);
+                out.set(out.size() - 1, g.with(call, Messages.toResult(req.id(), req.name(), Messages.resultText(r),
+                        Boolean.TRUE.equals(r.isError()))));
+            }
+            default -> throw new IllegalArgumentException("a " + m.type() + " message cannot be stored in a Threadline chat memory");
         }
     }
 
