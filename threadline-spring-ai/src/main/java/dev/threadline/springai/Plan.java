@@ -1,0 +1,242 @@
+package dev.threadline.springai;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.threadline.core.event.Event;
+import dev.threadline.core.json.Json;
+import dev.threadline.core.model.ContentBlock;
+import dev.threadline.core.model.Message;
+import dev.threadline.core.model.Role;
+import dev.threadline.core.state.State;
+import dev.threadline.core.state.VariableScope;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Decides the events that turn a conversation's view into the list {@code saveAll} was given, appending
+ * only what is new: an <b>append</b> (the view is a prefix of the list), a <b>slide</b> (a suffix of the
+ * view is a prefix: a window evicted its oldest messages; the view's start moves), or else a
+ * <b>rewrite</b> (a {@code Cleared} step, then the list as a new view; the old messages stay in the
+ * journal). An assistant message with tool calls waits in a session variable until its tool response
+ * comes (or the list moves on without one); then both are one step, so the session is idle after every
+ * write. System messages are one session variable, written when they change. Pure.
+ */
+final class Plan {
+    static final String TURN_REASON = "spring-ai chat memory update";
+
+    private final State state;
+    private final View view;
+    private final List<Event> events = new ArrayList<>();
+    private final Map<String, JsonNode> vars = new LinkedHashMap<>(); // a null value removes
+    private final Set<String> batchIds = new HashSet<>();
+    private boolean messages;
+    private Message open; // an assistant message with calls, stored ids, not yet in the journal
+    private boolean openIsPending; // whether {@code open} is the view's pending message unchanged
+
+    private Plan(State state, View view) {
+        this.state = state;
+        this.view = view;
+    }
+
+    /**
+     * The events that make the view equal to {@code wanted}.
+     *
+     * @throws IllegalArgumentException when a message cannot be stored, or a tool response does not follow
+     *                                  the assistant message whose calls it answers
+     */
+    static List<Event> replace(State s, List<org.springframework.ai.chat.messages.Message> wanted) {
+        List<Item> items = new ArrayList<>(wanted.size());
+        for (var m : wanted) {
+            items.add(SpringMessages.toItem(m));
+        }
+        return new Plan(s, View.of(s)).to(items);
+    }
+
+    private List<Event> to(List<Item> wanted) {
+        List<Message> conv = new ArrayList<>();
+        List<Integer> sysBefore = new ArrayList<>();
+        List<String> sysTexts = new ArrayList<>();
+        for (Item it : wanted) {
+            if (it instanceof Item.Sys sys) {
+                sysBefore.add(conv.size());
+                sysTexts.add(sys.text());
+            } else {
+                conv.add(inCallOrder(((Item.Msg) it).message(), conv.isEmpty() ? null : conv.getLast()));
+            }
+        }
+        List<Item.Msg> current = view.conversation();
+        int n = current.size();
+        int k = n == 0 ? 0 : slide(current, conv);
+        boolean rewrite = k < 0;
+        int kept = rewrite ? 0 : n - k;
+        int pos = state.messages().size();
+        int newStart = kept == 0 ? pos : view.at().get(k);
+        if (rewrite && state.contextStart() < pos) {
+            events.add(new Event.Cleared());
+        }
+        if (view.pending() != null) {
+            view.pending().toolUses().forEach(u -> batchIds.add(u.id()));
+            if (kept > 0) {
+                open = view.pending();
+                openIsPending = true;
+            } else {
+                vars.put(Vars.PENDING, null);
+            }
+        }
+        List<Integer> at = new ArrayList<>(conv.size());
+        for (int j = 0; j < kept; j++) {
+            at.add(view.at().get(k + j));
+        }
+        for (int j = kept; j < conv.size(); j++) {
+            Message m = conv.get(j);
+            if (m.role() == Role.TOOL) {
+                if (open == null) {
+                    throw new IllegalArgumentException("the tool response for " + m.toolResults().stream().map(r -> CallIds.decode(r.toolUseId())).toList()
+                            + " does not follow the assistant message with those tool calls; Threadline keeps calls and responses paired");
+                }
+                at.add(pos + 1);
+                commitOpen(m);
+                pos += 2;
+                continue;
+            }
+            if (open != null) {
+                commitOpen(null);
+                pos += 2;
+            }
+            at.add(pos);
+            if (m.role() == Role.USER) {
+                events.add(new Event.UserMessageReceived(m));
+                messages = true;
+                pos++;
+            } else if (m.toolUses().isEmpty()) {
+                events.add(new Event.AssistantMessageReceived(m));
+                messages = true;
+                pos++;
+            } else {
+                open = withStoredIds(m);
+                openIsPending = false;
+            }
+        }
+        if (open != null && !openIsPending) {
+            vars.put(Vars.PENDING, Json.tree(open));
+        }
+        int end = pos + (open != null ? 2 : 0);
+        ArrayNode systems = Json.mapper().createArrayNode();
+        for (int i = 0; i < sysTexts.size(); i++) {
+            int before = sysBefore.get(i);
+            int abs = before < conv.size() ? at.get(before) : end;
+            systems.addObject().put("at", abs - newStart).put("text", sysTexts.get(i));
+        }
+        JsonNode oldSystems = state.variables().get(Vars.SYSTEM);
+        if (systems.isEmpty() ? oldSystems != null : !systems.equals(oldSystems)) {
+            vars.put(Vars.SYSTEM, systems.isEmpty() ? null : systems);
+        }
+        JsonNode oldStart = state.variables().get(Vars.START);
+        if (oldStart == null || oldStart.asInt() != newStart) {
+            vars.put(Vars.START, Json.mapper().getNodeFactory().numberNode(newStart));
+        }
+        return finish();
+    }
+
+    /** A tool message's results in the order of the calls of the assistant message before it. */
+    private static Message inCallOrder(Message m, Message previous) {
+        if (m.role() != Role.TOOL || previous == null || previous.toolUses().isEmpty()) {
+            return m;
+        }
+        List<String> order = previous.toolUses().stream().map(ContentBlock.ToolUse::id).toList();
+        List<ContentBlock.ToolResult> sorted = new ArrayList<>(m.toolResults());
+        sorted.sort((a, b) -> Integer.compare(rank(order, a.toolUseId()), rank(order, b.toolUseId())));
+        return Message.toolResults(sorted);
+    }
+
+    private static int rank(List<String> order, String id) {
+        int i = order.indexOf(id);
+        return i < 0 ? Integer.MAX_VALUE : i;
+    }
+
+    /** The smallest k such that the view from its k-th message is a prefix of {@code conv}, or -1. */
+    private static int slide(List<Item.Msg> current, List<Message> conv) {
+        int n = current.size();
+        for (int k = 0; k < n; k++) {
+            int len = n - k;
+            if (len > conv.size()) {
+                continue;
+            }
+            boolean ok = true;
+            for (int i = 0; i < len && ok; i++) {
+                ok = current.get(k + i).message().equals(conv.get(i));
+            }
+            if (ok) {
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    private Message withStoredIds(Message m) {
+        List<ContentBlock> blocks = new ArrayList<>(m.content().size());
+        for (ContentBlock b : m.content()) {
+            if (b instanceof ContentBlock.ToolUse u) {
+                String stored = CallIds.encode(CallIds.decode(u.id()),
+                        x -> batchIds.contains(x) || state.toolUseIds().messageIndexOf(x) >= 0);
+                batchIds.add(stored);
+                blocks.add(new ContentBlock.ToolUse(stored, u.name(), u.input()));
+            } else {
+                blocks.add(b);
+            }
+        }
+        return new Message(m.role(), blocks, m.stopReason(), m.usage());
+    }
+
+    /** Writes the open assistant message and its results: those in {@code response}, the rest unanswered. */
+    private void commitOpen(Message response) {
+        events.add(new Event.AssistantMessageReceived(open));
+        Map<String, ContentBlock.ToolResult> byNeutralId = new HashMap<>();
+        if (response != null) {
+            for (ContentBlock.ToolResult r : response.toolResults()) {
+                if (byNeutralId.put(r.toolUseId(), r) != null) {
+                    throw new IllegalArgumentException("the tool response answers call " + CallIds.decode(r.toolUseId()) + " twice");
+                }
+            }
+        }
+        for (ContentBlock.ToolUse u : open.toolUses()) {
+            ContentBlock.ToolResult r = byNeutralId.remove(CallIds.neutral(CallIds.decode(u.id())));
+            events.add(r == null ? new Event.ToolCallFailed(u.id(), Vars.UNANSWERED)
+                    : new Event.ToolCallCompleted(u.id(), r.content(), r.isError()));
+        }
+        if (!byNeutralId.isEmpty()) {
+            throw new IllegalArgumentException("the tool response answers calls " + byNeutralId.keySet().stream().map(CallIds::decode).toList()
+                    + " that the assistant message before it did not make");
+        }
+        if (openIsPending) {
+            vars.put(Vars.PENDING, null);
+        }
+        open = null;
+        openIsPending = false;
+        messages = true;
+    }
+
+    private List<Event> finish() {
+        Map<String, JsonNode> set = new HashMap<>();
+        List<String> removed = new ArrayList<>();
+        vars.forEach((name, value) -> {
+            if (value != null) {
+                set.put(name, value);
+            } else if (state.variables().containsKey(name)) {
+                removed.add(name);
+            }
+        });
+        if (!set.isEmpty() || !removed.isEmpty()) {
+            events.add(new Event.VariablesChanged(VariableScope.SESSION, set, removed));
+        }
+        if (messages) {
+            events.add(new Event.TurnCompleted(TURN_REASON));
+        }
+        return events;
+    }
+}

@@ -1,0 +1,136 @@
+package dev.threadline.springai;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.threadline.core.model.Role;
+import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.state.TranscriptValidator;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.ai.chat.memory.ChatMemory;
+import org.springframework.ai.chat.memory.MessageWindowChatMemory;
+import org.springframework.ai.chat.messages.AssistantMessage;
+import org.springframework.ai.chat.messages.Message;
+import org.springframework.ai.chat.messages.ToolResponseMessage;
+import org.springframework.ai.chat.messages.UserMessage;
+
+/** Tool calls and tool responses are kept (Spring AI's JDBC repository drops them), paired. */
+class ToolCallsTest {
+    private final Threadline tl = Threadline.builder().build();
+    private final ThreadlineChatMemoryRepository repository = new ThreadlineChatMemoryRepository(tl.tenant("acme"));
+
+    @AfterEach
+    void close() {
+        tl.close();
+    }
+
+    private static AssistantMessage calls(AssistantMessage.ToolCall... calls) {
+        return AssistantMessage.builder().content("").toolCalls(List.of(calls)).build();
+    }
+
+    private static AssistantMessage.ToolCall call(String id, String name, String arguments) {
+        return new AssistantMessage.ToolCall(id, "function", name, arguments);
+    }
+
+    private static ToolResponseMessage responses(ToolResponseMessage.ToolResponse... responses) {
+        return ToolResponseMessage.builder().responses(List.of(responses)).build();
+    }
+
+    @Test
+    void tool_calls_and_responses_round_trip_and_form_a_valid_transcript() {
+        var weather = call("call_1", "weather", "{\"city\":\"Oslo\"}");
+        var clock = call("call_2", "clock", "{}");
+        List<Message> messages = List.of(new UserMessage("weather and time?"), calls(weather, clock),
+                responses(new ToolResponseMessage.ToolResponse("call_1", "weather", "rain"),
+                        new ToolResponseMessage.ToolResponse("call_2", "clock", "9:00")),
+                new AssistantMessage("rain, at 9:00"));
+
+        repository.saveAll("c1", messages);
+
+        assertThat(repository.findByConversationId("c1")).isEqualTo(messages);
+        var transcript = tl.tenant("acme").open("c1").state().messages();
+        assertThat(transcript).extracting(m -> m.role()).containsExactly(Role.USER, Role.ASSISTANT, Role.TOOL, Role.ASSISTANT);
+        assertThat(TranscriptValidator.violations(transcript, TranscriptValidator.Mode.CHECKPOINT)).isEmpty(); // paired (the empty text Spring AI gives a tool-calling reply is kept as is)
+    }
+
+    @Test
+    void calls_saved_before_their_response_wait_for_it_with_the_session_idle() {
+        var c = call("call_1", "slow", "{}");
+        List<Message> list = new ArrayList<>(List.of(new UserMessage("go"), calls(c)));
+        repository.saveAll("c1", list);
+        assertThat(repository.findByConversationId("c1")).isEqualTo(list);
+        assertThat(tl.tenant("acme").open("c1").state().isIdle()).isTrue();
+
+        list.add(responses(new ToolResponseMessage.ToolResponse("call_1", "slow", "done")));
+        repository.saveAll("c1", list);
+
+        assertThat(repository.findByConversationId("c1")).isEqualTo(list);
+        assertThat(tl.tenant("acme").open("c1").state().contextStart()).isZero();
+    }
+
+    @Test
+    void responses_in_another_order_than_the_calls_are_kept_in_call_order() {
+        var a = call("1", "a", "{}");
+        var b = call("2", "b", "{}");
+        repository.saveAll("c1", List.of(new UserMessage("go"), calls(a, b),
+                responses(new ToolResponseMessage.ToolResponse("2", "b", "B"), new ToolResponseMessage.ToolResponse("1", "a", "A"))));
+
+        var back = (ToolResponseMessage) repository.findByConversationId("c1").get(2);
+        assertThat(back.getResponses()).extracting(ToolResponseMessage.ToolResponse::id).containsExactly("1", "2");
+    }
+
+    @Test
+    void a_response_without_its_calls_is_refused_and_nothing_is_written() {
+        repository.saveAll("c1", List.of(new UserMessage("hi")));
+        assertThatThrownBy(() -> repository.saveAll("c1", List.of(new UserMessage("hi"),
+                responses(new ToolResponseMessage.ToolResponse("1", "a", "A")))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("does not follow");
+        assertThatThrownBy(() -> repository.saveAll("c1", List.of(new UserMessage("hi"), calls(call("1", "a", "{}")),
+                responses(new ToolResponseMessage.ToolResponse("9", "a", "A")))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("did not make");
+        assertThat(repository.findByConversationId("c1")).containsExactly(new UserMessage("hi"));
+    }
+
+    @Test
+    void a_window_that_evicted_the_calls_may_start_with_their_response() {
+        ChatMemory memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository).maxMessages(3).build();
+        var c = call("1", "calc", "{\"n\":2}");
+        memory.add("c1", List.of(new UserMessage("2*2?"), calls(c)));
+        memory.add("c1", responses(new ToolResponseMessage.ToolResponse("1", "calc", "4")));
+        memory.add("c1", new AssistantMessage("4"));
+
+        assertThat(memory.get("c1")).containsExactly(calls(c), responses(new ToolResponseMessage.ToolResponse("1", "calc", "4")),
+                new AssistantMessage("4"));
+        memory.add("c1", new UserMessage("thanks"));
+        assertThat(memory.get("c1")).containsExactly(responses(new ToolResponseMessage.ToolResponse("1", "calc", "4")),
+                new AssistantMessage("4"), new UserMessage("thanks"));
+        assertThat(tl.tenant("acme").open("c1").state().messages()).hasSize(5);
+    }
+
+    @Test
+    void ids_a_model_repeats_are_kept_apart_and_read_back_as_given() {
+        var first = call("0", "clock", "{}");
+        var again = call("0", "clock", "{}");
+        List<Message> messages = List.of(new UserMessage("time?"), calls(first), responses(new ToolResponseMessage.ToolResponse("0", "clock", "9:00")),
+                calls(again), responses(new ToolResponseMessage.ToolResponse("0", "clock", "9:01")), new AssistantMessage("9:01"));
+
+        repository.saveAll("c1", messages);
+
+        assertThat(repository.findByConversationId("c1")).isEqualTo(messages);
+        var ids = tl.tenant("acme").open("c1").state().messages().stream().flatMap(m -> m.toolUses().stream()).map(u -> u.id()).toList();
+        assertThat(ids).doesNotHaveDuplicates().hasSize(2);
+    }
+
+    @Test
+    void calls_the_conversation_moved_on_from_are_closed_in_the_journal_but_not_read_back() {
+        var c = call("1", "a", "{}");
+        repository.saveAll("c1", List.of(new UserMessage("go"), calls(c), new UserMessage("never mind")));
+
+        assertThat(repository.findByConversationId("c1")).containsExactly(new UserMessage("go"), calls(c), new UserMessage("never mind"));
+        var transcript = tl.tenant("acme").open("c1").state().messages();
+        assertThat(transcript.get(2).toolResults()).singleElement().satisfies(r -> assertThat(r.isError()).isTrue());
+    }
+}
