@@ -100,7 +100,6 @@ class PostgresPlansTest {
         Path out = Path.of("target", "explain-plans.txt");
         Files.createDirectories(out.getParent());
         Files.writeString(out, report);
-        System.out.println(report);
 
         plans.forEach((name, plan) -> {
             assertThat(plan).as(name).containsAnyOf("Index Scan", "Index Only Scan", "Bitmap Index Scan")
