@@ -8,13 +8,20 @@ import java.util.Map;
 /**
  * A small snapshot of a {@link State}: everything but the message bodies. Written every K events so
  * that loading a session replays only the events after it (and reads only the transcript-bearing
- * events before it).
+ * events before it). A snapshot stored without {@code permissionDenials} reads it as 0. Immutable.
  */
 public record StateSnapshot(long seq, long step, SessionStatus status, int messageCount,
                             Map<String, JsonNode> variables, List<PendingToolCall> pending, Usage usage,
-                            int contextStart, Compaction compaction) {
+                            int contextStart, Compaction compaction, int permissionDenials) {
+    @com.fasterxml.jackson.annotation.JsonCreator
     public StateSnapshot {
         variables = variables == null ? Map.of() : Map.copyOf(variables);
         pending = pending == null ? List.of() : List.copyOf(pending);
+    }
+
+    /** A snapshot without denials (the shape before humans in the loop). */
+    public StateSnapshot(long seq, long step, SessionStatus status, int messageCount, Map<String, JsonNode> variables,
+                         List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction) {
+        this(seq, step, status, messageCount, variables, pending, usage, contextStart, compaction, 0);
     }
 }
