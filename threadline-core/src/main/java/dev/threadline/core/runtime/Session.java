@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.state.Checkpoint;
+import dev.threadline.core.state.Edit;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.Page;
@@ -13,8 +14,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A handle on one session of one tenant. Commands that change it ({@link #submit}, {@link #update},
- * {@link #clear}, {@link #compact}, and the branch commands {@link #fork} and {@link #rewind}) run one
+ * A handle on one session of one tenant. Commands that change it ({@link #submit}, {@link #approve},
+ * {@link #deny}, {@link #answer}, {@link #edit}, {@link #clear}, {@link #compact}, and the branch
+ * commands {@link #fork} and {@link #rewind}) run one
  * at a time per session, in the order they were called, in this process and across processes: a
  * command first takes the session's lease, waiting (bounded) while another process holds it.
  * Reads ({@link #state}, {@link #checkpoints}, {@link #journal}, ...) never change anything, and see
@@ -63,16 +65,76 @@ public interface Session {
     CompletableFuture<TurnResult> submitAsync(String text, CommandOptions options);
 
     /**
-     * Runs one step decided from the current state, behind queued commands.
+     * Approves a call that waits for approval: it runs with the model's arguments, then the turn goes on
+     * (it may suspend again if other calls still wait). Any process can approve, after any restart.
      *
-     * @throws dev.threadline.core.InvalidEventException when the reducer refuses the decided events (nothing is written)
+     * @throws dev.threadline.core.InvalidInputException when no call with this id waits for approval (it is
+     *         unknown, or was approved, denied or answered already): nothing is written
      */
-    default Commit update(Decider decider) {
-        return update(decider, CommandOptions.NONE);
+    default TurnResult approve(String toolUseId) {
+        return approve(toolUseId, null, CommandOptions.NONE);
     }
 
-    /** Like {@link #update(Decider)}, idempotent by {@code options.commandId()}. */
-    Commit update(Decider decider, CommandOptions options);
+    /**
+     * Approves a call with {@code editedArguments} in place of the model's (null: the model's). The edited
+     * arguments are validated against the skill's schema first; the result tells the model they were edited.
+     *
+     * @throws dev.threadline.core.InvalidInputException when no call with this id waits for approval, or the
+     *         edited arguments do not match the schema (naming each problem): nothing is written
+     */
+    default TurnResult approve(String toolUseId, JsonNode editedArguments) {
+        return approve(toolUseId, editedArguments, CommandOptions.NONE);
+    }
+
+    /** Like {@link #approve(String, JsonNode)}, idempotent by {@code options.commandId()}. */
+    TurnResult approve(String toolUseId, JsonNode editedArguments, CommandOptions options);
+
+    /**
+     * Denies a call that waits for approval: it never runs; its result is the error "denied by the user:
+     * {@code reason}", {@code State.permissionDenials} counts it, and the turn goes on.
+     *
+     * @throws dev.threadline.core.InvalidInputException when no call with this id waits for approval, or the
+     *         reason is blank: nothing is written
+     */
+    default TurnResult deny(String toolUseId, String reason) {
+        return deny(toolUseId, reason, CommandOptions.NONE);
+    }
+
+    /** Like {@link #deny(String, String)}, idempotent by {@code options.commandId()}. */
+    TurnResult deny(String toolUseId, String reason, CommandOptions options);
+
+    /**
+     * Answers a question the model asked ({@code ask_user}): the text becomes the call's result and the
+     * turn goes on.
+     *
+     * @throws dev.threadline.core.InvalidInputException when no question with this id waits, or the text is
+     *         blank: nothing is written
+     */
+    default TurnResult answer(String toolUseId, String text) {
+        return answer(toolUseId, text, CommandOptions.NONE);
+    }
+
+    /** Like {@link #answer(String, String)}, idempotent by {@code options.commandId()}. */
+    TurnResult answer(String toolUseId, String text, CommandOptions options);
+
+    /** The calls of a suspended turn that wait for a person (approvals and questions); empty when none waits. A pure read. */
+    List<PendingApproval> pendingApprovals();
+
+    /**
+     * Edits the state between turns: the typed {@code edits} are recorded together as one
+     * {@code StateEdited} step by {@code author}, for {@code reason}. To change the past, {@link #rewind}
+     * to a checkpoint and edit the branch it returns (history is never destroyed).
+     *
+     * @throws dev.threadline.core.InvalidEventException when an edit would break an invariant (a turn runs
+     *         or waits, a tool message, a tool_use no turn answers, a temp variable, ...): nothing is written
+     * @throws dev.threadline.core.InvalidInputException when the author is blank or there are no edits
+     */
+    default Commit edit(String author, String reason, Edit... edits) {
+        return edit(author, reason, List.of(edits), CommandOptions.NONE);
+    }
+
+    /** Like {@link #edit(String, String, Edit...)}, idempotent by {@code options.commandId()}. */
+    Commit edit(String author, String reason, List<Edit> edits, CommandOptions options);
 
     /** Asks the turn this process runs for the session to stop (running skills are cancelled). False when none runs here. */
     boolean interrupt();

@@ -11,6 +11,7 @@ import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.state.Checkpoint;
+import dev.threadline.core.state.Edit;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
 import dev.threadline.core.state.VariableScope;
@@ -70,8 +71,8 @@ final class SessionHandle implements Session {
         }
     }
 
-    @Override
-    public Commit update(Decider decider, CommandOptions options) {
+    /** The raw step of events a decider chooses: not public API (tests and the engine's own callers use it). */
+    Commit update(Decider decider, CommandOptions options) {
         Require.nonNull(decider, "decider");
         return engine.gate().call(key, Cmd.of(options, "update", null),
                 c -> engine.states().update(key, CheckpointSource.EDIT, c, decider), this::replayCommit);
@@ -83,6 +84,50 @@ final class SessionHandle implements Session {
                 .takeWhile(e -> e.commandId().equals(first.commandId())).toList();
         long last = events.isEmpty() ? first.seq() : events.get(events.size() - 1).seq();
         return new Commit(events, engine.states().stateAt(key, last));
+    }
+
+    @Override
+    public TurnResult approve(String toolUseId, JsonNode editedArguments, CommandOptions options) {
+        Require.nonBlank(toolUseId, "toolUseId");
+        Cmd cmd = Cmd.of(options, "approve", toolUseId + "|" + (editedArguments == null ? "" : editedArguments.toString()));
+        return engine.gate().call(key, cmd, c -> humans().approve(key, c, toolUseId, editedArguments), this::replayTurn);
+    }
+
+    @Override
+    public TurnResult deny(String toolUseId, String reason, CommandOptions options) {
+        Require.nonBlank(toolUseId, "toolUseId");
+        Require.nonBlank(reason, "reason");
+        Cmd cmd = Cmd.of(options, "deny", toolUseId + "|" + reason);
+        return engine.gate().call(key, cmd, c -> humans().deny(key, c, toolUseId, reason), this::replayTurn);
+    }
+
+    @Override
+    public TurnResult answer(String toolUseId, String text, CommandOptions options) {
+        Require.nonBlank(toolUseId, "toolUseId");
+        if (text == null || text.isBlank()) {
+            throw new InvalidInputException("text", "an answer must not be blank");
+        }
+        Cmd cmd = Cmd.of(options, "answer", toolUseId + "|" + text);
+        return engine.gate().call(key, cmd, c -> humans().answer(key, c, toolUseId, text), this::replayTurn);
+    }
+
+    private HumanCommands humans() {
+        return new HumanCommands(engine);
+    }
+
+    @Override
+    public List<PendingApproval> pendingApprovals() {
+        return state().awaiting().stream().map(PendingApproval::of).toList();
+    }
+
+    @Override
+    public Commit edit(String author, String reason, List<Edit> edits, CommandOptions options) {
+        Require.nonBlank(author, "author");
+        Require.argument(edits != null && !edits.isEmpty(), "edits", "at least one edit is needed");
+        edits.forEach(e -> Require.nonNull(e, "edit"));
+        Event.StateEdited edited = new Event.StateEdited(author, reason, edits);
+        return engine.gate().call(key, Cmd.of(options, "edit", dev.threadline.core.json.Json.write(edited)),
+                c -> engine.states().update(key, CheckpointSource.EDIT, c, s -> List.of(edited)), this::replayCommit);
     }
 
     @Override
