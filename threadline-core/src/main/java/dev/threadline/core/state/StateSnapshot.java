@@ -12,11 +12,12 @@ import java.util.Map;
  */
 public record StateSnapshot(long seq, long step, SessionStatus status, int messageCount,
                             Map<String, JsonNode> variables, List<PendingToolCall> pending, Usage usage,
-                            int contextStart, Compaction compaction, int permissionDenials) {
+                            int contextStart, Compaction compaction, Integer permissionDenials) {
     @com.fasterxml.jackson.annotation.JsonCreator
     public StateSnapshot {
         variables = variables == null ? Map.of() : Map.copyOf(variables);
         pending = pending == null ? List.of() : List.copyOf(pending);
+        permissionDenials = permissionDenials == null ? 0 : permissionDenials; // boxed: absent from older snapshots
     }
 
     /** A snapshot without denials (the shape before humans in the loop). */
