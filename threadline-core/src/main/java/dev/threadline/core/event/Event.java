@@ -9,6 +9,7 @@ import dev.threadline.core.model.Message;
 import dev.threadline.core.model.Role;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.model.Usage;
+import dev.threadline.core.state.Compaction;
 import dev.threadline.core.state.Edit;
 import dev.threadline.core.state.VariableScope;
 import java.util.List;
@@ -40,7 +41,8 @@ import java.util.Map;
     @JsonSubTypes.Type(value = Event.InputRequested.class, name = "InputRequested"),
     @JsonSubTypes.Type(value = Event.InputGiven.class, name = "InputGiven"),
     @JsonSubTypes.Type(value = Event.TurnSuspended.class, name = "TurnSuspended"),
-    @JsonSubTypes.Type(value = Event.StateEdited.class, name = "StateEdited")
+    @JsonSubTypes.Type(value = Event.StateEdited.class, name = "StateEdited"),
+    @JsonSubTypes.Type(value = Event.TurnRolledBack.class, name = "TurnRolledBack")
 })
 public sealed interface Event {
 
@@ -339,6 +341,30 @@ public sealed interface Event {
         @Override
         public boolean touchesTranscript() {
             return edits.stream().anyMatch(e -> e instanceof Edit.AppendMessage);
+        }
+    }
+
+    /**
+     * Double texting with {@code rollback}: what the session recorded after {@code toSeq} (the turn a
+     * new message rolled back) was set aside on the side branch {@code sideBranch}, a fork that keeps
+     * it, and the session continues from the state as of {@code toSeq}: the transcript cut back to
+     * {@code messageCount} messages, session variables, context start and compaction as they were
+     * there. The journal keeps every event; usage and denials stay counted (they happened). User and
+     * app variables are shared with other sessions and are not rolled back.
+     */
+    record TurnRolledBack(long toSeq, String sideBranch, int messageCount, Map<String, JsonNode> variables,
+                          int contextStart, Compaction compaction, String reason) implements Event {
+        public TurnRolledBack {
+            Require.argument(toSeq >= 1, "toSeq", "must be at least 1");
+            Require.nonBlank(sideBranch, "sideBranch");
+            Require.argument(messageCount >= 0, "messageCount", "must not be negative");
+            variables = variables == null ? Map.of() : Map.copyOf(variables);
+            Require.nonBlank(reason, "reason");
+        }
+
+        @Override
+        public boolean touchesTranscript() {
+            return true;
         }
     }
 }

@@ -9,6 +9,7 @@ import dev.threadline.core.ThreadlineException;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
+import dev.threadline.core.model.DoubleTexting;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.state.Checkpoint;
 import dev.threadline.core.state.Edit;
@@ -51,14 +52,27 @@ final class SessionHandle implements Session {
     public TurnResult submit(String text, CommandOptions options) {
         requireText(text);
         Cmd cmd = Cmd.of(options, "submit", text);
-        return engine.gate().call(key, cmd, c -> engine.loop().turn(key, text, c), this::replayTurn);
+        return engine.gate().call(key, cmd, turnBody(text, cmd, options), this::replayTurn);
     }
 
     @Override
     public CompletableFuture<TurnResult> submitAsync(String text, CommandOptions options) {
         requireText(text);
         Cmd cmd = Cmd.of(options, "submit", text);
-        return engine.gate().submit(key, cmd, c -> engine.loop().turn(key, text, c), this::replayTurn);
+        return engine.gate().submit(key, cmd, turnBody(text, cmd, options), this::replayTurn);
+    }
+
+    /**
+     * The body of a submit after its double-texting strategy met any running turn (a repeated command
+     * id meets nothing: it only replays).
+     */
+    private CommandGate.Body<TurnResult> turnBody(String text, Cmd cmd, CommandOptions options) {
+        DoubleTexting strategy = options != null && options.doubleTexting() != null ? options.doubleTexting()
+                : info().config().doubleTexting();
+        if (strategy == DoubleTexting.ENQUEUE || (cmd.hasCallerId() && engine.store().command(key, cmd.id()).isPresent())) {
+            return c -> engine.loop().turn(key, text, c);
+        }
+        return new DoubleTexts(engine).prepare(key, text, strategy);
     }
 
     private TurnResult replayTurn(CommandRecord first) {
@@ -226,7 +240,7 @@ final class SessionHandle implements Session {
      * valid model view, so a refused branch leaves nothing behind. Idempotent by the caller's command
      * id, recorded on this (the source) session with the branch's id.
      */
-    private Session branch(long seq, String newId, String reason, String infix, CommandOptions options) {
+    Session branch(long seq, String newId, String reason, String infix, CommandOptions options) {
         if (newId != null) {
             SessionInfo.checkId(newId, "newId");
         }

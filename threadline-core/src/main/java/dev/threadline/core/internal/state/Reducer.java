@@ -84,6 +84,7 @@ public final class Reducer {
             case Event.ApprovalGiven g -> HumanSteps.approve(s, g);
             case Event.TurnSuspended t -> HumanSteps.suspend(s, t);
             case Event.StateEdited e -> EditRules.apply(s, e);
+            case Event.TurnRolledBack r -> Rollbacks.apply(s, r, true);
             case Event.VariablesChanged v -> {
                 if (v.scope() != VariableScope.SESSION) {
                     yield s; // user/app scopes live in the store's shared tables; the event is their audit trail
@@ -138,6 +139,9 @@ public final class Reducer {
     public static State applyTranscriptOnly(State s, Event event) {
         if (event instanceof Event.StateEdited e) {
             return EditRules.transcriptOnly(s, e); // its status check needs the whole state; the messages are all that matter here
+        }
+        if (event instanceof Event.TurnRolledBack r) {
+            return Rollbacks.apply(s, r, false);
         }
         return event.touchesTranscript() ? apply(s, event) : s;
     }
