@@ -122,7 +122,7 @@ final class AgentLoop {
                     if (prepared instanceof ContextStep.Prepared.Overflow o) {
                         return end(key, cmd, Outcome.CONTEXT_OVERFLOW, o.reason(), t);
                     }
-                    response = context.model().complete(((ContextStep.Prepared.Send) prepared).request());
+                    response = call(key, context.model(), ((ContextStep.Prepared.Send) prepared).request(), cmd.listener(), t.modelCalls + 1);
                 } catch (ModelException e) {
                     end(key, cmd, Outcome.INTERRUPTED, "model error: " + e.getMessage(), t);
                     throw e;
@@ -144,6 +144,21 @@ final class AgentLoop {
         } finally {
             running.remove(key, control);
         }
+    }
+
+    /** One model call: streamed to the command's listener when it has one (models that cannot stream give the text at once). */
+    private static ChatResponse call(SessionKey key, ChatModel model, dev.threadline.core.llm.ChatRequest request, TurnListener listener,
+                                     int modelCall) {
+        if (listener == null) {
+            return model.complete(request);
+        }
+        return model.stream(request, text -> {
+            try {
+                listener.onTextDelta(new TurnListener.TextDelta(modelCall, text));
+            } catch (RuntimeException e) {
+                LOG.warn("session {}: a turn listener failed ({}); the turn goes on", key, e.toString());
+            }
+        });
     }
 
     /** Suspends the turn when calls wait for a person and nothing else is left to run (not after an interrupt: that ends it). */

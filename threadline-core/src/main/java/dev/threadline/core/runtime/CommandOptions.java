@@ -13,10 +13,11 @@ import dev.threadline.core.model.DoubleTexting;
  * @param doubleTexting for a submit: what the message does if a turn of the session is running, in
  *                    this or another process; null for the session config's strategy. Other commands
  *                    ignore it (they always queue).
+ * @param listener    hears the turn's text as it streams (submit, approve, deny, answer), or null
  */
-public record CommandOptions(String commandId, DoubleTexting doubleTexting) {
+public record CommandOptions(String commandId, DoubleTexting doubleTexting, TurnListener listener) {
     /** No command id: the command is not deduplicated. */
-    public static final CommandOptions NONE = new CommandOptions(null, null);
+    public static final CommandOptions NONE = new CommandOptions(null, null, null);
 
     /** @throws dev.threadline.core.InvalidInputException when the id is blank or longer than 255 characters */
     public CommandOptions {
@@ -28,21 +29,36 @@ public record CommandOptions(String commandId, DoubleTexting doubleTexting) {
 
     /** Options with a command id and the session's double-texting strategy. */
     public CommandOptions(String commandId) {
-        this(commandId, null);
+        this(commandId, null, null);
+    }
+
+    /** Options with a command id and a double-texting strategy, streaming to no one. */
+    public CommandOptions(String commandId, DoubleTexting doubleTexting) {
+        this(commandId, doubleTexting, null);
+    }
+
+    /** Options of a command whose turn streams its text to {@code listener}. */
+    public static CommandOptions streaming(TurnListener listener) {
+        return new CommandOptions(null, null, Require.nonNull(listener, "listener"));
+    }
+
+    /** A copy streaming to {@code listener}. */
+    public CommandOptions withListener(TurnListener listener) {
+        return new CommandOptions(commandId, doubleTexting, listener);
     }
 
     /** Options carrying the caller's command id. */
     public static CommandOptions id(String commandId) {
-        return new CommandOptions(Require.nonNull(commandId, "command id"), null);
+        return new CommandOptions(Require.nonNull(commandId, "command id"), null, null);
     }
 
     /** Options of a submit that meets a running turn with {@code strategy}. */
     public static CommandOptions onBusy(DoubleTexting strategy) {
-        return new CommandOptions(null, Require.nonNull(strategy, "doubleTexting"));
+        return new CommandOptions(null, Require.nonNull(strategy, "doubleTexting"), null);
     }
 
     /** A copy with this double-texting strategy. */
     public CommandOptions withDoubleTexting(DoubleTexting strategy) {
-        return new CommandOptions(commandId, strategy);
+        return new CommandOptions(commandId, strategy, listener);
     }
 }
