@@ -9,6 +9,7 @@ import dev.threadline.core.model.Message;
 import dev.threadline.core.model.Role;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.model.Usage;
+import dev.threadline.core.skill.Effect;
 import dev.threadline.core.state.Compaction;
 import dev.threadline.core.state.Edit;
 import dev.threadline.core.state.VariableScope;
@@ -101,11 +102,21 @@ public sealed interface Event {
         }
     }
 
-    /** A requested tool call began running. */
-    record ToolCallStarted(String toolUseId, String name) implements Event {
+    /**
+     * A requested tool call began running. {@code effect} is what its skill declared when it started
+     * (null in events recorded before skills declared effects): the journal's ledger of side effects.
+     */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    record ToolCallStarted(String toolUseId, String name, Effect effect) implements Event {
+        @com.fasterxml.jackson.annotation.JsonCreator
         public ToolCallStarted {
             Require.nonBlank(toolUseId, "toolUseId");
             Require.nonBlank(name, "name");
+        }
+
+        /** A start with no declared effect. */
+        public ToolCallStarted(String toolUseId, String name) {
+            this(toolUseId, name, null);
         }
     }
 

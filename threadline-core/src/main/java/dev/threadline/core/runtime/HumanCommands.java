@@ -33,7 +33,7 @@ final class HumanCommands {
                     : new InvalidInputException("toolUseId", "call '" + toolUseId + "' cannot run now: " + problem + "; deny it instead");
         }
         return engine.loop().resume(key, cmd, st -> List.of(new Event.ApprovalGiven(toolUseId, edited),
-                new Event.ToolCallStarted(toolUseId, p.name())), List.of(use));
+                new Event.ToolCallStarted(toolUseId, p.name(), engine.loop().tools().effectOf(p.name()))), List.of(use));
     }
 
     TurnResult deny(SessionKey key, Cmd cmd, String toolUseId, String reason) {

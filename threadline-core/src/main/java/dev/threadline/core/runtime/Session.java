@@ -173,6 +173,12 @@ public interface Session {
     /** The variables of one scope as this session sees them (session, its user's, its tenant's app ones). */
     Map<String, JsonNode> variables(VariableScope scope);
 
+    /**
+     * The calls of {@code side_effect} skills the journal records after checkpoint {@code seq}: what a
+     * rewind or fork to {@code seq} cannot undo. A pure read.
+     */
+    List<SideEffect> sideEffectsAfter(long seq);
+
     /** Every step of the journal, oldest first (a branch lists its parent's steps before the branch point too). */
     List<Checkpoint> checkpoints();
 
@@ -215,6 +221,8 @@ public interface Session {
      * {@code options.commandId()}. A refused fork leaves nothing behind.
      *
      * @throws dev.threadline.core.InvalidInputException when {@code seq} is not a checkpoint or the branch would be invalid
+     * @throws dev.threadline.core.UndoneEffectsException when calls with side effects come after {@code seq}
+     *         and {@code options} does not acknowledge them (see {@link #sideEffectsAfter})
      */
     Session fork(long seq, String newId, CommandOptions options);
 
@@ -226,6 +234,11 @@ public interface Session {
         return rewind(seq, CommandOptions.NONE);
     }
 
-    /** Like {@link #rewind(long)}, idempotent by {@code options.commandId()}. */
+    /**
+     * Like {@link #rewind(long)}, idempotent by {@code options.commandId()}.
+     *
+     * @throws dev.threadline.core.UndoneEffectsException when calls with side effects come after {@code seq}
+     *         and {@code options} does not acknowledge them
+     */
     Session rewind(long seq, CommandOptions options);
 }

@@ -186,6 +186,12 @@ final class SessionHandle implements Session {
     }
 
     @Override
+    public List<SideEffect> sideEffectsAfter(long seq) {
+        Require.argument(seq >= 0, "seq", "must not be negative, was " + seq);
+        return SideEffects.after(engine.store(), key, seq);
+    }
+
+    @Override
     public List<Checkpoint> checkpoints() {
         return Checkpoints.of(key.id(), journal());
     }
@@ -258,9 +264,14 @@ final class SessionHandle implements Session {
             throw new InvalidInputException("seq", seq + " is not a checkpoint of session '" + key.id() + "' (its journal has seq 1.."
                     + head + "; checkpoints lists them)");
         }
+        List<SideEffect> effects = SideEffects.after(engine.store(), key, seq);
+        if (!effects.isEmpty() && (options == null || !options.acknowledgeEffects())) {
+            throw new dev.threadline.core.UndoneEffectsException(key.id(), seq, reason, effects.stream().map(SideEffect::describe).toList());
+        }
         State at = engine.states().stateAt(key, seq);
         List<Event> events = new ArrayList<>();
-        events.add(new Event.BranchCreated(key.id(), seq, reason));
+        events.add(new Event.BranchCreated(key.id(), seq, effects.isEmpty() ? reason : reason + " (acknowledged " + effects.size()
+                + " side effect(s) it cannot undo: " + String.join("; ", effects.stream().map(SideEffect::describe).toList()) + ")"));
         events.addAll(AgentLoop.closingEvents(at, TurnResult.Outcome.INTERRUPTED,
                 "this " + reason + " starts from a checkpoint taken while the call was running"));
         for (int n = 1; ; n++) {

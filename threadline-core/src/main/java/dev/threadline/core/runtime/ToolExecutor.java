@@ -75,7 +75,12 @@ final class ToolExecutor {
         if (policy.requiresApproval() || config.requireApproval().contains(use.name())) {
             return new Event.ApprovalRequested(use.id(), use.name(), use.input());
         }
-        return new Event.ToolCallStarted(use.id(), use.name());
+        return new Event.ToolCallStarted(use.id(), use.name(), policy.effect());
+    }
+
+    /** The effect a skill declares (idempotent for one no longer registered). */
+    dev.threadline.core.skill.Effect effectOf(String name) {
+        return skills.find(name).map(s -> s.policy().effect()).orElse(dev.threadline.core.skill.Effect.IDEMPOTENT);
     }
 
     void runAll(SessionKey key, Cmd cmd, List<ContentBlock.ToolUse> uses, SessionConfig config, TurnControl control) {
