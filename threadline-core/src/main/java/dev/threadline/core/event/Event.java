@@ -43,7 +43,8 @@ import java.util.Map;
     @JsonSubTypes.Type(value = Event.InputGiven.class, name = "InputGiven"),
     @JsonSubTypes.Type(value = Event.TurnSuspended.class, name = "TurnSuspended"),
     @JsonSubTypes.Type(value = Event.StateEdited.class, name = "StateEdited"),
-    @JsonSubTypes.Type(value = Event.TurnRolledBack.class, name = "TurnRolledBack")
+    @JsonSubTypes.Type(value = Event.TurnRolledBack.class, name = "TurnRolledBack"),
+    @JsonSubTypes.Type(value = Event.EffectCompensated.class, name = "EffectCompensated")
 })
 public sealed interface Event {
 
@@ -376,6 +377,19 @@ public sealed interface Event {
         @Override
         public boolean touchesTranscript() {
             return true;
+        }
+    }
+
+    /**
+     * The compensation of an earlier side_effect call ran ({@code Session.compensate}): {@code outcome}
+     * is what it returned; when {@code error} is false the effect is undone and leaves the ledger of
+     * side effects. Changes no state: the call and its result stay in the transcript.
+     */
+    record EffectCompensated(String toolUseId, String name, String outcome, boolean error) implements Event {
+        public EffectCompensated {
+            Require.nonBlank(toolUseId, "toolUseId");
+            Require.nonBlank(name, "name");
+            Require.nonNull(outcome, "outcome");
         }
     }
 }

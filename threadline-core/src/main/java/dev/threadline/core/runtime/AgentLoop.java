@@ -60,6 +60,11 @@ final class AgentLoop {
         return contexts.computeIfAbsent(model, m -> new ContextStep(states, m, skills, tokens));
     }
 
+    /** The skills this loop's models may call. */
+    SkillRegistry skills() {
+        return skills;
+    }
+
     /** The executor of this loop's tool calls. */
     ToolExecutor tools() {
         return tools;

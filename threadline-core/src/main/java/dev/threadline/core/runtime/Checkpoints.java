@@ -112,6 +112,7 @@ final class Checkpoints {
                 case Event.TurnSuspended t -> "suspended: " + t.reason();
                 case Event.StateEdited e -> "edited by " + e.author() + (e.reason().isBlank() ? "" : " (" + e.reason() + ")")
                         + ": " + e.edits().size() + " edit(s)";
+                case Event.EffectCompensated c -> (c.error() ? "compensation failed: " : "compensated: ") + c.name() + " " + c.outcome();
                 case Event.TurnRolledBack r -> "rolled back to seq " + r.toSeq() + " (kept on " + r.sideBranch() + ")";
             };
             if (p != null) {

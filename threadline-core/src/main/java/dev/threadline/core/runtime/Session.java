@@ -179,6 +179,20 @@ public interface Session {
      */
     List<SideEffect> sideEffectsAfter(long seq);
 
+    /**
+     * Undoes what can be undone before going back to checkpoint {@code seq}: runs the compensation of
+     * each side effect after it whose skill is {@link dev.threadline.core.skill.Compensable}, newest
+     * first, once each (an undone effect leaves the ledger), and records each outcome as an
+     * {@code EffectCompensated} step. Returns the compensations run, with their outcomes; effects
+     * that cannot be compensated stay listed by {@link #sideEffectsAfter}.
+     */
+    default List<SideEffect> compensate(long seq) {
+        return compensate(seq, CommandOptions.NONE);
+    }
+
+    /** Like {@link #compensate(long)}, idempotent by {@code options.commandId()} (a repeat runs nothing). */
+    List<SideEffect> compensate(long seq, CommandOptions options);
+
     /** Every step of the journal, oldest first (a branch lists its parent's steps before the branch point too). */
     List<Checkpoint> checkpoints();
 

@@ -192,6 +192,13 @@ final class SessionHandle implements Session {
     }
 
     @Override
+    public List<SideEffect> compensate(long seq, CommandOptions options) {
+        Require.argument(seq >= 0, "seq", "must not be negative, was " + seq);
+        return engine.gate().call(key, Cmd.of(options, "compensate", Long.toString(seq)),
+                c -> new Compensations(engine, engine.loop().skills()).run(key, c, seq), first -> List.of());
+    }
+
+    @Override
     public List<Checkpoint> checkpoints() {
         return Checkpoints.of(key.id(), journal());
     }

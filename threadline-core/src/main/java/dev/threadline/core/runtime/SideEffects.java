@@ -26,6 +26,12 @@ final class SideEffects {
         for (StoredEvent e : Lineage.read(store, key, seq + 1, head)) {
             if (e.event() instanceof Event.ToolCallStarted s && s.effect() == Effect.SIDE_EFFECT) {
                 started.put(s.toolUseId(), e);
+            } else if (e.event() instanceof Event.EffectCompensated c && started.containsKey(c.toolUseId())) {
+                if (c.error()) {
+                    outcomes.merge(c.toolUseId(), "; compensation failed: " + c.outcome(), String::concat);
+                } else {
+                    started.remove(c.toolUseId()); // undone: no longer an effect going back would leave
+                }
             } else if (e.event() instanceof Event.ToolCallEnded end && started.containsKey(end.toolUseId())) {
                 String content = end.resultContent();
                 outcomes.put(end.toolUseId(), (end.isError() ? "" : "ok: ") + (content.length() > 80 ? content.substring(0, 79) + "…" : content));

@@ -95,4 +95,55 @@ class SideEffectsTest {
         assertThat(keys).containsExactly("s1/p1");
         assertThat(s.sideEffectsAfter(1)).extracting(SideEffect::name).containsExactly("pay");
     }
+
+    /** pay that can be refunded: records each refund's key and the amount it undoes. */
+    private static final class RefundablePay extends TestSkills.Simple implements dev.threadline.core.skill.Compensable {
+        final List<String> runs = new CopyOnWriteArrayList<>();
+        final List<String> refunds = new CopyOnWriteArrayList<>();
+
+        RefundablePay() {
+            super("pay", "{\"type\":\"object\",\"properties\":{\"amount\":{\"type\":\"integer\"}}}");
+        }
+
+        @Override
+        public SkillResult execute(ExecutionContext c) {
+            runs.add(c.idempotencyKey());
+            return SkillResult.ok("paid " + c.arguments().get("amount").asInt());
+        }
+
+        @Override
+        public SkillPolicy policy() {
+            return SkillPolicy.DEFAULT.withEffect(Effect.SIDE_EFFECT);
+        }
+
+        @Override
+        public SkillResult compensate(ExecutionContext c, String result) {
+            refunds.add(c.idempotencyKey() + "/undo " + c.arguments().get("amount").asInt());
+            return SkillResult.ok("refunded " + c.arguments().get("amount").asInt());
+        }
+    }
+
+    @Test
+    void compensationsRunNewestFirstOnceEachAreJournalledAndLeaveTheLedger() {
+        RefundablePay pay = new RefundablePay();
+        try (Threadline t = Threadline.builder().store(new InMemoryStateStore()).model(HumanSkills.model()).skill(pay).build()) {
+            Session s = t.defaultTenant().create("s1", SessionConfig.DEFAULT);
+            s.submit("hello");
+            long before = s.state().seq();
+            s.submit("pay 2");
+            s.submit("pay 3");
+
+            List<SideEffect> done = s.compensate(before);
+
+            assertThat(done).extracting(SideEffect::outcome).containsExactly("ok: refunded 3", "ok: refunded 2");
+            assertThat(pay.refunds).containsExactly("s1/p7/undo 3", "s1/p3/undo 2");
+            assertThat(s.journal()).extracting(StoredEvent::event).filteredOn(Event.EffectCompensated.class::isInstance)
+                    .extracting(e -> ((Event.EffectCompensated) e).toolUseId()).containsExactly("p7", "p3");
+            assertThat(s.sideEffectsAfter(before)).isEmpty();
+            assertThat(s.compensate(before)).as("each compensation runs once").isEmpty();
+            assertThat(pay.refunds).hasSize(2);
+            assertThat(s.rewind(before).state().messages()).hasSize(2); // nothing left to acknowledge
+            assertThat(pay.runs).hasSize(2);
+        }
+    }
 }

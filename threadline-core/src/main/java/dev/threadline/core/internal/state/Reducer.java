@@ -85,6 +85,12 @@ public final class Reducer {
             case Event.TurnSuspended t -> HumanSteps.suspend(s, t);
             case Event.StateEdited e -> EditRules.apply(s, e);
             case Event.TurnRolledBack r -> Rollbacks.apply(s, r, true);
+            case Event.EffectCompensated c -> {
+                if (s.toolUseIds().messageIndexOf(c.toolUseId()) < 0) {
+                    throw new InvalidEventException(c.type(), "no call '" + c.toolUseId() + "' is in the transcript");
+                }
+                yield s;
+            }
             case Event.VariablesChanged v -> {
                 if (v.scope() != VariableScope.SESSION) {
                     yield s; // user/app scopes live in the store's shared tables; the event is their audit trail
