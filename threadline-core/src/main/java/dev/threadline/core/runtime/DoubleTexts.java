@@ -106,9 +106,11 @@ final class DoubleTexts {
         }
         long head = engine.states().get(key).seq();
         String side = new SessionHandle(engine, key).branch(head, null, "rollback", ".rb", CommandOptions.NONE).id();
+        List<SideEffect> effects = SideEffects.after(engine.store(), key, toSeq); // the caller chose to go back: named, not refused
+        String reason = "a new message rolled back " + b.describe() + (effects.isEmpty() ? ""
+                : "; side effects it did not undo: " + String.join("; ", effects.stream().map(SideEffect::describe).toList()));
         engine.states().update(key, CheckpointSource.INPUT, cmd, st -> List.of(new Event.TurnRolledBack(toSeq, side,
-                before.messages().size(), before.variables(), before.contextStart(), before.compaction(),
-                "a new message rolled back " + b.describe())));
+                before.messages().size(), before.variables(), before.contextStart(), before.compaction(), reason)));
         return engine.loop().turn(key, text, cmd);
     }
 

@@ -40,6 +40,9 @@ public final class RandomJournal {
         State s = State.EMPTY;
         int i = 0;
         int toolId = 0;
+        long seq = 0;
+        List<long[]> turnStarts = new ArrayList<>(); // {seq before a turn's step, index into idleStates}
+        List<State> idleStates = new ArrayList<>();
         while (i < choices.size()) {
             int c = Math.floorMod(choices.get(i++), 100);
             List<Event> step = new ArrayList<>();
@@ -67,7 +70,20 @@ public final class RandomJournal {
                     }
                 }
             } else if (s.isIdle()) {
-                if (c < 70) {
+                if (c >= 66 && c < 70 && !turnStarts.isEmpty()) {
+                    long[] at = turnStarts.get(c % turnStarts.size());
+                    State before = idleStates.get((int) at[1]);
+                    step.add(new Event.TurnRolledBack(Math.max(1, at[0]), "s.rb" + c, before.messages().size(), before.variables(),
+                            before.contextStart(), before.compaction(), "double texting " + c));
+                    turnStarts.removeIf(t -> t[0] >= at[0]);
+                } else if (c >= 62 && c < 66 && s.messages().stream().anyMatch(m -> !m.toolUses().isEmpty())) {
+                    List<String> ids = s.messages().stream().flatMap(m -> m.toolUses().stream()).map(ContentBlock.ToolUse::id).toList();
+                    step.add(new Event.EffectCompensated(ids.get(c % ids.size()), "tool0", "undone " + c, c % 2 == 0));
+                } else if (c < 70) {
+                    if (seq > 0) {
+                        turnStarts.add(new long[] {seq, idleStates.size()});
+                        idleStates.add(s);
+                    }
                     step.add(new Event.UserMessageReceived(Message.user("user says " + c + filler(c))));
                 } else if (c < 75) {
                     step.add(new Event.VariablesChanged(VariableScope.SESSION, Map.of("k" + (c % 3), TextNode.valueOf("x" + c)),
@@ -114,7 +130,8 @@ public final class RandomJournal {
                     }
                     if (c % 2 == 1) {
                         blocks.stream().filter(b -> b instanceof ContentBlock.ToolUse).map(b -> (ContentBlock.ToolUse) b)
-                                .forEach(u -> step.add(new Event.ToolCallStarted(u.id(), u.name())));
+                                .forEach(u -> step.add(new Event.ToolCallStarted(u.id(), u.name(),
+                                        c % 3 == 0 ? null : dev.threadline.core.skill.Effect.values()[c % 3])));
                     }
                 } else if (c < 78) {
                     step.add(new Event.AssistantMessageReceived(Message.assistant(List.of(ContentBlock.text("reply " + c + filler(c))),
@@ -146,6 +163,7 @@ public final class RandomJournal {
             }
             for (Event e : step) {
                 s = Reducer.apply(s, e);
+                seq++;
             }
             steps.add(step);
         }

@@ -32,9 +32,6 @@ final class Rollbacks {
             throw new InvalidEventException(r.type(), "the session is " + s.status().wireName() + "; a turn is rolled back"
                     + " once it has ended");
         }
-        if (r.toSeq() > s.seq()) {
-            throw new InvalidEventException(r.type(), "seq " + r.toSeq() + " is after the session's head " + s.seq());
-        }
         int size = s.messages().size();
         if (r.messageCount() > size) {
             throw new InvalidEventException(r.type(), "the transcript holds " + size + " messages, not " + r.messageCount());
