@@ -136,7 +136,12 @@ public interface Session {
     /** Like {@link #edit(String, String, Edit...)}, idempotent by {@code options.commandId()}. */
     Commit edit(String author, String reason, List<Edit> edits, CommandOptions options);
 
-    /** Asks the turn this process runs for the session to stop (running skills are cancelled). False when none runs here. */
+    /**
+     * Asks the turn this process runs for the session to stop (running skills are cancelled). False when
+     * none runs here; a turn suspended for a person is not running (deny or answer its calls, or send a
+     * new message, which denies them). To stop a turn another process runs, submit with
+     * {@code DoubleTexting.INTERRUPT}.
+     */
     boolean interrupt();
 
     /** Starts the model's context afresh; the history stays in the journal. Refused while a turn runs. */

@@ -32,6 +32,7 @@ import java.util.concurrent.CompletableFuture;
 final class SessionHandle implements Session {
     private final Engine engine;
     private final SessionKey key;
+    private volatile DoubleTexting configured; // the session config's strategy: fixed at creation, read once
 
     SessionHandle(Engine engine, SessionKey key) {
         this.engine = engine;
@@ -67,8 +68,7 @@ final class SessionHandle implements Session {
      * id meets nothing: it only replays).
      */
     private CommandGate.Body<TurnResult> turnBody(String text, Cmd cmd, CommandOptions options) {
-        DoubleTexting strategy = options != null && options.doubleTexting() != null ? options.doubleTexting()
-                : info().config().doubleTexting();
+        DoubleTexting strategy = options != null && options.doubleTexting() != null ? options.doubleTexting() : configured();
         if (strategy == DoubleTexting.ENQUEUE || (cmd.hasCallerId() && engine.store().command(key, cmd.id()).isPresent())) {
             return c -> engine.loop().turn(key, text, c);
         }
@@ -123,6 +123,15 @@ final class SessionHandle implements Session {
         }
         Cmd cmd = Cmd.of(options, "answer", toolUseId + "|" + text);
         return engine.gate().call(key, cmd, c -> humans().answer(key, c, toolUseId, text), this::replayTurn);
+    }
+
+    private DoubleTexting configured() {
+        DoubleTexting d = configured;
+        if (d == null) {
+            d = info().config().doubleTexting();
+            configured = d;
+        }
+        return d;
     }
 
     private HumanCommands humans() {
