@@ -55,7 +55,42 @@ final class Repl {
         this.db = db;
     }
 
+    /** Ctrl-C: interrupts the running turn (recorded, the REPL goes on); a second one, or one at rest, leaves. */
+    private void onInterrupt() {
+        if (!inTurn) {
+            out.println();
+            out.println("Bye. Session " + (session == null ? "" : session.id() + " ") + "is saved in " + db + ".");
+            out.flush();
+            System.exit(130);
+        }
+        if (++interrupts > 1) {
+            out.println();
+            out.println("(second Ctrl-C: leaving; the next run closes the turn)");
+            out.flush();
+            System.exit(130);
+        }
+        out.println();
+        out.println("(interrupting the turn; Ctrl-C again to leave)");
+        out.flush();
+        session.interrupt();
+    }
+
+    private volatile boolean inTurn;
+    private volatile int interrupts;
+
+    /** Runs one command that may run a turn, with Ctrl-C interrupting it. */
+    private TurnResult turnCommand(java.util.function.Supplier<TurnResult> command) {
+        interrupts = 0;
+        inTurn = true;
+        try {
+            return command.get();
+        } finally {
+            inTurn = false;
+        }
+    }
+
     int run(String sessionId) throws IOException {
+        input.onInterrupt(this::onInterrupt);
         boolean existed = sessionId != null && tenant.find(sessionId).isPresent();
         session = sessionId == null ? tenant.create(config) : tenant.openOrCreate(sessionId, config);
         banner(existed);
@@ -113,7 +148,7 @@ final class Repl {
     private void turn(String text) throws IOException {
         int before = session.state().messages().size();
         Compaction compactionBefore = session.state().compaction();
-        TurnResult r = session.submit(text, options());
+        TurnResult r = turnCommand(() -> session.submit(text, options()));
         if (show(before + 1, compactionBefore, r)) {
             resolve();
         }
@@ -174,7 +209,8 @@ final class Repl {
             Compaction compactionBefore = session.state().compaction();
             TurnResult r;
             try {
-                r = question ? session.answer(p.toolUseId(), line, options()) : decide(p, line);
+                String answer = line;
+                r = turnCommand(() -> question ? session.answer(p.toolUseId(), answer, options()) : decide(p, answer));
             } catch (ThreadlineException e) {
                 stream.end();
                 out.println("error: " + e.getMessage());
@@ -193,7 +229,11 @@ final class Repl {
         if (line.startsWith("e ")) {
             return session.approve(p.toolUseId(), Json.parse(line.substring(2).strip(), "edited arguments"), options());
         }
-        String reason = line.replaceFirst("^(?i)(n|no)\\b\\s*", "").strip();
+        if (!line.matches("(?i)(n|no)(\\s.*)?")) {
+            throw new dev.threadline.core.InvalidInputException("answer", "'" + line + "' is none of y, n REASON, e JSON;"
+                    + " a blank line leaves the call waiting");
+        }
+        String reason = line.replaceFirst("^(?i)(n|no)\\s*", "").strip();
         return session.deny(p.toolUseId(), reason.isEmpty() ? "no reason given" : reason, options());
     }
 
