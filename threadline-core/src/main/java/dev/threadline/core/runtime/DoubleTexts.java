@@ -105,7 +105,7 @@ final class DoubleTexts {
             return engine.loop().turn(key, text, cmd);
         }
         long head = engine.states().get(key).seq();
-        String side = new SessionHandle(engine, key).branch(head, null, "rollback", ".rb", CommandOptions.NONE).id();
+        String side = new Branches(engine, key).branch(head, null, "rollback", ".rb", CommandOptions.NONE).id();
         List<SideEffect> effects = SideEffects.after(engine.store(), key, toSeq); // the caller chose to go back: named, not refused
         String reason = "a new message rolled back " + b.describe() + (effects.isEmpty() ? ""
                 : "; side effects it did not undo: " + String.join("; ", effects.stream().map(SideEffect::describe).toList()));
