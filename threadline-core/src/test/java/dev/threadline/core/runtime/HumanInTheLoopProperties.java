@@ -65,7 +65,7 @@ class HumanInTheLoopProperties {
 
     private static Threadline runtime(InMemoryStateStore store, List<com.fasterxml.jackson.databind.JsonNode> runs) {
         return Threadline.builder().store(store).model(HumanSkills.model()).skill(HumanSkills.pay(runs)).skill(TestSkills.echo())
-                .skill(Builtins.askUser()).snapshotEvery(3).build();
+                .skill(Builtins.askUser()).snapshotEvery(3).leaseLinger(java.time.Duration.ZERO).build(); // no linger: the runtimes alternate
     }
 
     /** One person's action; returns 1 when it approved a pay call. */
