@@ -25,6 +25,7 @@ module dev.threadline.core {
 
     exports dev.threadline.core.internal.json to dev.threadline.store.sqlite, dev.threadline.store.postgres, dev.threadline.store.redis, dev.threadline.store.tck,
             dev.threadline.cli, dev.threadline.bench;
+    exports dev.threadline.core.internal.runtime to dev.threadline.bench;
     exports dev.threadline.core.internal.state to dev.threadline.store.sqlite, dev.threadline.store.postgres, dev.threadline.store.redis, dev.threadline.store.tck,
             dev.threadline.cli, dev.threadline.bench;
     exports dev.threadline.core.internal.store to dev.threadline.store.sqlite, dev.threadline.store.postgres, dev.threadline.store.redis, dev.threadline.store.tck,

@@ -4,6 +4,7 @@ import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.internal.runtime.RawSteps;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.state.State;
@@ -19,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Threadline through its public API. A step records the events of one message, as the agent loop
- * writes them, through {@code Session.update}: the session's mailbox (inline when idle), its lease
+ * writes them, through the session's command gate ({@code RawSteps.update}, the engine's raw step): the session's mailbox (inline when idle), its lease
  * (kept between commands), decide, reducer check, compare-and-set fenced append, commit, cache,
  * publish. With {@code viaMailbox} the same path runs from a second set of sessions (the engine is not
  * public API, so there is no path around the mailbox to compare with any more). The model and skills
@@ -73,14 +74,14 @@ final class ThreadlineContender implements Contender {
             for (BenchMessage m : history.subList(from, Math.min(history.size(), from + 100))) {
                 batch.addAll(m.toEvents());
             }
-            s.update(state -> batch);
+            RawSteps.update(s, state -> batch);
         }
     }
 
     @Override
     public void step(String session, BenchMessage message) {
         List<Event> events = message.toEvents();
-        sessions.computeIfAbsent(session, runtime.defaultTenant()::open).update(state -> events); // a caller keeps its handle
+        RawSteps.update(sessions.computeIfAbsent(session, runtime.defaultTenant()::open), state -> events); // a caller keeps its handle
     }
 
     /** Opens the session for a caller that drives whole turns (the throughput run). */

@@ -96,7 +96,7 @@ final class ChatCommand implements Callable<Integer> {
         }
         try (Threadline tl = Threadline.builder().store(store.open())
                 .models(Models.resolver(baseUrl, env, contextWindow, HttpSettings.defaults()))
-                .skills(Builtins.all(ws)).build();
+                .skills(Builtins.all(ws)).skill(Builtins.askUser()).build(); // the prompt answers ask_user
              LineInput input = LineInput.open(main.in)) {
             Repl repl = new Repl(tl, out, input, config, store.shown());
             return repl.run(sessionId);

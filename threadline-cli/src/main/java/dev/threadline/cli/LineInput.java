@@ -22,12 +22,18 @@ interface LineInput extends AutoCloseable {
     /** Whether a person is typing (then the input is not echoed back). */
     boolean interactive();
 
+    /**
+     * Runs {@code handler} on Ctrl-C (SIGINT) that arrives while no line is being read, i.e. during a
+     * turn. Ctrl-C at a prompt ends the input instead (readLine returns null).
+     */
+    void onInterrupt(Runnable handler);
+
     @Override
     void close() throws IOException;
 
     /** A line editor when {@code in} is the standard input of a terminal, else plain lines from {@code in}. */
     static LineInput open(InputStream in) throws IOException {
-        return in == System.in && isTerminal() ? new Editor() : new Plain(in);
+        return in == System.in && isTerminal() ? new Editor() : new Plain(in, in == System.in);
     }
 
     private static boolean isTerminal() {
@@ -59,13 +65,18 @@ interface LineInput extends AutoCloseable {
             } catch (EndOfFileException e) {
                 return null;
             } catch (UserInterruptException e) {
-                return "";
+                return null; // Ctrl-C at the prompt: leave
             }
         }
 
         @Override
         public boolean interactive() {
             return true;
+        }
+
+        @Override
+        public void onInterrupt(Runnable handler) {
+            terminal.handle(Terminal.Signal.INT, s -> handler.run());
         }
 
         @Override
@@ -77,9 +88,12 @@ interface LineInput extends AutoCloseable {
     /** One line per input from standard input. */
     final class Plain implements LineInput {
         private final BufferedReader in;
+        private final boolean processInput;
 
-        Plain(InputStream stream) {
+        /** {@code processInput}: the stream is this process's standard input, so SIGINT is meant for it. */
+        Plain(InputStream stream, boolean processInput) {
             this.in = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8));
+            this.processInput = processInput;
         }
 
         @Override
@@ -90,6 +104,17 @@ interface LineInput extends AutoCloseable {
         @Override
         public boolean interactive() {
             return false;
+        }
+
+        /**
+         * SIGINT to a process whose input is a pipe ({@code kill -INT}); not installed when the lines come
+         * from elsewhere (an embedding program or a test keeps its own signal handling).
+         */
+        @Override
+        public void onInterrupt(Runnable handler) {
+            if (processInput) {
+                sun.misc.Signal.handle(new sun.misc.Signal("INT"), s -> handler.run());
+            }
         }
 
         @Override

@@ -61,7 +61,9 @@ final class Printer {
                 case TOOL -> m.toolResults().forEach(r -> out.println("    tool <- " + (r.isError() ? "ERROR " : "") + oneLine(r.content())));
             }
         }
-        if (!st.pending().isEmpty()) {
+        if (st.isSuspended()) {
+            out.println("    (" + st.awaiting().size() + " tool call(s) wait for you: /approvals)");
+        } else if (!st.pending().isEmpty()) {
             out.println("    (" + st.pending().size() + " tool call(s) still running)");
         }
     }

@@ -4,9 +4,13 @@ import dev.threadline.core.ThreadlineException;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.SessionConfig;
 
+import dev.threadline.core.json.Json;
+import dev.threadline.core.runtime.CommandOptions;
+import dev.threadline.core.runtime.PendingApproval;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.runtime.TurnListener;
 import dev.threadline.core.runtime.TurnResult;
 import dev.threadline.core.state.Compaction;
 import dev.threadline.core.state.VariableScope;
@@ -29,8 +33,9 @@ final class Repl {
               /usage           tokens used by this session, and the context's size against the model's window
               /compact [FOCUS] have the model summarise the context now (the history stays in the journal)
               /clear           start the model's context afresh (the history stays in the journal)
+              /approvals       the tool calls and questions the turn waits for, answered at the prompt
               /exit            leave (also Ctrl-D)
-            Anything else is sent to the agent.""";
+            Anything else is sent to the agent (while calls wait for approval, a new message denies them).""";
 
     private final Threadline tl;
     private final Tenant tenant;
@@ -49,7 +54,42 @@ final class Repl {
         this.storeUrl = storeUrl;
     }
 
+    /** Ctrl-C: interrupts the running turn (recorded, the REPL goes on); a second one, or one at rest, leaves. */
+    private void onInterrupt() {
+        if (!inTurn) {
+            out.println();
+            out.println("Bye. Session " + (session == null ? "" : session.id() + " ") + "is saved in " + storeUrl + ".");
+            out.flush();
+            System.exit(130);
+        }
+        if (++interrupts > 1) {
+            out.println();
+            out.println("(second Ctrl-C: leaving; the next run closes the turn)");
+            out.flush();
+            System.exit(130);
+        }
+        out.println();
+        out.println("(interrupting the turn; Ctrl-C again to leave)");
+        out.flush();
+        session.interrupt();
+    }
+
+    private volatile boolean inTurn;
+    private volatile int interrupts;
+
+    /** Runs one command that may run a turn, with Ctrl-C interrupting it. */
+    private TurnResult turnCommand(java.util.function.Supplier<TurnResult> command) {
+        interrupts = 0;
+        inTurn = true;
+        try {
+            return command.get();
+        } finally {
+            inTurn = false;
+        }
+    }
+
     int run(String sessionId) throws IOException {
+        input.onInterrupt(this::onInterrupt);
         boolean existed = sessionId != null && tenant.find(sessionId).isPresent();
         session = sessionId == null ? tenant.create(config) : tenant.openOrCreate(sessionId, config);
         banner(existed);
@@ -98,21 +138,32 @@ final class Repl {
             out.println("model: " + model);
         }
         out.println("Type /help for commands.");
+        if (session.state().isSuspended()) {
+            out.println("This session's turn waits for you (" + session.pendingApprovals().size() + " call(s)): /approvals.");
+        }
         out.flush();
     }
 
-    private void turn(String text) {
+    private void turn(String text) throws IOException {
         int before = session.state().messages().size();
         Compaction compactionBefore = session.state().compaction();
-        TurnResult r = session.submit(text);
+        TurnResult r = turnCommand(() -> session.submit(text, options()));
+        if (show(before + 1, compactionBefore, r)) {
+            resolve();
+        }
+    }
+
+    /** Prints what a turn added from message {@code from}; true when it now waits for a person. */
+    private boolean show(int from, Compaction compactionBefore, TurnResult r) {
+        boolean streamed = stream.end();
         ContextCommands.noteCompaction(out, compactionBefore, session.state().compaction());
         List<Message> messages = session.state().messages();
-        for (int i = before + 1; i < messages.size(); i++) {
+        for (int i = from; i < messages.size(); i++) {
             Message m = messages.get(i);
             switch (m.role()) {
                 case ASSISTANT -> {
                     m.toolUses().forEach(u -> out.println("  -> " + u.name() + " " + u.input()));
-                    if (!m.text().isBlank()) {
+                    if (!m.text().isBlank() && !streamed) {
                         out.println("assistant: " + m.text());
                     }
                 }
@@ -120,10 +171,111 @@ final class Repl {
                 default -> { }
             }
         }
-        if (r.outcome() != TurnResult.Outcome.COMPLETED) {
+        boolean waits = r.outcome() == TurnResult.Outcome.AWAITING_APPROVAL || r.outcome() == TurnResult.Outcome.AWAITING_INPUT;
+        if (!waits && r.outcome() != TurnResult.Outcome.COMPLETED) {
             out.println("(turn ended: " + r.reason() + ")");
         }
+        return waits;
     }
+
+    /**
+     * Asks the person at the prompt about each call the turn waits for, one at a time: approve, deny
+     * with a reason, approve with edited arguments, or answer a question. A blank line leaves it
+     * waiting (durably: /approvals, or another process, can answer it later).
+     */
+    private void resolve() throws IOException {
+        while (true) {
+            List<PendingApproval> waiting = session.pendingApprovals();
+            if (waiting.isEmpty()) {
+                return;
+            }
+            PendingApproval p = waiting.get(0);
+            boolean question = p.kind() == PendingApproval.Kind.QUESTION;
+            out.println(question ? "  ?? the agent asks: " + p.question()
+                    : "  ?? " + p.name() + " " + p.arguments() + " needs your approval");
+            out.flush();
+            String prompt = question ? "answer (blank: later)> " : "approve? y / n REASON / e JSON (edited arguments) / blank: later> ";
+            String line = input.readLine(prompt);
+            if (line == null || line.isBlank()) {
+                out.println("(the turn waits: /approvals answers it later; a new message denies it)");
+                return;
+            }
+            line = line.strip();
+            if (!input.interactive()) {
+                out.println(prompt + line);
+            }
+            int before = session.state().messages().size();
+            Compaction compactionBefore = session.state().compaction();
+            TurnResult r;
+            try {
+                String answer = line;
+                r = turnCommand(() -> question ? session.answer(p.toolUseId(), answer, options()) : decide(p, answer));
+            } catch (ThreadlineException e) {
+                stream.end();
+                out.println("error: " + e.getMessage());
+                continue;
+            }
+            if (!show(before, compactionBefore, r)) {
+                return;
+            }
+        }
+    }
+
+    private TurnResult decide(PendingApproval p, String line) {
+        if (line.equalsIgnoreCase("y") || line.equalsIgnoreCase("yes")) {
+            return session.approve(p.toolUseId(), null, options());
+        }
+        if (line.startsWith("e ")) {
+            return session.approve(p.toolUseId(), Json.parse(line.substring(2).strip(), "edited arguments"), options());
+        }
+        if (!line.matches("(?i)(n|no)(\\s.*)?")) {
+            throw new dev.threadline.core.InvalidInputException("answer", "'" + line + "' is none of y, n REASON, e JSON;"
+                    + " a blank line leaves the call waiting");
+        }
+        String reason = line.replaceFirst("^(?i)(n|no)\\s*", "").strip();
+        return session.deny(p.toolUseId(), reason.isEmpty() ? "no reason given" : reason, options());
+    }
+
+    /** Streams the turn's text to the terminal when a person watches it; piped runs print whole messages. */
+    private CommandOptions options() {
+        return input.interactive() ? CommandOptions.streaming(stream.start()) : CommandOptions.NONE;
+    }
+
+    /** Prints streamed text as "assistant: ..." lines, one per model call. Used by the turn's thread only. */
+    private final class Stream {
+        private int call;
+        private boolean any;
+
+        TurnListener start() {
+            call = 0;
+            any = false;
+            return d -> {
+                if (d.modelCall() != call) {
+                    if (call != 0) {
+                        out.println();
+                    }
+                    out.print("assistant: ");
+                    call = d.modelCall();
+                }
+                any = true;
+                out.print(d.text());
+                out.flush();
+            };
+        }
+
+        /** Ends the current line; true when any text was streamed. */
+        boolean end() {
+            if (call != 0) {
+                out.println();
+                call = 0;
+            }
+            boolean streamed = any;
+            any = false;
+            return streamed;
+        }
+    }
+
+    private final Stream stream = new Stream();
 
     /** Runs a slash command; false means leave. */
     private boolean command(String line) {
@@ -165,6 +317,20 @@ final class Repl {
             }
             case "/usage" -> ContextCommands.usage(out, session);
             case "/compact" -> ContextCommands.compact(out, session, arg);
+            case "/approvals" -> {
+                List<PendingApproval> waiting = session.pendingApprovals();
+                if (waiting.isEmpty()) {
+                    out.println("Nothing waits for you.");
+                } else {
+                    waiting.forEach(p -> out.println("  " + p.toolUseId() + "  " + (p.kind() == PendingApproval.Kind.QUESTION
+                            ? "question: " + p.question() : "approval: " + p.name() + " " + p.arguments())));
+                    try {
+                        resolve();
+                    } catch (IOException e) {
+                        throw new ThreadlineException("reading the answer failed: " + e.getMessage(), e);
+                    }
+                }
+            }
             case "/clear" -> {
                 session.clear();
                 out.println("Context cleared: the model starts afresh; /history still shows everything.");

@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * The one place this adapter writes to a session without a model turn: each write is one
- * {@link Session#update} step whose events {@link Plan} decides from the session's current state, so
+ * {@link Session#recordStep} step whose events {@link Plan} decides from the session's current state, so
  * concurrent writers never lose each other's messages (a step is re-decided on a conflict). Kept in one
  * class so it can move to core's typed edit API. Thread-safe.
  */
@@ -16,17 +16,17 @@ final class MemoryWriter {
     /** Makes the session's view equal to {@code messages}, appending only what is new. */
     static void replace(Session session, List<ChatMessage> messages) {
         List<ChatMessage> copy = List.copyOf(messages);
-        session.update(s -> Plan.replace(s, copy));
+        session.recordStep(s -> Plan.replace(s, copy));
     }
 
     /** Appends {@code messages} to the session's view, as a chat memory adds them. */
     static void append(Session session, List<ChatMessage> messages, boolean systemFirst) {
         List<ChatMessage> copy = List.copyOf(messages);
-        session.update(s -> Plan.append(s, copy, systemFirst));
+        session.recordStep(s -> Plan.append(s, copy, systemFirst));
     }
 
     /** Empties the session's view; the journal keeps the history. */
     static void clear(Session session) {
-        session.update(Plan::clear);
+        session.recordStep(Plan::clear);
     }
 }

@@ -6,7 +6,7 @@ import org.springframework.ai.chat.messages.Message;
 
 /**
  * The one place this adapter writes to a session without a model turn: each save is one
- * {@link Session#update} step whose events {@link Plan} decides from the session's current state (a step
+ * {@link Session#recordStep} step whose events {@link Plan} decides from the session's current state (a step
  * is re-decided on a conflict). Kept in one class so it can move to core's typed edit API. Thread-safe.
  */
 final class MemoryWriter {
@@ -15,6 +15,6 @@ final class MemoryWriter {
     /** Makes the session's view equal to {@code messages}, appending only what is new. */
     static void replace(Session session, List<Message> messages) {
         List<Message> copy = List.copyOf(messages);
-        session.update(s -> Plan.replace(s, copy));
+        session.recordStep(s -> Plan.replace(s, copy));
     }
 }

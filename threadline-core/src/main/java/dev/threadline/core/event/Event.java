@@ -9,6 +9,9 @@ import dev.threadline.core.model.Message;
 import dev.threadline.core.model.Role;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.model.Usage;
+import dev.threadline.core.skill.Effect;
+import dev.threadline.core.state.Compaction;
+import dev.threadline.core.state.Edit;
 import dev.threadline.core.state.VariableScope;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +35,16 @@ import java.util.Map;
     @JsonSubTypes.Type(value = Event.TurnCompleted.class, name = "TurnCompleted"),
     @JsonSubTypes.Type(value = Event.TurnInterrupted.class, name = "TurnInterrupted"),
     @JsonSubTypes.Type(value = Event.ContextCompacted.class, name = "ContextCompacted"),
-    @JsonSubTypes.Type(value = Event.Cleared.class, name = "Cleared")
+    @JsonSubTypes.Type(value = Event.Cleared.class, name = "Cleared"),
+    @JsonSubTypes.Type(value = Event.ApprovalRequested.class, name = "ApprovalRequested"),
+    @JsonSubTypes.Type(value = Event.ApprovalGiven.class, name = "ApprovalGiven"),
+    @JsonSubTypes.Type(value = Event.ApprovalDenied.class, name = "ApprovalDenied"),
+    @JsonSubTypes.Type(value = Event.InputRequested.class, name = "InputRequested"),
+    @JsonSubTypes.Type(value = Event.InputGiven.class, name = "InputGiven"),
+    @JsonSubTypes.Type(value = Event.TurnSuspended.class, name = "TurnSuspended"),
+    @JsonSubTypes.Type(value = Event.StateEdited.class, name = "StateEdited"),
+    @JsonSubTypes.Type(value = Event.TurnRolledBack.class, name = "TurnRolledBack"),
+    @JsonSubTypes.Type(value = Event.EffectCompensated.class, name = "EffectCompensated")
 })
 public sealed interface Event {
 
@@ -91,11 +103,21 @@ public sealed interface Event {
         }
     }
 
-    /** A requested tool call began running. */
-    record ToolCallStarted(String toolUseId, String name) implements Event {
+    /**
+     * A requested tool call began running. {@code effect} is what its skill declared when it started
+     * (null in events recorded before skills declared effects): the journal's ledger of side effects.
+     */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    record ToolCallStarted(String toolUseId, String name, Effect effect) implements Event {
+        @com.fasterxml.jackson.annotation.JsonCreator
         public ToolCallStarted {
             Require.nonBlank(toolUseId, "toolUseId");
             Require.nonBlank(name, "name");
+        }
+
+        /** A start with no declared effect. */
+        public ToolCallStarted(String toolUseId, String name) {
+            this(toolUseId, name, null);
         }
     }
 
@@ -214,5 +236,160 @@ public sealed interface Event {
 
     /** The model's context starts afresh after this point (refused while a turn runs); nothing is deleted. */
     record Cleared() implements Event {
+    }
+
+    /**
+     * A call of the last assistant message needs a person's approval before it runs (its skill's
+     * policy or the session config says so). Nothing runs it until {@link ApprovalGiven}.
+     */
+    record ApprovalRequested(String toolUseId, String name, JsonNode arguments) implements Event {
+        public ApprovalRequested {
+            Require.nonBlank(toolUseId, "toolUseId");
+            Require.nonBlank(name, "name");
+        }
+
+        @Override
+        public boolean touchesTranscript() {
+            return true; // it changes which pending calls may be answered, so loading replays it with the results
+        }
+    }
+
+    /**
+     * A person approved an awaiting call; it runs next (a {@link ToolCallStarted} follows in the same
+     * step). {@code arguments} are the ones a person edited in place of the model's, or null for the
+     * model's own; the result then says the arguments were edited.
+     */
+    record ApprovalGiven(String toolUseId, JsonNode arguments) implements Event {
+        public ApprovalGiven {
+            Require.nonBlank(toolUseId, "toolUseId");
+        }
+
+        @Override
+        public boolean touchesTranscript() {
+            return true; // it changes which pending calls may be answered, so loading replays it with the results
+        }
+    }
+
+    /** A person denied an awaiting call: it never runs, and its result is this error (counted in permissionDenials). */
+    record ApprovalDenied(String toolUseId, String reason) implements ToolCallEnded {
+        public ApprovalDenied {
+            Require.nonBlank(toolUseId, "toolUseId");
+            Require.nonBlank(reason, "reason");
+        }
+
+        @Override
+        public String resultContent() {
+            return "denied by the user: " + reason;
+        }
+
+        @Override
+        @JsonIgnore // always true here, not a stored field
+        public boolean isError() {
+            return true;
+        }
+    }
+
+    /** The model asked the user a question (the {@code ask_user} skill); the user's answer will be the call's result. */
+    record InputRequested(String toolUseId, String question) implements Event {
+        public InputRequested {
+            Require.nonBlank(toolUseId, "toolUseId");
+            Require.nonNull(question, "question");
+        }
+
+        @Override
+        public boolean touchesTranscript() {
+            return true; // it changes which pending calls may be answered, so loading replays it with the results
+        }
+    }
+
+    /** The user answered a question the model asked: the answer is the call's result. */
+    record InputGiven(String toolUseId, String answer) implements ToolCallEnded {
+        public InputGiven {
+            Require.nonBlank(toolUseId, "toolUseId");
+            Require.nonNull(answer, "answer");
+        }
+
+        @Override
+        public String resultContent() {
+            return answer;
+        }
+
+        @Override
+        @JsonIgnore // always false here, not a stored field
+        public boolean isError() {
+            return false;
+        }
+    }
+
+    /**
+     * The turn stopped to wait for a person: every call of the last assistant message is answered or
+     * awaiting approval or an answer. The session is {@code awaiting_approval} (or {@code awaiting_input}
+     * when only questions wait) until approve, deny or answer resumes it, in any process. The reason
+     * starts with the status it leads to.
+     */
+    record TurnSuspended(String reason) implements Event {
+        public TurnSuspended {
+            Require.nonBlank(reason, "reason");
+        }
+
+        @Override
+        public boolean touchesTranscript() {
+            return true; // it changes which pending calls may be answered, so loading replays it with the results
+        }
+    }
+
+    /**
+     * A person changed the session between turns: typed edits applied together, as one step, with who
+     * made them and why. The reducer refuses the whole step if any edit would break an invariant.
+     */
+    record StateEdited(String author, String reason, List<Edit> edits) implements Event {
+        public StateEdited {
+            Require.nonBlank(author, "author");
+            reason = reason == null ? "" : reason;
+            Require.argument(edits != null && !edits.isEmpty(), "edits", "at least one edit is needed");
+            edits = List.copyOf(edits);
+        }
+
+        @Override
+        public boolean touchesTranscript() {
+            return edits.stream().anyMatch(e -> e instanceof Edit.AppendMessage);
+        }
+    }
+
+    /**
+     * Double texting with {@code rollback}: what the session recorded after {@code toSeq} (the turn a
+     * new message rolled back) was set aside on the side branch {@code sideBranch}, a fork that keeps
+     * it, and the session continues from the state as of {@code toSeq}: the transcript cut back to
+     * {@code messageCount} messages, session variables, context start and compaction as they were
+     * there. The journal keeps every event; usage and denials stay counted (they happened). User and
+     * app variables are shared with other sessions and are not rolled back.
+     */
+    record TurnRolledBack(long toSeq, String sideBranch, int messageCount, Map<String, JsonNode> variables,
+                          int contextStart, Compaction compaction, String reason) implements Event {
+        public TurnRolledBack {
+            Require.argument(toSeq >= 1, "toSeq", "must be at least 1");
+            Require.nonBlank(sideBranch, "sideBranch");
+            Require.argument(messageCount >= 0, "messageCount", "must not be negative");
+            variables = variables == null ? Map.of() : Map.copyOf(variables);
+            Require.nonBlank(reason, "reason");
+        }
+
+        @Override
+        public boolean touchesTranscript() {
+            return true;
+        }
+    }
+
+    /**
+     * The compensation of an earlier side_effect call ran ({@code Session.compensate}): {@code outcome}
+     * is what it returned; when {@code error} is false the effect is undone and leaves the ledger of
+     * side effects. Changes no state: the call and its result stay in the transcript.
+     */
+    record EffectCompensated(String toolUseId, String name, String outcome, boolean error) implements Event {
+        public EffectCompensated {
+            Require.nonBlank(toolUseId, "toolUseId");
+            Require.nonBlank(name, "name");
+            Require.nonNull(outcome, "outcome");
+        }
     }
 }

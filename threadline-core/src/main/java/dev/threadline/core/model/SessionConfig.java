@@ -19,15 +19,22 @@ import java.util.List;
  *                          policies keep this much of the window free for the reply
  * @param turnTokenBudget   tokens one turn may spend over all its model calls (input and output,
  *                          summaries included) before it stops with a clear reason; 0 for no budget
+ * @param requireApproval   names of tools whose calls wait for a person's approval before they run
+ *                          (besides skills whose own policy requires it); empty for none. Absent
+ *                          from configs stored before humans in the loop: read as empty
+ * @param doubleTexting     what a new message does while a turn runs (default {@link DoubleTexting#ENQUEUE};
+ *                          absent from older stored configs: read as the default)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionConfig(String model, String systemPrompt, List<String> skills, ContextPolicy contextPolicy,
-                            int maxIterations, long toolTimeoutMillis, int maxOutputTokens, long turnTokenBudget) {
+                            int maxIterations, long toolTimeoutMillis, int maxOutputTokens, long turnTokenBudget,
+                            List<String> requireApproval, DoubleTexting doubleTexting) {
 
     public static final int DEFAULT_MAX_OUTPUT_TOKENS = 4096;
     public static final SessionConfig DEFAULT = new SessionConfig("scripted", "", List.of(), ContextPolicy.autoCompact(),
             16, 30_000, DEFAULT_MAX_OUTPUT_TOKENS, 0);
 
+    @com.fasterxml.jackson.annotation.JsonCreator
     public SessionConfig {
         Require.nonBlank(model, "config.model");
         systemPrompt = systemPrompt == null ? "" : systemPrompt;
@@ -37,6 +44,18 @@ public record SessionConfig(String model, String systemPrompt, List<String> skil
         Require.argument(toolTimeoutMillis >= 1, "config.toolTimeoutMillis", "must be at least 1 ms, was " + toolTimeoutMillis);
         Require.argument(maxOutputTokens >= 1, "config.maxOutputTokens", "must be at least 1, was " + maxOutputTokens);
         Require.argument(turnTokenBudget >= 0, "config.turnTokenBudget", "must be 0 (no budget) or more, was " + turnTokenBudget);
+        requireApproval = requireApproval == null ? List.of() : List.copyOf(requireApproval);
+        for (String name : requireApproval) {
+            Require.nonBlank(name, "config.requireApproval");
+        }
+        doubleTexting = doubleTexting == null ? DoubleTexting.ENQUEUE : doubleTexting;
+    }
+
+    /** The shape of schema version 2 before humans in the loop: no tool needs approval, second messages queue. */
+    public SessionConfig(String model, String systemPrompt, List<String> skills, ContextPolicy contextPolicy,
+                         int maxIterations, long toolTimeoutMillis, int maxOutputTokens, long turnTokenBudget) {
+        this(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
+                List.of(), DoubleTexting.ENQUEUE);
     }
 
     /** The shape of schema version 1: a policy given by its text form, default output limit, no token budget. */
@@ -47,35 +66,55 @@ public record SessionConfig(String model, String systemPrompt, List<String> skil
     }
 
     public SessionConfig withModel(String model) {
-        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget);
+        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
+                requireApproval, doubleTexting);
     }
 
     public SessionConfig withSystemPrompt(String prompt) {
-        return new SessionConfig(model, prompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget);
+        return new SessionConfig(model, prompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
+                requireApproval, doubleTexting);
     }
 
     public SessionConfig withSkills(List<String> skills) {
-        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget);
+        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
+                requireApproval, doubleTexting);
     }
 
     public SessionConfig withContextPolicy(ContextPolicy policy) {
         return new SessionConfig(model, systemPrompt, skills, Require.nonNull(policy, "contextPolicy"), maxIterations,
-                toolTimeoutMillis, maxOutputTokens, turnTokenBudget);
+                toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
+                requireApproval, doubleTexting);
     }
 
     public SessionConfig withMaxIterations(int maxIterations) {
-        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget);
+        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
+                requireApproval, doubleTexting);
     }
 
     public SessionConfig withToolTimeoutMillis(long millis) {
-        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, millis, maxOutputTokens, turnTokenBudget);
+        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, millis, maxOutputTokens, turnTokenBudget,
+                requireApproval, doubleTexting);
     }
 
     public SessionConfig withMaxOutputTokens(int tokens) {
-        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, tokens, turnTokenBudget);
+        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, tokens, turnTokenBudget,
+                requireApproval, doubleTexting);
     }
 
     public SessionConfig withTurnTokenBudget(long tokens) {
-        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, tokens);
+        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, tokens,
+                requireApproval, doubleTexting);
+    }
+
+    /** A copy in which calls of these tools wait for approval. */
+    public SessionConfig withRequireApproval(List<String> toolNames) {
+        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens,
+                turnTokenBudget, toolNames, doubleTexting);
+    }
+
+    /** A copy with this double-texting strategy. */
+    public SessionConfig withDoubleTexting(DoubleTexting strategy) {
+        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens,
+                turnTokenBudget, requireApproval, Require.nonNull(strategy, "doubleTexting"));
     }
 }

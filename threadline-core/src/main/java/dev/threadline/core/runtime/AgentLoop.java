@@ -60,14 +60,45 @@ final class AgentLoop {
         return contexts.computeIfAbsent(model, m -> new ContextStep(states, m, skills, tokens));
     }
 
+    /** The skills this loop's models may call. */
+    SkillRegistry skills() {
+        return skills;
+    }
+
+    /** The executor of this loop's tool calls. */
+    ToolExecutor tools() {
+        return tools;
+    }
+
     /** Whether this process runs a turn of the session now. */
     boolean runs(SessionKey key) {
         return running.containsKey(key);
     }
 
-    /** Runs one turn for {@code text}. Model failures are recorded as an interrupted turn and rethrown. */
+    /**
+     * Runs one turn for {@code text}. Model failures are recorded as an interrupted turn and rethrown.
+     * A turn suspended awaiting a person is closed first, in the same step as the new message: its
+     * waiting calls are denied (or their questions failed), so the transcript stays valid.
+     */
     TurnResult turn(SessionKey key, String text, Cmd cmd) {
         Require.nonBlank(text, "text");
+        return run(key, cmd, st -> {
+            List<Event> events = new ArrayList<>(Suspension.superseding(st));
+            events.add(new Event.UserMessageReceived(Message.user(text)));
+            return events;
+        }, List.of(), CheckpointSource.INPUT);
+    }
+
+    /**
+     * Resumes a suspended turn: {@code first} is the person's step (an approval and the call's start, a
+     * denial, an answer), {@code calls} what it lets run; then the turn goes on as usual, suspending
+     * again if calls still wait.
+     */
+    TurnResult resume(SessionKey key, Cmd cmd, Decider first, List<ContentBlock.ToolUse> calls) {
+        return run(key, cmd, first, calls, CheckpointSource.INPUT);
+    }
+
+    private TurnResult run(SessionKey key, Cmd cmd, Decider first, List<ContentBlock.ToolUse> calls, CheckpointSource source) {
         SessionConfig config = states.info(key).config();
         ContextStep context = context(config);
         TurnControl control = new TurnControl();
@@ -76,11 +107,14 @@ final class AgentLoop {
         }
         long startSeq = -1;
         try {
-            State s = states.update(key, CheckpointSource.INPUT, cmd,
-                    st -> List.of(new Event.UserMessageReceived(Message.user(text)))).state();
-            startSeq = s.seq();
+            startSeq = states.update(key, source, cmd, first).state().seq();
             Tally t = new Tally();
+            tools.runAll(key, cmd, calls, config, control);
             while (true) {
+                TurnResult suspended = suspendIfWaiting(key, cmd, control, t);
+                if (suspended != null) {
+                    return suspended;
+                }
                 TurnEnding limit = TurnEnding.beforeModelCall(config, control.reason(), t.modelCalls, t.usage);
                 if (limit != null) {
                     return end(key, cmd, limit.outcome(), limit.reason(), t);
@@ -93,7 +127,7 @@ final class AgentLoop {
                     if (prepared instanceof ContextStep.Prepared.Overflow o) {
                         return end(key, cmd, Outcome.CONTEXT_OVERFLOW, o.reason(), t);
                     }
-                    response = context.model().complete(((ContextStep.Prepared.Send) prepared).request());
+                    response = call(key, context.model(), ((ContextStep.Prepared.Send) prepared).request(), cmd.listener(), t.modelCalls + 1);
                 } catch (ModelException e) {
                     end(key, cmd, Outcome.INTERRUPTED, "model error: " + e.getMessage(), t);
                     throw e;
@@ -117,6 +151,34 @@ final class AgentLoop {
         }
     }
 
+    /** One model call: streamed to the command's listener when it has one (models that cannot stream give the text at once). */
+    private static ChatResponse call(SessionKey key, ChatModel model, dev.threadline.core.llm.ChatRequest request, TurnListener listener,
+                                     int modelCall) {
+        if (listener == null) {
+            return model.complete(request);
+        }
+        return model.stream(request, text -> {
+            try {
+                listener.onTextDelta(new TurnListener.TextDelta(modelCall, text));
+            } catch (RuntimeException e) {
+                LOG.warn("session {}: a turn listener failed ({}); the turn goes on", key, e.toString());
+            }
+        });
+    }
+
+    /** Suspends the turn when calls wait for a person and nothing else is left to run (not after an interrupt: that ends it). */
+    private TurnResult suspendIfWaiting(SessionKey key, Cmd cmd, TurnControl control, Tally t) {
+        State s = states.get(key);
+        if (control.interrupted() || s.awaiting().isEmpty()) {
+            return null;
+        }
+        Event.TurnSuspended suspended = Suspension.of(s);
+        State after = states.update(key, CheckpointSource.LOOP, cmd, st -> List.of(suspended)).state();
+        Outcome outcome = after.status() == dev.threadline.core.state.SessionStatus.AWAITING_APPROVAL
+                ? Outcome.AWAITING_APPROVAL : Outcome.AWAITING_INPUT;
+        return result(key, outcome, "", suspended.reason(), t);
+    }
+
     /** What the turn has spent so far. */
     private static final class Tally {
         int modelCalls;
@@ -126,8 +188,9 @@ final class AgentLoop {
 
     /**
      * Records the reply. Ends the turn (returns its result) at end_turn, max_tokens or refusal (see
-     * {@link TurnEnding#ofReply}); otherwise runs the requested tools and returns null: the loop calls
-     * the model again.
+     * {@link TurnEnding#ofReply}); otherwise runs the requested tools that need no person (the others
+     * are recorded as awaiting approval or an answer) and returns null: the loop calls the model
+     * again, or suspends the turn if calls wait.
      */
     private TurnResult record(SessionKey key, Cmd cmd, SessionConfig config, ChatResponse response, TurnControl control, Tally t) {
         Message reply = response.toMessage();
@@ -145,12 +208,10 @@ final class AgentLoop {
         first.add(new Event.AssistantMessageReceived(reply));
         List<ContentBlock.ToolUse> runnable = new ArrayList<>();
         for (ContentBlock.ToolUse use : uses) {
-            String problem = tools.problem(use, config);
-            if (problem == null) {
-                first.add(new Event.ToolCallStarted(use.id(), use.name()));
+            Event admitted = tools.admission(use, config);
+            first.add(admitted);
+            if (admitted instanceof Event.ToolCallStarted) {
                 runnable.add(use);
-            } else {
-                first.add(new Event.ToolCallFailed(use.id(), problem));
             }
         }
         try {

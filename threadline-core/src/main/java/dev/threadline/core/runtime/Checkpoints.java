@@ -104,6 +104,16 @@ final class Checkpoints {
                 case Event.TurnInterrupted t -> "interrupted: " + t.reason();
                 case Event.ContextCompacted c -> "context compacted: a summary replaces what precedes message " + c.boundary();
                 case Event.Cleared c -> "context cleared";
+                case Event.ApprovalRequested r -> "approval requested: " + r.name() + " " + r.arguments();
+                case Event.ApprovalGiven g -> "approved" + (g.arguments() == null ? "" : " with edited arguments " + g.arguments());
+                case Event.ApprovalDenied d -> "denied: " + d.reason();
+                case Event.InputRequested r -> "question: " + r.question();
+                case Event.InputGiven g -> "answer: " + g.answer();
+                case Event.TurnSuspended t -> "suspended: " + t.reason();
+                case Event.StateEdited e -> "edited by " + e.author() + (e.reason().isBlank() ? "" : " (" + e.reason() + ")")
+                        + ": " + e.edits().size() + " edit(s)";
+                case Event.EffectCompensated c -> (c.error() ? "compensation failed: " : "compensated: ") + c.name() + " " + c.outcome();
+                case Event.TurnRolledBack r -> "rolled back to seq " + r.toSeq() + " (kept on " + r.sideBranch() + ")";
             };
             if (p != null) {
                 parts.add(p);

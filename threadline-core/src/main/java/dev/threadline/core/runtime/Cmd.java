@@ -16,29 +16,37 @@ final class Cmd {
     private final boolean callers;
     private final String fingerprint;
     private final String result;
+    private final TurnListener listener;
     private boolean recorded;
 
-    private Cmd(String id, boolean callers, String fingerprint, String result) {
+    private Cmd(String id, boolean callers, String fingerprint, String result, TurnListener listener) {
         this.id = id;
         this.callers = callers;
         this.fingerprint = fingerprint;
         this.result = result;
+        this.listener = listener;
     }
 
     /** A command of {@code kind} with arguments {@code args} (digested), carrying the caller's id if any. */
     static Cmd of(CommandOptions options, String kind, String args) {
         String callerId = options == null ? null : options.commandId();
-        return new Cmd(callerId != null ? callerId : StateManager.newCommandId(), callerId != null, fingerprint(kind, args), null);
+        return new Cmd(callerId != null ? callerId : StateManager.newCommandId(), callerId != null, fingerprint(kind, args), null,
+                options == null ? null : options.listener());
     }
 
     /** An internal command (recovery, a closing step): never recorded. */
     static Cmd internal() {
-        return new Cmd(StateManager.newCommandId(), false, "internal", null);
+        return new Cmd(StateManager.newCommandId(), false, "internal", null, null);
     }
 
     /** The same command recording {@code result} (e.g. a fork's new session id) with its record. */
     Cmd withResult(String result) {
-        return new Cmd(id, callers, fingerprint, result);
+        return new Cmd(id, callers, fingerprint, result, listener);
+    }
+
+    /** Who hears the command's turn stream, or null. */
+    TurnListener listener() {
+        return listener;
     }
 
     String id() {

@@ -102,14 +102,35 @@ final class CommandGate {
      */
     private void takeOver(SessionKey key, Lease previous) {
         State s = states.refresh(key);
-        if (s.isIdle() || loop.runs(key)) {
-            return;
+        if (s.isIdle() || s.isSuspended() || loop.runs(key)) {
+            return; // at rest: nothing runs an idle session or a turn suspended for a person
         }
         LOG.warn("session {}: the turn left running by {} is closed as interrupted (its lease {})", key,
                 previous == null ? "a process that held no lease" : LeaseOwner.describe(previous.owner()),
                 previous == null ? "is gone" : "expired at " + previous.expiresAt());
-        states.update(key, CheckpointSource.SYSTEM, Cmd.internal(), st -> TurnEnding.closing(st, StateManager.CRASH_REASON,
-                new Event.TurnInterrupted("the process running this turn stopped or stalled past its lease;"
-                        + " closed by the process that took the session over")));
+        states.update(key, CheckpointSource.SYSTEM, Cmd.internal(), CommandGate::closeAbandoned);
+    }
+
+    /**
+     * The events that close a turn its process abandoned: calls that were running fail (their outcome
+     * is unknown); if calls wait for a person the turn is suspended for them (the requests survive the
+     * crash), else it ends as interrupted.
+     */
+    static java.util.List<Event> closeAbandoned(State st) {
+        if (st.awaiting().isEmpty()) {
+            return TurnEnding.closing(st, StateManager.CRASH_REASON, new Event.TurnInterrupted("the process running this turn"
+                    + " stopped or stalled past its lease; closed by the process that took the session over"));
+        }
+        java.util.List<Event> events = new java.util.ArrayList<>();
+        State next = st;
+        for (dev.threadline.core.state.PendingToolCall p : st.pending()) {
+            if (!p.answered() && !p.waitsForAPerson()) {
+                Event e = new Event.ToolCallFailed(p.toolUseId(), StateManager.CRASH_REASON);
+                events.add(e);
+                next = dev.threadline.core.internal.state.Reducer.apply(next, e);
+            }
+        }
+        events.add(Suspension.of(next));
+        return events;
     }
 }

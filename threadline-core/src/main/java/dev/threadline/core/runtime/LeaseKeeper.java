@@ -40,6 +40,7 @@ final class LeaseKeeper implements AutoCloseable {
     private final LeaseOwner owner;
     private final ConcurrentHashMap<SessionKey, Held> held = new ConcurrentHashMap<>();
     private final ScheduledFuture<?> ticker;
+    private volatile java.util.function.BiConsumer<SessionKey, String> onInterruptRequest = (k, r) -> { };
 
     /** One session's lease as this runtime holds it. Guarded by its own monitor; {@code lease} is read without it. */
     private static final class Held {
@@ -62,6 +63,20 @@ final class LeaseKeeper implements AutoCloseable {
         this.owner = LeaseOwner.current();
         long period = Math.max(10, ttl.toMillis() / 4);
         this.ticker = scheduler.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Who hears of an interrupt another process requested for a session whose command runs here
+     * (checked at each renewal tick); set once when the runtime is wired.
+     */
+    void onInterruptRequest(java.util.function.BiConsumer<SessionKey, String> listener) {
+        this.onInterruptRequest = listener;
+    }
+
+    /** The lease this runtime holds for {@code key}, or null. */
+    Lease held(SessionKey key) {
+        Held h = held.get(key);
+        return h == null ? null : h.lease;
     }
 
     /** This runtime's owner string. */
@@ -243,6 +258,9 @@ final class LeaseKeeper implements AutoCloseable {
                     }
                     continue;
                 }
+                if (h.active > 0) {
+                    pollInterrupt(e.getKey(), l);
+                }
                 if (h.active == 0 && h.idleSince != null && !now.isBefore(h.idleSince.plus(linger))) {
                     h.lease = null;
                     held.remove(e.getKey(), h);
@@ -260,6 +278,17 @@ final class LeaseKeeper implements AutoCloseable {
                     }
                 }
             }
+        }
+    }
+
+    private void pollInterrupt(SessionKey key, Lease l) {
+        try {
+            store.takeInterruptRequest(l).ifPresent(reason -> {
+                LOG.info("session {}: another process asked to interrupt the running turn ({})", key, reason);
+                onInterruptRequest.accept(key, reason);
+            });
+        } catch (RuntimeException fail) {
+            LOG.debug("session {}: could not read interrupt requests ({})", key, fail.toString());
         }
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.state.Checkpoint;
+import dev.threadline.core.state.Edit;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.Page;
@@ -13,8 +14,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A handle on one session of one tenant. Commands that change it ({@link #submit}, {@link #update},
- * {@link #clear}, {@link #compact}, and the branch commands {@link #fork} and {@link #rewind}) run one
+ * A handle on one session of one tenant. Commands that change it ({@link #submit}, {@link #approve},
+ * {@link #deny}, {@link #answer}, {@link #edit}, {@link #clear}, {@link #compact}, and the branch
+ * commands {@link #fork} and {@link #rewind}) run one
  * at a time per session, in the order they were called, in this process and across processes: a
  * command first takes the session's lease, waiting (bounded) while another process holds it.
  * Reads ({@link #state}, {@link #checkpoints}, {@link #journal}, ...) never change anything, and see
@@ -63,18 +65,101 @@ public interface Session {
     CompletableFuture<TurnResult> submitAsync(String text, CommandOptions options);
 
     /**
-     * Runs one step decided from the current state, behind queued commands.
+     * Approves a call that waits for approval: it runs with the model's arguments, then the turn goes on
+     * (it may suspend again if other calls still wait). Any process can approve, after any restart.
      *
-     * @throws dev.threadline.core.InvalidEventException when the reducer refuses the decided events (nothing is written)
+     * @throws dev.threadline.core.InvalidInputException when no call with this id waits for approval (it is
+     *         unknown, or was approved, denied or answered already): nothing is written
      */
-    default Commit update(Decider decider) {
-        return update(decider, CommandOptions.NONE);
+    default TurnResult approve(String toolUseId) {
+        return approve(toolUseId, null, CommandOptions.NONE);
     }
 
-    /** Like {@link #update(Decider)}, idempotent by {@code options.commandId()}. */
-    Commit update(Decider decider, CommandOptions options);
+    /**
+     * Approves a call with {@code editedArguments} in place of the model's (null: the model's). The edited
+     * arguments are validated against the skill's schema first; the result tells the model they were edited.
+     *
+     * @throws dev.threadline.core.InvalidInputException when no call with this id waits for approval, or the
+     *         edited arguments do not match the schema (naming each problem): nothing is written
+     */
+    default TurnResult approve(String toolUseId, JsonNode editedArguments) {
+        return approve(toolUseId, editedArguments, CommandOptions.NONE);
+    }
 
-    /** Asks the turn this process runs for the session to stop (running skills are cancelled). False when none runs here. */
+    /** Like {@link #approve(String, JsonNode)}, idempotent by {@code options.commandId()}. */
+    TurnResult approve(String toolUseId, JsonNode editedArguments, CommandOptions options);
+
+    /**
+     * Denies a call that waits for approval: it never runs; its result is the error "denied by the user:
+     * {@code reason}", {@code State.permissionDenials} counts it, and the turn goes on.
+     *
+     * @throws dev.threadline.core.InvalidInputException when no call with this id waits for approval, or the
+     *         reason is blank: nothing is written
+     */
+    default TurnResult deny(String toolUseId, String reason) {
+        return deny(toolUseId, reason, CommandOptions.NONE);
+    }
+
+    /** Like {@link #deny(String, String)}, idempotent by {@code options.commandId()}. */
+    TurnResult deny(String toolUseId, String reason, CommandOptions options);
+
+    /**
+     * Answers a question the model asked ({@code ask_user}): the text becomes the call's result and the
+     * turn goes on.
+     *
+     * @throws dev.threadline.core.InvalidInputException when no question with this id waits, or the text is
+     *         blank: nothing is written
+     */
+    default TurnResult answer(String toolUseId, String text) {
+        return answer(toolUseId, text, CommandOptions.NONE);
+    }
+
+    /** Like {@link #answer(String, String)}, idempotent by {@code options.commandId()}. */
+    TurnResult answer(String toolUseId, String text, CommandOptions options);
+
+    /** The calls of a suspended turn that wait for a person (approvals and questions); empty when none waits. A pure read. */
+    List<PendingApproval> pendingApprovals();
+
+    /**
+     * Records one step that ran outside Threadline's own agent loop — a framework adapter's memory writing
+     * the messages its loop produced (user message, assistant reply, tool calls with their results, the
+     * end of the turn): {@code decider} sees the current state and returns the events. Guarded: it runs
+     * only between turns, and the step must leave the session between turns again, with no tool call
+     * unanswered; the reducer checks every event. Otherwise nothing is written. For corrections by a
+     * person use {@link #edit}.
+     *
+     * @throws dev.threadline.core.InvalidInputException when the session is in a turn or the step would leave it in one
+     * @throws dev.threadline.core.InvalidEventException when the reducer refuses an event
+     */
+    default Commit recordStep(Decider decider) {
+        return recordStep(decider, CommandOptions.NONE);
+    }
+
+    /** Like {@link #recordStep(Decider)}, idempotent by {@code options.commandId()}. */
+    Commit recordStep(Decider decider, CommandOptions options);
+
+    /**
+     * Edits the state between turns: the typed {@code edits} are recorded together as one
+     * {@code StateEdited} step by {@code author}, for {@code reason}. To change the past, {@link #rewind}
+     * to a checkpoint and edit the branch it returns (history is never destroyed).
+     *
+     * @throws dev.threadline.core.InvalidEventException when an edit would break an invariant (a turn runs
+     *         or waits, a tool message, a tool_use no turn answers, a temp variable, ...): nothing is written
+     * @throws dev.threadline.core.InvalidInputException when the author is blank or there are no edits
+     */
+    default Commit edit(String author, String reason, Edit... edits) {
+        return edit(author, reason, List.of(edits), CommandOptions.NONE);
+    }
+
+    /** Like {@link #edit(String, String, Edit...)}, idempotent by {@code options.commandId()}. */
+    Commit edit(String author, String reason, List<Edit> edits, CommandOptions options);
+
+    /**
+     * Asks the turn this process runs for the session to stop (running skills are cancelled). False when
+     * none runs here; a turn suspended for a person is not running (deny or answer its calls, or send a
+     * new message, which denies them). To stop a turn another process runs, submit with
+     * {@code DoubleTexting.INTERRUPT}.
+     */
     boolean interrupt();
 
     /** Starts the model's context afresh; the history stays in the journal. Refused while a turn runs. */
@@ -110,6 +195,26 @@ public interface Session {
 
     /** The variables of one scope as this session sees them (session, its user's, its tenant's app ones). */
     Map<String, JsonNode> variables(VariableScope scope);
+
+    /**
+     * The calls of {@code side_effect} skills the journal records after checkpoint {@code seq}: what a
+     * rewind or fork to {@code seq} cannot undo. A pure read.
+     */
+    List<SideEffect> sideEffectsAfter(long seq);
+
+    /**
+     * Undoes what can be undone before going back to checkpoint {@code seq}: runs the compensation of
+     * each side effect after it whose skill is {@link dev.threadline.core.skill.Compensable}, newest
+     * first, once each (an undone effect leaves the ledger), and records each outcome as an
+     * {@code EffectCompensated} step. Returns the compensations run, with their outcomes; effects
+     * that cannot be compensated stay listed by {@link #sideEffectsAfter}.
+     */
+    default List<SideEffect> compensate(long seq) {
+        return compensate(seq, CommandOptions.NONE);
+    }
+
+    /** Like {@link #compensate(long)}, idempotent by {@code options.commandId()} (a repeat runs nothing). */
+    List<SideEffect> compensate(long seq, CommandOptions options);
 
     /** Every step of the journal, oldest first (a branch lists its parent's steps before the branch point too). */
     List<Checkpoint> checkpoints();
@@ -153,6 +258,8 @@ public interface Session {
      * {@code options.commandId()}. A refused fork leaves nothing behind.
      *
      * @throws dev.threadline.core.InvalidInputException when {@code seq} is not a checkpoint or the branch would be invalid
+     * @throws dev.threadline.core.UndoneEffectsException when calls with side effects come after {@code seq}
+     *         and {@code options} does not acknowledge them (see {@link #sideEffectsAfter})
      */
     Session fork(long seq, String newId, CommandOptions options);
 
@@ -164,6 +271,11 @@ public interface Session {
         return rewind(seq, CommandOptions.NONE);
     }
 
-    /** Like {@link #rewind(long)}, idempotent by {@code options.commandId()}. */
+    /**
+     * Like {@link #rewind(long)}, idempotent by {@code options.commandId()}.
+     *
+     * @throws dev.threadline.core.UndoneEffectsException when calls with side effects come after {@code seq}
+     *         and {@code options} does not acknowledge them
+     */
     Session rewind(long seq, CommandOptions options);
 }

@@ -3,16 +3,15 @@ package dev.threadline.core.runtime;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.InvalidInputException;
 import dev.threadline.core.Require;
-import dev.threadline.core.SessionExistsException;
-import dev.threadline.core.SessionNotFoundException;
 import dev.threadline.core.ThreadlineException;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
+import dev.threadline.core.model.DoubleTexting;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.state.Checkpoint;
+import dev.threadline.core.state.Edit;
 import dev.threadline.core.state.State;
-import dev.threadline.core.state.TranscriptValidator;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.internal.store.Lineage;
@@ -20,16 +19,15 @@ import dev.threadline.core.store.Page;
 import dev.threadline.core.store.ScopedWrite;
 import dev.threadline.core.store.SessionKey;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /** The {@link Session} implementation: a session key bound to a runtime's engine. Thread-safe. */
 final class SessionHandle implements Session {
     private final Engine engine;
     private final SessionKey key;
+    private volatile DoubleTexting configured; // the session config's strategy: fixed at creation, read once
 
     SessionHandle(Engine engine, SessionKey key) {
         this.engine = engine;
@@ -50,14 +48,26 @@ final class SessionHandle implements Session {
     public TurnResult submit(String text, CommandOptions options) {
         requireText(text);
         Cmd cmd = Cmd.of(options, "submit", text);
-        return engine.gate().call(key, cmd, c -> engine.loop().turn(key, text, c), this::replayTurn);
+        return engine.gate().call(key, cmd, turnBody(text, cmd, options), this::replayTurn);
     }
 
     @Override
     public CompletableFuture<TurnResult> submitAsync(String text, CommandOptions options) {
         requireText(text);
         Cmd cmd = Cmd.of(options, "submit", text);
-        return engine.gate().submit(key, cmd, c -> engine.loop().turn(key, text, c), this::replayTurn);
+        return engine.gate().submit(key, cmd, turnBody(text, cmd, options), this::replayTurn);
+    }
+
+    /**
+     * The body of a submit after its double-texting strategy met any running turn (a repeated command
+     * id meets nothing: it only replays).
+     */
+    private CommandGate.Body<TurnResult> turnBody(String text, Cmd cmd, CommandOptions options) {
+        DoubleTexting strategy = options != null && options.doubleTexting() != null ? options.doubleTexting() : configured();
+        if (strategy == DoubleTexting.ENQUEUE || (cmd.hasCallerId() && engine.store().command(key, cmd.id()).isPresent())) {
+            return c -> engine.loop().turn(key, text, c);
+        }
+        return new DoubleTexts(engine).prepare(key, text, strategy);
     }
 
     private TurnResult replayTurn(CommandRecord first) {
@@ -70,8 +80,36 @@ final class SessionHandle implements Session {
         }
     }
 
+    static {
+        dev.threadline.core.internal.runtime.RawSteps.install((session, decider) ->
+                ((SessionHandle) session).update(decider, CommandOptions.NONE));
+    }
+
     @Override
-    public Commit update(Decider decider, CommandOptions options) {
+    public Commit recordStep(Decider decider, CommandOptions options) {
+        Require.nonNull(decider, "decider");
+        return update(s -> {
+            if (!s.isIdle() || !s.pending().isEmpty()) {
+                throw new InvalidInputException("step", "the session is " + s.status().wireName()
+                        + ": a recorded step is written between turns");
+            }
+            List<Event> events = decider.decide(s);
+            State after = s;
+            for (Event e : events == null ? List.<Event>of() : events) {
+                after = dev.threadline.core.internal.state.Reducer.apply(after, e);
+            }
+            if (!after.isIdle() || !after.pending().isEmpty()) {
+                throw new InvalidInputException("step", "a recorded step must leave the session between turns (idle, no tool"
+                        + " call unanswered); this one would leave it " + after.status().wireName()
+                        + (after.pending().isEmpty() ? "" : " with calls " + after.pending().stream().map(p -> p.toolUseId()).toList()
+                        + " unanswered") + "; nothing was written");
+            }
+            return events;
+        }, options);
+    }
+
+    /** The raw step of events a decider chooses: not public API (tests and the engine's own callers use it). */
+    Commit update(Decider decider, CommandOptions options) {
         Require.nonNull(decider, "decider");
         return engine.gate().call(key, Cmd.of(options, "update", null),
                 c -> engine.states().update(key, CheckpointSource.EDIT, c, decider), this::replayCommit);
@@ -83,6 +121,59 @@ final class SessionHandle implements Session {
                 .takeWhile(e -> e.commandId().equals(first.commandId())).toList();
         long last = events.isEmpty() ? first.seq() : events.get(events.size() - 1).seq();
         return new Commit(events, engine.states().stateAt(key, last));
+    }
+
+    @Override
+    public TurnResult approve(String toolUseId, JsonNode editedArguments, CommandOptions options) {
+        Require.nonBlank(toolUseId, "toolUseId");
+        Cmd cmd = Cmd.of(options, "approve", toolUseId + "|" + (editedArguments == null ? "" : editedArguments.toString()));
+        return engine.gate().call(key, cmd, c -> humans().approve(key, c, toolUseId, editedArguments), this::replayTurn);
+    }
+
+    @Override
+    public TurnResult deny(String toolUseId, String reason, CommandOptions options) {
+        Require.nonBlank(toolUseId, "toolUseId");
+        Require.nonBlank(reason, "reason");
+        Cmd cmd = Cmd.of(options, "deny", toolUseId + "|" + reason);
+        return engine.gate().call(key, cmd, c -> humans().deny(key, c, toolUseId, reason), this::replayTurn);
+    }
+
+    @Override
+    public TurnResult answer(String toolUseId, String text, CommandOptions options) {
+        Require.nonBlank(toolUseId, "toolUseId");
+        if (text == null || text.isBlank()) {
+            throw new InvalidInputException("text", "an answer must not be blank");
+        }
+        Cmd cmd = Cmd.of(options, "answer", toolUseId + "|" + text);
+        return engine.gate().call(key, cmd, c -> humans().answer(key, c, toolUseId, text), this::replayTurn);
+    }
+
+    private DoubleTexting configured() {
+        DoubleTexting d = configured;
+        if (d == null) {
+            d = info().config().doubleTexting();
+            configured = d;
+        }
+        return d;
+    }
+
+    private HumanCommands humans() {
+        return new HumanCommands(engine);
+    }
+
+    @Override
+    public List<PendingApproval> pendingApprovals() {
+        return state().awaiting().stream().map(PendingApproval::of).toList();
+    }
+
+    @Override
+    public Commit edit(String author, String reason, List<Edit> edits, CommandOptions options) {
+        Require.nonBlank(author, "author");
+        Require.argument(edits != null && !edits.isEmpty(), "edits", "at least one edit is needed");
+        edits.forEach(e -> Require.nonNull(e, "edit"));
+        Event.StateEdited edited = new Event.StateEdited(author, reason, edits);
+        return engine.gate().call(key, Cmd.of(options, "edit", dev.threadline.core.json.Json.write(edited)),
+                c -> engine.states().update(key, CheckpointSource.EDIT, c, s -> List.of(edited)), this::replayCommit);
     }
 
     @Override
@@ -127,6 +218,19 @@ final class SessionHandle implements Session {
     }
 
     @Override
+    public List<SideEffect> sideEffectsAfter(long seq) {
+        Require.argument(seq >= 0, "seq", "must not be negative, was " + seq);
+        return SideEffects.after(engine.store(), key, seq);
+    }
+
+    @Override
+    public List<SideEffect> compensate(long seq, CommandOptions options) {
+        Require.argument(seq >= 0, "seq", "must not be negative, was " + seq);
+        return engine.gate().call(key, Cmd.of(options, "compensate", Long.toString(seq)),
+                c -> new Compensations(engine, engine.loop().skills()).run(key, c, seq), first -> List.of());
+    }
+
+    @Override
     public List<Checkpoint> checkpoints() {
         return Checkpoints.of(key.id(), journal());
     }
@@ -168,70 +272,12 @@ final class SessionHandle implements Session {
 
     @Override
     public Session fork(long seq, String newId, CommandOptions options) {
-        return branch(seq, newId, "fork", ".f", options);
+        return new Branches(engine, key).branch(seq, newId, "fork", ".f", options);
     }
 
     @Override
     public Session rewind(long seq, CommandOptions options) {
-        return branch(seq, null, "rewind", ".r", options);
-    }
-
-    /**
-     * Creates the branch after checking it: the state it starts from must be a valid checkpoint and a
-     * valid model view, so a refused branch leaves nothing behind. Idempotent by the caller's command
-     * id, recorded on this (the source) session with the branch's id.
-     */
-    private Session branch(long seq, String newId, String reason, String infix, CommandOptions options) {
-        if (newId != null) {
-            SessionInfo.checkId(newId, "newId");
-        }
-        Cmd probe = Cmd.of(options, reason, seq + "|" + (newId == null ? "" : newId));
-        if (probe.hasCallerId()) {
-            Optional<CommandRecord> seen = engine.store().command(key, probe.id());
-            if (seen.isPresent()) {
-                return open(CommandGate.checked(key, seen.get(), probe).result());
-            }
-        }
-        SessionInfo source = info();
-        long head = engine.store().head(key);
-        if (seq < 1 || seq > head || Checkpoints.page(key, engine.store(), PageRequest.after(seq - 1, 1)).items().stream()
-                .noneMatch(c -> c.seq() == seq)) {
-            throw new InvalidInputException("seq", seq + " is not a checkpoint of session '" + key.id() + "' (its journal has seq 1.."
-                    + head + "; checkpoints lists them)");
-        }
-        State at = engine.states().stateAt(key, seq);
-        List<Event> events = new ArrayList<>();
-        events.add(new Event.BranchCreated(key.id(), seq, reason));
-        events.addAll(AgentLoop.closingEvents(at, TurnResult.Outcome.INTERRUPTED,
-                "this " + reason + " starts from a checkpoint taken while the call was running"));
-        for (int n = 1; ; n++) {
-            String id = newId != null ? newId : key.id() + infix + n;
-            if (newId == null && engine.store().session(key.sibling(id)).isPresent()) {
-                continue;
-            }
-            SessionInfo info = source.asBranch(id, seq, engine.clock().instant());
-            Cmd cmd = probe.withResult(id).recordOn(key, seq);
-            try {
-                engine.states().create(info, CheckpointSource.FORK, cmd, events, created -> {
-                    TranscriptValidator.check(created.messages(), TranscriptValidator.Mode.CHECKPOINT);
-                    Require.argument(created.pending().isEmpty(), "seq", "the branch at seq " + seq + " still has pending tool calls");
-                    engine.loop().context(info.config()).checkView(created, info.config());
-                });
-                return new SessionHandle(engine, key.sibling(id));
-            } catch (SessionExistsException e) {
-                if (newId != null) {
-                    throw e;
-                } // another caller took this generated id first: try the next
-            } catch (dev.threadline.core.DuplicateCommandException d) {
-                return open(CommandGate.checked(key, d.existing(), probe).result());
-            }
-        }
-    }
-
-    private Session open(String id) {
-        SessionKey k = key.sibling(id);
-        engine.store().session(k).orElseThrow(() -> new SessionNotFoundException(id));
-        return new SessionHandle(engine, k);
+        return new Branches(engine, key).branch(seq, null, "rewind", ".r", options);
     }
 
     @Override

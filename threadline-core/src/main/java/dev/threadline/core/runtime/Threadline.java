@@ -52,6 +52,7 @@ public final class Threadline implements AutoCloseable {
         ModelResolver models = b.models == null ? ModelResolver.always(b.model)
                 : b.model == null ? b.models : b.models.orElse(ModelResolver.always(b.model));
         AgentLoop loop = new AgentLoop(states, models, SkillRegistry.of(b.skills), b.tokenCounter, skillExecutor);
+        leases.onInterruptRequest((key, reason) -> loop.interrupt(key, reason));
         SessionRunner runner = new SessionRunner();
         this.engine = new Engine(b.store, b.clock, states, leases, runner, loop, new CommandGate(runner, leases, states, loop), b.userId);
     }

@@ -7,6 +7,7 @@ import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.skill.SimpleExecutionContext;
 import dev.threadline.core.skill.Skill;
+import dev.threadline.core.skill.SkillPolicy;
 import dev.threadline.core.skill.SkillRegistry;
 import dev.threadline.core.skill.SkillResult;
 import dev.threadline.core.skill.VariableWrite;
@@ -54,6 +55,32 @@ final class ToolExecutor {
         }
         List<String> problems = skills.validator().validate(skill.get(), use.input());
         return problems.isEmpty() ? null : "invalid arguments for " + use.name() + ": " + String.join("; ", problems);
+    }
+
+    /**
+     * How a requested call enters the journal: failed when it cannot run ({@link #problem}), waiting
+     * for an answer when its skill is answered by the user, waiting for approval when its skill or the
+     * session config requires it, else started.
+     */
+    Event admission(ContentBlock.ToolUse use, SessionConfig config) {
+        String problem = problem(use, config);
+        if (problem != null) {
+            return new Event.ToolCallFailed(use.id(), problem);
+        }
+        SkillPolicy policy = skills.find(use.name()).orElseThrow().policy();
+        if (policy.answeredByUser()) {
+            JsonNode q = use.input().get("question");
+            return new Event.InputRequested(use.id(), q != null && q.isTextual() ? q.asText() : use.input().toString());
+        }
+        if (policy.requiresApproval() || config.requireApproval().contains(use.name())) {
+            return new Event.ApprovalRequested(use.id(), use.name(), use.input());
+        }
+        return new Event.ToolCallStarted(use.id(), use.name(), policy.effect());
+    }
+
+    /** The effect a skill declares (idempotent for one no longer registered). */
+    dev.threadline.core.skill.Effect effectOf(String name) {
+        return skills.find(name).map(s -> s.policy().effect()).orElse(dev.threadline.core.skill.Effect.IDEMPOTENT);
     }
 
     void runAll(SessionKey key, Cmd cmd, List<ContentBlock.ToolUse> uses, SessionConfig config, TurnControl control) {
@@ -104,7 +131,7 @@ final class ToolExecutor {
             if (r == null) {
                 ended = new Event.ToolCallFailed(use.id(), "the skill returned no result");
             } else {
-                ended = new Event.ToolCallCompleted(use.id(), r.content(), r.isError());
+                ended = new Event.ToolCallCompleted(use.id(), editedNote(state, use) + r.content(), r.isError());
                 writes = r.writes();
             }
         } catch (TimeoutException e) {
@@ -127,5 +154,18 @@ final class ToolExecutor {
         synchronized (control) { // one result of a turn at a time, so temp writes build on each other like journalled ones
             states.handleToolResult(key, cmd, ended, writes, control.temp);
         }
+    }
+
+    /** For a call run with arguments a person edited at approval: a line telling the model so. */
+    private static String editedNote(State state, ContentBlock.ToolUse use) {
+        for (int i = state.messages().size() - 1; i >= 0; i--) {
+            for (ContentBlock.ToolUse asked : state.messages().get(i).toolUses()) {
+                if (asked.id().equals(use.id())) {
+                    return asked.input().equals(use.input()) ? ""
+                            : "(the user approved this call with edited arguments: " + use.input() + ")\n";
+                }
+            }
+        }
+        return "";
     }
 }

@@ -11,18 +11,27 @@ import java.util.List;
  * outcome, reply, reason, end seq, model calls, tool calls and usage the first run returned. Stateless.
  */
 final class TurnReplay {
+    private static final String SUPERSEDED = "superseded:";
+
     private TurnReplay() {}
 
-    /** The result of the turn whose user message is the first of {@code events}. */
+    /**
+     * The result of the turn (or resumption) whose first step starts {@code events}: up to its end or
+     * suspension, skipping the close of a suspended turn that its new message superseded.
+     */
     static TurnResult of(String sessionId, List<StoredEvent> events) {
         String reply = "";
         int modelCalls = 0;
         int toolCalls = 0;
         Usage usage = Usage.ZERO;
+        boolean seenUser = false;
         for (int i = 0; i < events.size(); i++) {
             Event e = events.get(i).event();
-            if (e instanceof Event.UserMessageReceived && i > 0) {
-                break; // the next turn
+            if (e instanceof Event.UserMessageReceived) {
+                if (seenUser) {
+                    break; // the next turn
+                }
+                seenUser = true;
             }
             switch (e) {
                 case Event.AssistantMessageReceived a -> {
@@ -37,6 +46,11 @@ final class TurnReplay {
                     boolean replied = o == Outcome.COMPLETED || o == Outcome.MAX_TOKENS || o == Outcome.REFUSED;
                     return new TurnResult(sessionId, o, replied ? reply : "", t.reason(), events.get(i).seq(), modelCalls, toolCalls, usage);
                 }
+                case Event.TurnSuspended t -> {
+                    Outcome o = t.reason().startsWith("awaiting_approval") ? Outcome.AWAITING_APPROVAL : Outcome.AWAITING_INPUT;
+                    return new TurnResult(sessionId, o, "", t.reason(), events.get(i).seq(), modelCalls, toolCalls, usage);
+                }
+                case Event.TurnInterrupted t when t.reason().startsWith(SUPERSEDED) -> { } // the suspended turn a new message closed
                 case Event.TurnInterrupted t -> {
                     return new TurnResult(sessionId, Outcome.INTERRUPTED, "", t.reason(), events.get(i).seq(), modelCalls, toolCalls, usage);
                 }

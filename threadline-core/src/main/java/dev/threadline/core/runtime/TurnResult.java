@@ -3,7 +3,7 @@ package dev.threadline.core.runtime;
 import dev.threadline.core.model.Usage;
 
 /**
- * How a turn ended: the outcome, the assistant's final text, the journal position after it, and what
+ * How a turn ended, or stopped to wait for a person: the outcome, the assistant's final text, the journal position after it, and what
  * it cost (model calls, tool calls, tokens of this turn, compaction summaries included).
  */
 public record TurnResult(String sessionId, Outcome outcome, String reply, String reason, long seq, int modelCalls,
@@ -24,6 +24,13 @@ public record TurnResult(String sessionId, Outcome outcome, String reply, String
         /** The request could not fit the model's window, so it was not sent. */
         CONTEXT_OVERFLOW,
         /** Interrupted by a caller, or the model failed; see {@code reason}. */
-        INTERRUPTED
+        INTERRUPTED,
+        /**
+         * Suspended, durably, until a person approves or denies the calls that wait
+         * ({@code Session.pendingApprovals()}); recorded as {@code TurnSuspended}, not as an end.
+         */
+        AWAITING_APPROVAL,
+        /** Suspended until the user answers the model's question ({@code Session.answer}). */
+        AWAITING_INPUT
     }
 }

@@ -38,6 +38,15 @@ public interface ExecutionContext {
     /** True once the call timed out or the turn was interrupted: stop and return. */
     boolean isCancelled();
 
+    /**
+     * A key that names this call and no other, stable across every retry, recovery and process:
+     * {@code <session id>/<tool_use id>} (unique within a tenant). Pass it to the systems a skill
+     * changes (e.g. as an Idempotency-Key) so a call that is ever attempted twice takes effect once.
+     */
+    default String idempotencyKey() {
+        return sessionId() + "/" + toolUseId();
+    }
+
     /** A logger named after the skill, with the session and call in its messages. */
     org.slf4j.Logger logger();
 }

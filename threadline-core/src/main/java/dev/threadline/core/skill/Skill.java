@@ -23,4 +23,12 @@ public interface Skill {
 
     /** Runs the skill. Exceptions become an error result the model sees. */
     SkillResult execute(ExecutionContext context) throws Exception;
+
+    /**
+     * How the runtime treats its calls: by default they run as soon as the model asks. Must return
+     * the same value every time (it is read on every call, in every process).
+     */
+    default SkillPolicy policy() {
+        return SkillPolicy.DEFAULT;
+    }
 }

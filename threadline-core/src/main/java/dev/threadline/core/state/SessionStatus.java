@@ -2,12 +2,23 @@ package dev.threadline.core.state;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 
-/** Execution status of a session: idle between turns, running during one. */
+/**
+ * Execution status of a session: idle between turns, running during one, or suspended in the middle
+ * of one while a person decides ({@link #AWAITING_APPROVAL}: a tool call needs a yes or no;
+ * {@link #AWAITING_INPUT}: the model asked the user a question). A suspended turn is at rest and
+ * durable: no process runs it, any process resumes it with approve, deny or answer. Immutable.
+ */
 public enum SessionStatus {
-    IDLE, RUNNING;
+    IDLE, RUNNING, AWAITING_APPROVAL, AWAITING_INPUT;
 
+    /** The stored form: {@code idle}, {@code running}, {@code awaiting_approval}, {@code awaiting_input}. */
     @JsonValue
     public String wireName() {
         return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** Whether a turn is suspended waiting for a person (no process runs it). */
+    public boolean isSuspended() {
+        return this == AWAITING_APPROVAL || this == AWAITING_INPUT;
     }
 }

@@ -13,21 +13,22 @@ import java.util.Map;
  *
  * @param seq          journal position this state reflects (0 = nothing yet)
  * @param step         number of commits folded so far
- * @param status       idle or running a turn
+ * @param status       idle, running a turn, or a turn suspended awaiting a person
  * @param messages     the full transcript (compaction and clear change the model's view, not this)
  * @param variables    session-scoped variables (working memory)
  * @param pending      tool calls of the last assistant message that are not yet in the transcript
  * @param usage        token usage totalled over every model reply
  * @param contextStart index of the first message the model's context starts from (moved by clear)
  * @param compaction   the latest compaction, or null
+ * @param permissionDenials tool calls a person denied (the seeds' {@code permissionDenials}), counted over the session
  * @param toolUseIds   every tool_use id of {@code messages} (derived from them; shared between versions, never stored)
  */
 public record State(long seq, long step, SessionStatus status, List<Message> messages, Map<String, JsonNode> variables,
                     List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction,
-                    @JsonIgnore ToolUseIds toolUseIds) {
+                    int permissionDenials, @JsonIgnore ToolUseIds toolUseIds) {
 
     public static final State EMPTY = new State(0, 0, SessionStatus.IDLE, AppendOnlyList.empty(), Map.of(), List.of(),
-            Usage.ZERO, 0, null, ToolUseIds.EMPTY);
+            Usage.ZERO, 0, null, 0, ToolUseIds.EMPTY);
 
     /**
      * Checks and normalises the components; a null {@code toolUseIds} is derived from {@code messages}.
@@ -49,12 +50,13 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
     /** A state whose tool_use ids are derived from {@code messages} (one pass over them). */
     public State(long seq, long step, SessionStatus status, List<Message> messages, Map<String, JsonNode> variables,
                  List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction) {
-        this(seq, step, status, messages, variables, pending, usage, contextStart, compaction, null);
+        this(seq, step, status, messages, variables, pending, usage, contextStart, compaction, 0, null);
     }
 
     /** Everything but the message bodies: what a snapshot stores. */
     public StateSnapshot snapshot() {
-        return new StateSnapshot(seq, step, status, messages.size(), variables, pending, usage, contextStart, compaction);
+        return new StateSnapshot(seq, step, status, messages.size(), variables, pending, usage, contextStart, compaction,
+                permissionDenials);
     }
 
     /**
@@ -69,12 +71,25 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
                     + " messages but the journal holds " + messages.size());
         }
         return new State(s.seq(), s.step(), s.status(), messages, s.variables(), s.pending(), s.usage(),
-                s.contextStart(), s.compaction(), ToolUseIds.of(messages));
+                s.contextStart(), s.compaction(), s.permissionDenials(), ToolUseIds.of(messages));
     }
 
+    /** Whether no turn is running or suspended. */
     @JsonIgnore
     public boolean isIdle() {
         return status == SessionStatus.IDLE;
+    }
+
+    /** Whether a turn is suspended awaiting a person (approval or an answer); no process runs it. */
+    @JsonIgnore
+    public boolean isSuspended() {
+        return status.isSuspended();
+    }
+
+    /** The pending calls that wait for a person, in the order of their tool_use blocks. */
+    @JsonIgnore
+    public List<PendingToolCall> awaiting() {
+        return pending.stream().filter(PendingToolCall::waitsForAPerson).toList();
     }
 
     public JsonNode variable(String name) {
@@ -87,7 +102,13 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
      */
     public State with(long seq, long step, SessionStatus status, Map<String, JsonNode> variables,
                List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction) {
-        return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, toolUseIds);
+        return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, permissionDenials,
+                toolUseIds);
+    }
+
+    /** A copy with another count of denied calls (the reducer counts a denial with it). */
+    public State withPermissionDenials(int denials) {
+        return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, denials, toolUseIds);
     }
 
     /**
@@ -96,7 +117,7 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
      */
     public State withMessage(Message next, SessionStatus status, List<PendingToolCall> pending, Usage usage) {
         return new State(seq, step, status, transcript().plus(next), variables, pending, usage, contextStart, compaction,
-                toolUseIds.plus(next));
+                permissionDenials, toolUseIds.plus(next));
     }
 
     AppendOnlyList<Message> transcript() {

@@ -8,13 +8,21 @@ import java.util.Map;
 /**
  * A small snapshot of a {@link State}: everything but the message bodies. Written every K events so
  * that loading a session replays only the events after it (and reads only the transcript-bearing
- * events before it).
+ * events before it). A snapshot stored without {@code permissionDenials} reads it as 0. Immutable.
  */
 public record StateSnapshot(long seq, long step, SessionStatus status, int messageCount,
                             Map<String, JsonNode> variables, List<PendingToolCall> pending, Usage usage,
-                            int contextStart, Compaction compaction) {
+                            int contextStart, Compaction compaction, Integer permissionDenials) {
+    @com.fasterxml.jackson.annotation.JsonCreator
     public StateSnapshot {
         variables = variables == null ? Map.of() : Map.copyOf(variables);
         pending = pending == null ? List.of() : List.copyOf(pending);
+        permissionDenials = permissionDenials == null ? 0 : permissionDenials; // boxed: absent from older snapshots
+    }
+
+    /** A snapshot without denials (the shape before humans in the loop). */
+    public StateSnapshot(long seq, long step, SessionStatus status, int messageCount, Map<String, JsonNode> variables,
+                         List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction) {
+        this(seq, step, status, messageCount, variables, pending, usage, contextStart, compaction, 0);
     }
 }

@@ -40,6 +40,8 @@ public final class InMemoryStateStore implements StateStore {
         Instant updatedAt;
         long epoch;
         Lease lease;
+        long interruptEpoch;
+        String interruptReason;
 
         Row(SessionInfo info, long head, Instant updatedAt) {
             this.info = info;
@@ -239,6 +241,25 @@ public final class InMemoryStateStore implements StateStore {
         if (r != null && r.lease != null && r.epoch == lease.epoch() && r.lease.owner().equals(lease.owner())) {
             r.lease = null;
         }
+    }
+
+    @Override
+    public synchronized boolean requestInterrupt(SessionKey key, long epoch, String reason) {
+        Row r = row(key);
+        r.interruptEpoch = epoch;
+        r.interruptReason = reason;
+        return true;
+    }
+
+    @Override
+    public synchronized Optional<String> takeInterruptRequest(Lease lease) {
+        Row r = sessions.get(lease.key());
+        if (r == null || r.interruptReason == null || r.interruptEpoch != lease.epoch() || r.epoch != lease.epoch()) {
+            return Optional.empty();
+        }
+        String reason = r.interruptReason;
+        r.interruptReason = null;
+        return Optional.of(reason);
     }
 
     @Override

@@ -42,4 +42,27 @@ public interface Leases {
      * @throws dev.threadline.core.SessionNotFoundException when the session does not exist
      */
     Optional<Lease> lease(SessionKey key);
+
+    /**
+     * Asks the holder of the session's lease at {@code epoch} to interrupt the command it runs (a new
+     * message that interrupts or rolls back a running turn, from another process). The holder sees it
+     * through {@link #interruptRequested} while it renews; a request for an epoch that is no longer
+     * current is never seen. Stores that cannot carry it return false (the default), and the caller
+     * falls back to waiting for the lease.
+     *
+     * @return whether the request was recorded
+     * @throws dev.threadline.core.SessionNotFoundException when the session does not exist
+     */
+    default boolean requestInterrupt(SessionKey key, long epoch, String reason) {
+        return false;
+    }
+
+    /**
+     * Takes the interrupt request made for this lease's epoch, if any (it is then gone).
+     *
+     * @return the request's reason, or empty
+     */
+    default Optional<String> takeInterruptRequest(Lease lease) {
+        return Optional.empty();
+    }
 }

@@ -38,7 +38,15 @@ class BranchProperties {
             Checkpoint at = cps.get(Math.floorMod(pick, cps.size()));
             State parentBefore = s.state();
 
-            Session b = rewind ? s.rewind(at.seq()) : s.fork(at.seq());
+            boolean effects = !s.sideEffectsAfter(at.seq()).isEmpty();
+            if (effects) { // a side_effect call came after the checkpoint: refused without an acknowledgement, nothing written
+                long sessions = tl.defaultTenant().sessions().items().size();
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.rewind(at.seq()))
+                        .isInstanceOf(dev.threadline.core.UndoneEffectsException.class);
+                assertThat(tl.defaultTenant().sessions().items()).hasSize((int) sessions);
+            }
+            CommandOptions ack = CommandOptions.acknowledgingEffects();
+            Session b = rewind ? s.rewind(at.seq(), ack) : s.fork(at.seq(), null, ack);
 
             State st = b.state();
             assertThat(st.pending()).isEmpty();

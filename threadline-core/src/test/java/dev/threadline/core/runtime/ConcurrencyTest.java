@@ -54,7 +54,7 @@ class ConcurrencyTest {
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> fs = new ArrayList<>();
             for (int i = 0; i < 1000; i++) {
-                fs.add(pool.submit(() -> s.update(Counters.INCREMENT)));
+                fs.add(pool.submit(() -> Engines.update(s, Counters.INCREMENT)));
             }
             for (Future<?> f : fs) {
                 f.get();
@@ -73,7 +73,7 @@ class ConcurrencyTest {
                 Session s = tl.defaultTenant().create("s" + i, SessionConfig.DEFAULT);
                 int times = 10 + i;
                 for (int k = 0; k < times; k++) {
-                    fs.add(pool.submit(() -> s.update(Counters.INCREMENT)));
+                    fs.add(pool.submit(() -> Engines.update(s, Counters.INCREMENT)));
                 }
             }
             for (Future<?> f : fs) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.threadline.core.SessionNotFoundException;
-import dev.threadline.core.event.Event;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.InMemoryStateStore;
@@ -14,7 +13,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -34,9 +32,10 @@ class CrossTenantTest {
             Tenant a = tl.tenant("acme");
             Session secret = a.create("secret", SessionConfig.DEFAULT.withSystemPrompt(CANARY));
             secret.submit("my password is " + CANARY);
-            secret.update(s -> List.of(new Event.VariablesChanged(VariableScope.SESSION, Map.of("k", TextNode.valueOf(CANARY)), List.of())));
-            secret.update(s -> List.of(new Event.VariablesChanged(VariableScope.APP, Map.of("k", TextNode.valueOf(CANARY)), List.of())));
-            secret.update(s -> List.of(new Event.VariablesChanged(VariableScope.USER, Map.of("k", TextNode.valueOf(CANARY)), List.of())));
+            for (VariableScope scope : List.of(VariableScope.SESSION, VariableScope.APP, VariableScope.USER)) {
+                secret.edit("test", "a canary in every scope",
+                        new dev.threadline.core.state.Edit.SetVariable(scope, "k", TextNode.valueOf(CANARY)));
+            }
 
             Tenant b = tl.tenant("other");
             b.addListener((id, events, state) -> seenThroughB.add(id + events + state));

@@ -26,6 +26,11 @@ final class Engines {
         return inCommand(tl, id, c -> tl.engine().states().update(key(id), source, c, decider));
     }
 
+    /** One raw step on a session handle, as {@code Session.update} did before it left the public API. */
+    static Commit update(Session s, Decider decider) {
+        return ((SessionHandle) s).update(decider, CommandOptions.NONE);
+    }
+
     /** Hands a tool result to the state manager, as the tool executor does. */
     static ToolResultOutcome result(Threadline tl, String id, Event.ToolCallEnded result) {
         return inCommand(tl, id, c -> tl.engine().states().handleToolResult(key(id), c, result, List.of()));

@@ -113,12 +113,15 @@ class IdempotentCommandsTest {
     }
 
     @Test
-    void updateClearAndCompactAreIdempotent() {
+    void editClearAndCompactAreIdempotent() {
         Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
         s.submit("hello");
-        Commit first = s.update(Counters.INCREMENT, CommandOptions.id("inc-1"));
-        Commit again = s.update(Counters.INCREMENT, CommandOptions.id("inc-1"));
+        List<dev.threadline.core.state.Edit> setN = List.of(dev.threadline.core.state.Edit.set("n",
+                com.fasterxml.jackson.databind.node.IntNode.valueOf(1)));
+        Commit first = s.edit("test", "retried", setN, CommandOptions.id("inc-1"));
+        Commit again = s.edit("test", "retried", setN, CommandOptions.id("inc-1"));
         assertThat(again.events()).isEqualTo(first.events());
+        assertThat(s.journal()).filteredOn(e -> e.commandId().equals("inc-1")).hasSize(1);
         assertThat(Counters.value(s.state())).isEqualTo(1);
 
         s.clear(CommandOptions.id("clear-1"));

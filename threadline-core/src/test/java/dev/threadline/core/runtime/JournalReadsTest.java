@@ -114,4 +114,26 @@ class JournalReadsTest {
             }
         };
     }
+
+    @Test
+    void aRecordedStepMustLeaveTheSessionBetweenTurnsOrNothingIsWritten() {
+        try (Threadline tl = Threadline.builder().build()) {
+            Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
+            long head = s.state().seq();
+
+            assertThatThrownBy(() -> s.recordStep(st -> List.of(new dev.threadline.core.event.Event.AssistantMessageReceived(
+                    dev.threadline.core.model.Message.assistantText("made up")))))
+                    .isInstanceOf(InvalidInputException.class).hasMessageContaining("between turns");
+            assertThatThrownBy(() -> s.recordStep(st -> List.of(new dev.threadline.core.event.Event.UserMessageReceived(
+                    dev.threadline.core.model.Message.user("a turn that never ends")))))
+                    .isInstanceOf(InvalidInputException.class).hasMessageContaining("would leave it running");
+            assertThat(s.state().seq()).isEqualTo(head);
+            assertThat(s.state().isIdle()).isTrue();
+
+            s.recordStep(st -> List.of(new dev.threadline.core.event.Event.UserMessageReceived(dev.threadline.core.model.Message.user("hi")),
+                    new dev.threadline.core.event.Event.AssistantMessageReceived(dev.threadline.core.model.Message.assistantText("hello")),
+                    new dev.threadline.core.event.Event.TurnCompleted("end_turn")));
+            assertThat(s.state().messages()).extracting(m -> m.text()).containsExactly("hi", "hello");
+        }
+    }
 }

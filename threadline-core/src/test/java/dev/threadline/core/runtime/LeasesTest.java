@@ -122,16 +122,16 @@ class LeasesTest {
         Threadline one = runtime(Duration.ofSeconds(5));
         Threadline two = runtime(Duration.ofSeconds(5));
         Session s1 = one.defaultTenant().create("s1", SessionConfig.DEFAULT);
-        s1.update(Counters.INCREMENT);
+        Engines.update(s1, Counters.INCREMENT);
         assertThat(Counters.value(s1.state())).isEqualTo(1);
 
-        two.defaultTenant().open("s1").update(st -> List.of(new Event.VariablesChanged(VariableScope.SESSION,
+        Engines.update(two.defaultTenant().open("s1"), st -> List.of(new Event.VariablesChanged(VariableScope.SESSION,
                 Map.of("x", TextNode.valueOf("from two")), List.of())));
 
         State seen = s1.state();
         assertThat(seen.variable("x")).isEqualTo(TextNode.valueOf("from two"));
         assertThat(seen.seq()).isEqualTo(s1.journal().size());
-        s1.update(Counters.INCREMENT);
+        Engines.update(s1, Counters.INCREMENT);
         assertThat(Counters.value(two.defaultTenant().open("s1").state())).isEqualTo(2);
     }
 
@@ -185,7 +185,7 @@ class LeasesTest {
         String deadOwner = new LeaseOwner(self.host(), gone.pid(), start, "deadbeef").id();
         assertThat(store.acquire(Engines.key("s1"), deadOwner, Duration.ofHours(1), null)).isInstanceOf(LeaseResult.Acquired.class);
 
-        s.update(Counters.INCREMENT); // no waiting for the hour-long lease: its holder is provably gone
+        Engines.update(s, Counters.INCREMENT); // no waiting for the hour-long lease: its holder is provably gone
 
         assertThat(Counters.value(s.state())).isEqualTo(1);
         // the dead owner's lease was epoch 1, ours 2 (released after the command): the next taker gets 3
@@ -203,7 +203,7 @@ class LeasesTest {
             String owner = new LeaseOwner(LeaseOwner.current().host(), alive.pid(), start, "cafe0001").id();
             store.acquire(Engines.key("s1"), owner, Duration.ofHours(1), null);
 
-            assertThatThrownBy(() -> s.update(Counters.INCREMENT)).isInstanceOf(LeaseHeldException.class)
+            assertThatThrownBy(() -> Engines.update(s, Counters.INCREMENT)).isInstanceOf(LeaseHeldException.class)
                     .hasMessageContaining("process " + alive.pid());
             assertThat(Counters.value(s.state())).isZero();
         } finally {

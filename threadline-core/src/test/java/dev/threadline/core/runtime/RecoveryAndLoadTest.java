@@ -60,12 +60,12 @@ class RecoveryAndLoadTest {
             assertThat(seen.isIdle()).as("a reader sees the running turn as running").isFalse();
             assertThat(seen.pending()).extracting(p -> p.toolUseId()).containsExactly("t1", "t2");
             assertThat(store.head(Engines.key("s1"))).as("reads never write").isEqualTo(head);
-            assertThatThrownBy(() -> s.update(Counters.INCREMENT)).isInstanceOf(LeaseHeldException.class)
+            assertThatThrownBy(() -> Engines.update(s, Counters.INCREMENT)).isInstanceOf(LeaseHeldException.class)
                     .hasMessageContaining("is held by process " + ProcessHandle.current().pid());
             assertThat(store.head(Engines.key("s1"))).isEqualTo(head);
 
             clock.advance(Duration.ofSeconds(11)); // the stalled owner's lease expires
-            s.update(Counters.INCREMENT);
+            Engines.update(s, Counters.INCREMENT);
 
             State after = s.state();
             assertThat(after.isIdle()).isTrue();
@@ -99,7 +99,7 @@ class RecoveryAndLoadTest {
             Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
             for (int i = 0; i < 12; i++) {
                 s.submit("turn " + i);
-                s.update(Counters.INCREMENT);
+                Engines.update(s, Counters.INCREMENT);
             }
             State live = s.state();
             Engines.evict(tl, "s1");
@@ -123,7 +123,7 @@ class RecoveryAndLoadTest {
             for (int i = 0; i < 5; i++) {
                 Session s = tl.defaultTenant().create("s" + i, SessionConfig.DEFAULT);
                 for (int k = 0; k <= i; k++) {
-                    s.update(Counters.INCREMENT);
+                    Engines.update(s, Counters.INCREMENT);
                 }
             }
             assertThat(tl.engine().states().cachedSessions()).isLessThanOrEqualTo(2);

@@ -17,8 +17,9 @@ import java.util.Map;
  * Turns a list of random choices into a valid event sequence, grouped into steps, by simulating a
  * session: at each point it picks among the events that may follow the current state (turns with
  * text or parallel tool calls answered in any order with any outcome, empty replies, replies cut at
- * max_tokens or refused, variable changes, clears, compactions between and within turns, and
- * interrupts).
+ * max_tokens or refused, variable changes, typed edits, clears, compactions between and within
+ * turns, interrupts, and calls that wait for a person: the turn suspends, then is approved, denied,
+ * answered or superseded by a new message).
  */
 public final class RandomJournal {
     private RandomJournal() {}
@@ -39,15 +40,24 @@ public final class RandomJournal {
         State s = State.EMPTY;
         int i = 0;
         int toolId = 0;
+        long seq = 0;
+        List<long[]> turnStarts = new ArrayList<>(); // {seq before a turn's step, index into idleStates}
+        List<State> idleStates = new ArrayList<>();
         while (i < choices.size()) {
             int c = Math.floorMod(choices.get(i++), 100);
             List<Event> step = new ArrayList<>();
             if (!s.pending().isEmpty()) {
-                // answer one or more pending calls, in a chosen order and outcome, or interrupt
-                List<PendingToolCall> open = s.pending().stream().filter(p -> !p.answered()).toList();
+                // answer one or more pending calls, in a chosen order and outcome, or interrupt; calls that
+                // wait for a person are approved, denied, answered or superseded once the turn suspends
+                List<PendingToolCall> open = s.pending().stream().filter(p -> !p.answered() && !p.waitsForAPerson()).toList();
                 if (c < 8) {
-                    open.forEach(p -> step.add(new Event.ToolCallFailed(p.toolUseId(), "cancelled: interrupted")));
+                    s.pending().stream().filter(p -> !p.answered())
+                            .forEach(p -> step.add(new Event.ToolCallFailed(p.toolUseId(), "cancelled: interrupted")));
                     step.add(new Event.TurnInterrupted("interrupted by the user"));
+                } else if (open.isEmpty() && !s.isSuspended()) {
+                    step.add(new Event.TurnSuspended("awaiting: " + s.awaiting().size()));
+                } else if (open.isEmpty()) {
+                    humanStep(s, c, step);
                 } else {
                     PendingToolCall p = open.get(c % open.size());
                     step.add(switch (c % 3) {
@@ -60,11 +70,33 @@ public final class RandomJournal {
                     }
                 }
             } else if (s.isIdle()) {
-                if (c < 70) {
+                if (c >= 66 && c < 70 && !turnStarts.isEmpty()) {
+                    long[] at = turnStarts.get(c % turnStarts.size());
+                    State before = idleStates.get((int) at[1]);
+                    step.add(new Event.TurnRolledBack(Math.max(1, at[0]), "s.rb" + c, before.messages().size(), before.variables(),
+                            before.contextStart(), before.compaction(), "double texting " + c));
+                    turnStarts.removeIf(t -> t[0] >= at[0]);
+                } else if (c >= 62 && c < 66 && s.messages().stream().anyMatch(m -> !m.toolUses().isEmpty())) {
+                    List<String> ids = s.messages().stream().flatMap(m -> m.toolUses().stream()).map(ContentBlock.ToolUse::id).toList();
+                    step.add(new Event.EffectCompensated(ids.get(c % ids.size()), "tool0", "undone " + c, c % 2 == 0));
+                } else if (c < 70) {
+                    if (seq > 0) {
+                        turnStarts.add(new long[] {seq, idleStates.size()});
+                        idleStates.add(s);
+                    }
                     step.add(new Event.UserMessageReceived(Message.user("user says " + c + filler(c))));
-                } else if (c < 80) {
+                } else if (c < 75) {
                     step.add(new Event.VariablesChanged(VariableScope.SESSION, Map.of("k" + (c % 3), TextNode.valueOf("x" + c)),
                             c % 2 == 0 ? List.of("v1") : List.of()));
+                } else if (c < 80) {
+                    List<Edit> edits = new ArrayList<>(List.of(Edit.set("e" + (c % 3), IntNode.valueOf(c))));
+                    boolean userInContext = s.messages().subList(s.contextStart(), s.messages().size()).stream()
+                            .anyMatch(m -> m.role() == dev.threadline.core.model.Role.USER);
+                    edits.add(Edit.append(c % 2 == 0 || !userInContext ? Message.user("edited " + c) : Message.system("note " + c)));
+                    if (c % 3 == 0) {
+                        edits.add(Edit.remove("k1"));
+                    }
+                    step.add(new Event.StateEdited("ops", "edit " + c, edits));
                 } else if (c < 88 && !s.messages().isEmpty()) {
                     step.add(new Event.Cleared());
                 } else if (!s.messages().isEmpty()) {
@@ -84,9 +116,22 @@ public final class RandomJournal {
                         blocks.add(new ContentBlock.ToolUse("tu" + (toolId++), "tool" + k, Json.parse("{\"a\":" + c + "}", "input")));
                     }
                     step.add(new Event.AssistantMessageReceived(Message.assistant(blocks, StopReason.TOOL_USE, Usage.of(c, k(c)))));
+                    if (c % 2 == 0) { // some calls wait for a person
+                        List<ContentBlock.ToolUse> uses = blocks.stream().filter(b -> b instanceof ContentBlock.ToolUse)
+                                .map(b -> (ContentBlock.ToolUse) b).toList();
+                        for (int k = 0; k < uses.size(); k++) {
+                            ContentBlock.ToolUse u = uses.get(k);
+                            if ((c + k) % 3 == 0) {
+                                step.add(new Event.ApprovalRequested(u.id(), u.name(), u.input()));
+                            } else if ((c + k) % 5 == 0) {
+                                step.add(new Event.InputRequested(u.id(), "question " + c));
+                            }
+                        }
+                    }
                     if (c % 2 == 1) {
                         blocks.stream().filter(b -> b instanceof ContentBlock.ToolUse).map(b -> (ContentBlock.ToolUse) b)
-                                .forEach(u -> step.add(new Event.ToolCallStarted(u.id(), u.name())));
+                                .forEach(u -> step.add(new Event.ToolCallStarted(u.id(), u.name(),
+                                        c % 3 == 0 ? null : dev.threadline.core.skill.Effect.values()[c % 3])));
                     }
                 } else if (c < 78) {
                     step.add(new Event.AssistantMessageReceived(Message.assistant(List.of(ContentBlock.text("reply " + c + filler(c))),
@@ -118,10 +163,32 @@ public final class RandomJournal {
             }
             for (Event e : step) {
                 s = Reducer.apply(s, e);
+                seq++;
             }
             steps.add(step);
         }
         return s;
+    }
+
+    /** A person's step in a suspended turn: approve (maybe with edited arguments), deny, answer, or a new message. */
+    private static void humanStep(State s, int c, List<Event> step) {
+        PendingToolCall p = s.awaiting().get(c % s.awaiting().size());
+        int how = c % 4;
+        if (how == 3) {
+            for (PendingToolCall w : s.awaiting()) {
+                step.add(w.awaiting() == PendingToolCall.Awaiting.APPROVAL ? new Event.ApprovalDenied(w.toolUseId(), "superseded")
+                        : new Event.ToolCallFailed(w.toolUseId(), "not answered"));
+            }
+            step.add(new Event.TurnInterrupted("superseded: a new message"));
+            step.add(new Event.UserMessageReceived(Message.user("instead " + c)));
+        } else if (p.awaiting() == PendingToolCall.Awaiting.ANSWER) {
+            step.add(new Event.InputGiven(p.toolUseId(), "answer " + c));
+        } else if (how == 0) {
+            step.add(new Event.ApprovalDenied(p.toolUseId(), "no " + c));
+        } else {
+            step.add(new Event.ApprovalGiven(p.toolUseId(), how == 1 ? null : Json.parse("{\"a\":" + (c + 1) + "}", "edited")));
+            step.add(new Event.ToolCallStarted(p.toolUseId(), p.name()));
+        }
     }
 
     /** A compaction at one of the boundaries the reducer accepts: a user message in the context, or the end. */

@@ -73,7 +73,7 @@ class CrashTest {
         try (Threadline tl = Threadline.builder().store(SqliteStateStore.open(db)).build()) {
             for (Map.Entry<String, Long> a : acked.entrySet()) {
                 Session s = tl.defaultTenant().open(a.getKey());
-                s.update(st -> List.of()); // a command takes the dead process's lease and closes the turn it left running
+                s.submit("hello after the kill"); // a command takes the dead process's lease and closes the turn it left running first
                 State st = s.state();
                 List<StoredEvent> journal = s.journal();
                 assertThat(journal.size()).as("run %d, %s: acknowledged seq %d is there", run, a.getKey(), a.getValue())

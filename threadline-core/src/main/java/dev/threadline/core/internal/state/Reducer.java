@@ -63,9 +63,34 @@ public final class Reducer {
                 if (p.started() || p.answered()) {
                     throw new InvalidEventException(st.type(), "tool call '" + st.toolUseId() + "' was already started");
                 }
+                if (p.waitsForAPerson()) {
+                    throw new InvalidEventException(st.type(), "tool call '" + st.toolUseId() + "' awaits "
+                            + (p.awaiting() == PendingToolCall.Awaiting.APPROVAL ? "approval" : "the user's answer")
+                            + "; it cannot start before that");
+                }
                 yield withPending(s, replace(s.pending(), p.markStarted()));
             }
+            case Event.ApprovalDenied d -> {
+                HumanSteps.requireAwaited(s, d, PendingToolCall.Awaiting.APPROVAL);
+                yield HumanSteps.resumed(applyResult(s, d), true);
+            }
+            case Event.InputGiven g -> {
+                HumanSteps.requireAwaited(s, g, PendingToolCall.Awaiting.ANSWER);
+                yield HumanSteps.resumed(applyResult(s, g), false);
+            }
             case Event.ToolCallEnded end -> applyResult(s, end);
+            case Event.ApprovalRequested r -> HumanSteps.request(s, r.type(), r.toolUseId(), r.name(), PendingToolCall.Awaiting.APPROVAL);
+            case Event.InputRequested r -> HumanSteps.request(s, r.type(), r.toolUseId(), null, PendingToolCall.Awaiting.ANSWER);
+            case Event.ApprovalGiven g -> HumanSteps.approve(s, g);
+            case Event.TurnSuspended t -> HumanSteps.suspend(s, t);
+            case Event.StateEdited e -> EditRules.apply(s, e);
+            case Event.TurnRolledBack r -> Rollbacks.apply(s, r, true);
+            case Event.EffectCompensated c -> {
+                if (s.toolUseIds().messageIndexOf(c.toolUseId()) < 0) {
+                    throw new InvalidEventException(c.type(), "no call '" + c.toolUseId() + "' is in the transcript");
+                }
+                yield s;
+            }
             case Event.VariablesChanged v -> {
                 if (v.scope() != VariableScope.SESSION) {
                     yield s; // user/app scopes live in the store's shared tables; the event is their audit trail
@@ -118,6 +143,12 @@ public final class Reducer {
      * are folded through this alone.
      */
     public static State applyTranscriptOnly(State s, Event event) {
+        if (event instanceof Event.StateEdited e) {
+            return EditRules.transcriptOnly(s, e); // its status check needs the whole state; the messages are all that matter here
+        }
+        if (event instanceof Event.TurnRolledBack r) {
+            return Rollbacks.apply(s, r, false);
+        }
         return event.touchesTranscript() ? apply(s, event) : s;
     }
 
@@ -125,6 +156,9 @@ public final class Reducer {
         PendingToolCall p = requirePending(s, end.toolUseId(), end.type());
         if (p.answered()) {
             throw new InvalidEventException(end.type(), "tool call '" + end.toolUseId() + "' already has a result");
+        }
+        if (!(end instanceof Event.ApprovalDenied) && !(end instanceof Event.InputGiven)) {
+            HumanSteps.refuseIfAwaiting(p, end);
         }
         ContentBlock.ToolResult result = new ContentBlock.ToolResult(end.toolUseId(), end.resultContent(), end.isError());
         List<PendingToolCall> pending = replace(s.pending(), p.withResult(result));
@@ -141,7 +175,7 @@ public final class Reducer {
         return s.withMessage(Message.toolResults(results), s.status(), List.of(), s.usage());
     }
 
-    private static State withPending(State s, List<PendingToolCall> pending) {
+    static State withPending(State s, List<PendingToolCall> pending) {
         return s.with(s.seq(), s.step(), s.status(), s.variables(), pending, s.usage(), s.contextStart(), s.compaction());
     }
 
@@ -174,7 +208,7 @@ public final class Reducer {
         return pending == null ? List.of() : pending;
     }
 
-    private static List<PendingToolCall> replace(List<PendingToolCall> pending, PendingToolCall updated) {
+    static List<PendingToolCall> replace(List<PendingToolCall> pending, PendingToolCall updated) {
         List<PendingToolCall> out = new ArrayList<>(pending.size());
         for (PendingToolCall p : pending) {
             out.add(p.toolUseId().equals(updated.toolUseId()) ? updated : p);
@@ -182,7 +216,7 @@ public final class Reducer {
         return out;
     }
 
-    private static PendingToolCall requirePending(State s, String toolUseId, String type) {
+    static PendingToolCall requirePending(State s, String toolUseId, String type) {
         for (PendingToolCall p : s.pending()) {
             if (p.toolUseId().equals(toolUseId)) {
                 return p;

@@ -16,4 +16,13 @@ public final class Builtins {
         Workspace ws = new Workspace(workspace);
         return List.of(new CalculateSkill(), new MeetingMinutesSkill(), new ReadFileSkill(ws), new ListFilesSkill(ws));
     }
+
+    /**
+     * {@code ask_user}: the model's questions to the user, which suspend the turn until
+     * {@code Session.answer}. Not in {@link #all}: register it where a person can answer (the CLI's
+     * prompt does not yet), e.g. {@code builder.skills(all(ws)).skill(askUser())}.
+     */
+    public static Skill askUser() {
+        return new AskUserSkill();
+    }
 }

@@ -62,4 +62,10 @@ public final class CalculateSkill implements Skill {
     private static String quoted(String expression) {
         return expression.length() <= 80 ? "'" + expression + "'" : "'" + expression.substring(0, 77) + "...'";
     }
+
+    /** Read-only: it computes only. */
+    @Override
+    public dev.threadline.core.skill.SkillPolicy policy() {
+        return dev.threadline.core.skill.SkillPolicy.DEFAULT.withEffect(dev.threadline.core.skill.Effect.READ_ONLY);
+    }
 }

@@ -95,4 +95,10 @@ public final class ListFilesSkill implements Skill {
         }
         return SkillResult.ok(out.toString());
     }
+
+    /** Read-only: it reads only. */
+    @Override
+    public dev.threadline.core.skill.SkillPolicy policy() {
+        return dev.threadline.core.skill.SkillPolicy.DEFAULT.withEffect(dev.threadline.core.skill.Effect.READ_ONLY);
+    }
 }

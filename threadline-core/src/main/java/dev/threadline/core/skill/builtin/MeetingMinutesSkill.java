@@ -124,4 +124,10 @@ public final class MeetingMinutesSkill implements Skill {
     private static String abbreviate(String s) {
         return s.length() <= 60 ? s : s.substring(0, 57) + "...";
     }
+
+    /** Read-only: it changes only the session's variables, which a rewind restores. */
+    @Override
+    public dev.threadline.core.skill.SkillPolicy policy() {
+        return dev.threadline.core.skill.SkillPolicy.DEFAULT.withEffect(dev.threadline.core.skill.Effect.READ_ONLY);
+    }
 }

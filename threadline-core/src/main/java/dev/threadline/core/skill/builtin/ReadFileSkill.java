@@ -129,4 +129,10 @@ public final class ReadFileSkill implements Skill {
                 .decode(ByteBuffer.wrap(bytes, 0, end))
                 .toString();
     }
+
+    /** Read-only: it reads only. */
+    @Override
+    public dev.threadline.core.skill.SkillPolicy policy() {
+        return dev.threadline.core.skill.SkillPolicy.DEFAULT.withEffect(dev.threadline.core.skill.Effect.READ_ONLY);
+    }
 }

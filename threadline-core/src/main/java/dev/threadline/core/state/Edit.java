@@ -1,0 +1,75 @@
+package dev.threadline.core.state;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.Require;
+import dev.threadline.core.model.Message;
+
+/**
+ * One typed change a person (an operator, a reviewer, an application) makes to a session between
+ * turns: the seeds' {@code update_state}. Edits are recorded together as one {@code StateEdited}
+ * step, which the reducer checks as a whole: an edit that would break an invariant is refused with
+ * the reason and nothing is written. There is no edit of the status, of pending calls or of past
+ * messages: to change the past, rewind to a checkpoint and edit the new branch. Immutable values.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind")
+@JsonSubTypes({
+    @JsonSubTypes.Type(value = Edit.SetVariable.class, name = "set_variable"),
+    @JsonSubTypes.Type(value = Edit.RemoveVariable.class, name = "remove_variable"),
+    @JsonSubTypes.Type(value = Edit.AppendMessage.class, name = "append_message")
+})
+public sealed interface Edit {
+
+    /**
+     * Puts a variable in a journalled scope (session, user or app; temp variables live only inside a turn).
+     *
+     * @throws dev.threadline.core.InvalidInputException when the name is blank or the value null
+     */
+    record SetVariable(VariableScope scope, String name, JsonNode value) implements Edit {
+        public SetVariable {
+            Require.nonNull(scope, "scope");
+            Require.nonBlank(name, "name");
+            Require.nonNull(value, "value");
+        }
+    }
+
+    /**
+     * Deletes a variable of a journalled scope (removing an absent one is allowed and changes nothing).
+     *
+     * @throws dev.threadline.core.InvalidInputException when the name is blank
+     */
+    record RemoveVariable(VariableScope scope, String name) implements Edit {
+        public RemoveVariable {
+            Require.nonNull(scope, "scope");
+            Require.nonBlank(name, "name");
+        }
+    }
+
+    /**
+     * Appends a message to the transcript: a user, system or assistant message without tool_use
+     * (a tool message, or a tool_use no turn would answer, is refused by the reducer).
+     *
+     * @throws dev.threadline.core.InvalidInputException when the message is null
+     */
+    record AppendMessage(Message message) implements Edit {
+        public AppendMessage {
+            Require.nonNull(message, "message");
+        }
+    }
+
+    /** Sets a session variable. */
+    static Edit set(String name, JsonNode value) {
+        return new SetVariable(VariableScope.SESSION, name, value);
+    }
+
+    /** Removes a session variable. */
+    static Edit remove(String name) {
+        return new RemoveVariable(VariableScope.SESSION, name);
+    }
+
+    /** Appends a message. */
+    static Edit append(Message message) {
+        return new AppendMessage(message);
+    }
+}

@@ -1,0 +1,63 @@
+package dev.threadline.core.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.threadline.core.event.Event;
+import dev.threadline.core.llm.ScriptedModel;
+import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.store.InMemoryStateStore;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The loop streams replies to a per-command listener: word by word, in order, before the reply is journalled. */
+class StreamingTest {
+
+    @Test
+    void aListenerSeesTheReplyWordByWordInOrderBeforeItIsJournalled() {
+        ScriptedModel model = ScriptedModel.replies(TestSkills.toolCall("t1", "echo", "{\"text\":\"x\"}"),
+                TestSkills.text("the answer is forty two"));
+        try (Threadline tl = Threadline.builder().store(new InMemoryStateStore()).model(model).skill(TestSkills.echo()).build()) {
+            Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
+            List<TurnListener.TextDelta> deltas = new ArrayList<>();
+            List<Long> journalledReplies = new ArrayList<>();
+            TurnResult r = s.submit("go", CommandOptions.streaming(d -> {
+                deltas.add(d);
+                journalledReplies.add(s.journal().stream().filter(e -> e.event() instanceof Event.AssistantMessageReceived a
+                        && a.message().text().equals("the answer is forty two")).count());
+            }));
+
+            assertThat(r.reply()).isEqualTo("the answer is forty two");
+            assertThat(deltas).extracting(TurnListener.TextDelta::text).containsExactly("the", " answer", " is", " forty", " two");
+            assertThat(deltas).extracting(TurnListener.TextDelta::modelCall).containsOnly(2);
+            assertThat(journalledReplies).as("each delta arrives before the reply is journalled").containsOnly(0L);
+            assertThat(String.join("", deltas.stream().map(TurnListener.TextDelta::text).toList())).isEqualTo(r.reply());
+        }
+    }
+
+    @Test
+    void aFailingListenerDoesNotStopTheTurnAndNoListenerMeansNoStreaming() {
+        try (Threadline tl = Threadline.builder().store(new InMemoryStateStore())
+                .model(ScriptedModel.replies(TestSkills.text("one two"), TestSkills.text("three"))).build()) {
+            Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
+            TurnResult r = s.submit("go", CommandOptions.streaming(d -> {
+                throw new IllegalStateException("the socket is gone");
+            }));
+            assertThat(r.outcome()).isEqualTo(TurnResult.Outcome.COMPLETED);
+            assertThat(r.reply()).isEqualTo("one two");
+            assertThat(s.submit("again").reply()).isEqualTo("three");
+        }
+    }
+
+    @Test
+    void anApprovalStreamsTheRestOfTheTurnToItsListener() {
+        try (Threadline tl = Threadline.builder().store(new InMemoryStateStore()).model(HumanSkills.model())
+                .skill(HumanSkills.pay(HumanSkills.runs())).build()) {
+            Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
+            s.submit("pay 3");
+            StringBuilder seen = new StringBuilder();
+            s.approve("p1", null, CommandOptions.streaming(d -> seen.append(d.text())));
+            assertThat(seen).hasToString("done: paid 3");
+        }
+    }
+}
