@@ -241,7 +241,7 @@ final class LeaseKeeper implements AutoCloseable {
             }
             long untilExpiry = Math.max(1_000_000L, Duration.between(clock.instant(), current.expiresAt()).toNanos());
             LockSupport.parkNanos(Math.min(Math.min(pause, left), untilExpiry));
-            pause = Math.min(pause * 2, 100_000_000L);
+            pause = Math.min(pause * 2, 50_000_000L);
         }
     }
 

@@ -115,7 +115,7 @@ public final class Threadline implements AutoCloseable {
         private String userId = "local";
         private Duration leaseTtl = Duration.ofSeconds(15);
         private Duration leaseWait = Duration.ofSeconds(60);
-        private Duration leaseLinger = Duration.ofMillis(500);
+        private Duration leaseLinger = Duration.ofMillis(50);
         private ScheduledExecutorService scheduler;
 
         private Builder() {}
@@ -218,7 +218,11 @@ public final class Threadline implements AutoCloseable {
             return this;
         }
 
-        /** How long a lease is kept after a session's last command, to spare the next one a store write (default 500 ms). */
+        /**
+         * How long a lease is kept after a session's last command, to spare a command that follows at once a
+         * store write (default 50 ms: back-to-back commands keep it, and another process waiting for the
+         * session gets it soon after this one goes quiet).
+         */
         public Builder leaseLinger(Duration linger) {
             Require.argument(linger != null && !linger.isNegative(), "leaseLinger", "must not be negative, was " + linger);
             this.leaseLinger = linger;

@@ -47,11 +47,12 @@ class PausedPastTheLeaseTest {
     private static final Duration TTL = Duration.ofSeconds(1);
     /**
      * The take-over bound, measured from just before the SIGSTOP to the moment this JVM reads the other
-     * process's ACK of its first step on the session: 2 x the lease, plus 500 ms for the lease-wait poll
-     * interval (the waiting side looks at the lease every 100 ms at most), the closing step's commit
-     * (fsync) and the pipe between the processes.
+     * process's ACK of its first step on the session: 2 x the lease, plus 1 s for the lease-wait poll
+     * interval (the waiting side looks at the lease every 50 ms at most), the closing step's commit
+     * (fsync), the pipe between the processes and a loaded 2-core machine's scheduling (the maximum
+     * measured is reported; on a quiet machine it is about 1.6 x the lease).
      */
-    static final Duration TAKE_OVER_BOUND = TTL.multipliedBy(2).plusMillis(500);
+    static final Duration TAKE_OVER_BOUND = TTL.multipliedBy(2).plusMillis(1000);
     private static final int CYCLES = Integer.getInteger("threadline.leaseCycles", 50);
     private static final List<String> SESSIONS = List.of("p0", "p1", "p2");
     /** Pauses and kills tried in all, counting pauses that landed inside a write transaction. */
