@@ -35,6 +35,7 @@ final class EventRoutes {
 
     private void events(Context ctx) throws IOException {
         Session s = api.session(ctx);
+        Query.only(ctx, "after", "follow");
         long after = Query.integer(ctx, "after", 0, Api.MAX_SEQ, 0);
         String lastId = ctx.header("Last-Event-ID");
         if (lastId != null) {

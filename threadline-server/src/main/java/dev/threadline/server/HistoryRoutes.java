@@ -29,11 +29,13 @@ final class HistoryRoutes {
     void register(RoutesConfig r) {
         r.get("/v1/sessions/{id}/state", ctx -> {
             Session s = api.session(ctx);
+            Query.only(ctx);
             Api.send(ctx, 200, Views.state(s.id(), s.state()));
         });
         r.get("/v1/sessions/{id}/checkpoints", this::checkpoints);
         r.get("/v1/sessions/{id}/checkpoints/{seq}", ctx -> {
             Session s = api.session(ctx);
+            Query.only(ctx);
             long seq = Query.parse("seq", ctx.pathParam("seq"), 1, Api.MAX_SEQ);
             Api.send(ctx, 200, Views.state(s.id(), s.stateAt(seq)));
         });
@@ -42,6 +44,7 @@ final class HistoryRoutes {
 
     private void checkpoints(Context ctx) {
         Session s = api.session(ctx);
+        Query.only(ctx, "limit", "cursor");
         int limit = (int) Query.integer(ctx, "limit", 1, 1000, 100);
         long after = Query.integer(ctx, "cursor", 0, Api.MAX_SEQ, 0);
         Api.send(ctx, 200, Views.page(s.checkpoints(PageRequest.after(after, limit)), Views::checkpoint));
@@ -49,6 +52,7 @@ final class HistoryRoutes {
 
     private void export(Context ctx) throws IOException {
         Session s = api.session(ctx);
+        Query.only(ctx);
         ctx.status(200);
         ctx.res().setContentType("application/x-ndjson;charset=utf-8");
         ctx.res().setHeader("Content-Disposition", "attachment; filename=\"" + s.id() + ".jsonl\"");

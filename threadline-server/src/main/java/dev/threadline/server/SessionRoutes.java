@@ -2,6 +2,7 @@ package dev.threadline.server;
 
 import dev.threadline.core.context.ContextPolicy;
 import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.NewSession;
 import dev.threadline.core.runtime.Session;
@@ -36,7 +37,11 @@ final class SessionRoutes {
     void register(RoutesConfig r) {
         r.post("/v1/sessions", this::create);
         r.get("/v1/sessions", this::list);
-        r.get("/v1/sessions/{id}", ctx -> Api.send(ctx, 200, Views.session(api.session(ctx).info())));
+        r.get("/v1/sessions/{id}", ctx -> {
+            Session s = api.session(ctx);
+            Query.only(ctx);
+            Api.send(ctx, 200, Views.session(s.info()));
+        });
         r.delete("/v1/sessions/{id}", this::delete);
     }
 
@@ -49,7 +54,11 @@ final class SessionRoutes {
             id = idFor(options.commandId()); // a retry must name the same session for the core to recognise it
         }
         Long ttl = body.integer("ttlSeconds", 1, 100L * 365 * 24 * 3600);
-        NewSession ns = new NewSession(id, body.string("userId", 128), config(body.object("config", CONFIG), l),
+        String user = body.string("userId", 128);
+        if (user != null) {
+            SessionInfo.checkId(user, "userId"); // the core takes any user id here, but refuses it elsewhere (user variables)
+        }
+        NewSession ns = new NewSession(id, user, config(body.object("config", CONFIG), l),
                 body.stringMap("metadata", l.maxMetadataPairs(), l.maxValueChars()), ttl == null ? null : Duration.ofSeconds(ttl));
         Session s = api.tenant(ctx).create(ns, options);
         ctx.header("Location", "/v1/sessions/" + s.id());
@@ -112,6 +121,7 @@ final class SessionRoutes {
 
     private void delete(Context ctx) {
         Session s = api.session(ctx);
+        Query.only(ctx);
         api.tenant(ctx).delete(s.id());
         ctx.status(204);
     }

@@ -8,6 +8,7 @@ import dev.threadline.core.skill.builtin.ListFilesSkill;
 import dev.threadline.core.skill.builtin.ReadFileSkill;
 import dev.threadline.models.Models;
 import dev.threadline.models.http.HttpSettings;
+import dev.threadline.server.http.JettyProblems;
 import dev.threadline.server.http.Problem;
 import dev.threadline.server.http.Problems;
 import dev.threadline.server.keys.KeyStore;
@@ -89,6 +90,8 @@ public final class ThreadlineServer implements AutoCloseable {
         cfg.startup.showOldJavalinVersionWarning = false;
         cfg.http.maxRequestSize = api.limits().maxBodyBytes();
         cfg.http.compressionStrategy = CompressionStrategy.NONE;
+        cfg.jetty.modifyServer(server -> server.setErrorHandler(new JettyProblems()));
+        cfg.jetty.modifyServletContextHandler(handler -> handler.setErrorHandler(new JettyProblems()));
         cfg.requestLogger.http((ctx, ms) -> api.metrics.request(ctx.method().name(), route(ctx), ctx.statusCode(),
                 Duration.ofNanos((long) (ms * 1_000_000))));
         Auth auth = new Auth(api);

@@ -71,10 +71,12 @@ final class Http {
 
     static Response send(HttpRequest r) {
         try {
-            HttpResponse<String> res = CLIENT.send(r, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            // bounded as a whole: a request's own timeout ends at the headers, and a stream's body may never end
+            HttpResponse<String> res = CLIENT.sendAsync(r, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
+                    .get(60, java.util.concurrent.TimeUnit.SECONDS);
             return new Response(res.statusCode(), res.headers().firstValue("Content-Type").orElse(""), res.body(), res.headers());
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("request failed or took over 60 s: " + r.method() + " " + r.uri(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

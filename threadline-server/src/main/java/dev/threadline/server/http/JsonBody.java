@@ -15,7 +15,7 @@ import java.util.Set;
 /**
  * A request body: one JSON object whose fields are read with their types checked. Every refusal is an
  * {@link ApiException} (400) naming the field; fields the endpoint does not know are refused too, so a
- * typo is never silently ignored. An empty body reads as {@code {}}. Not thread-safe (one per request).
+ * typo is never silently ignored. An empty body (no bytes) reads as {@code {}}; whitespace alone is refused. Not thread-safe (one per request).
  */
 public final class JsonBody {
     private final ObjectNode node;
@@ -44,7 +44,7 @@ public final class JsonBody {
             throw ApiException.invalid("body", "unreadable body (is it UTF-8 JSON?)");
         }
         if (tree == null || tree.isMissingNode()) {
-            return new JsonBody(Json.object(), "");
+            throw ApiException.invalid("body", "holds no JSON value; send a JSON object, or no body at all");
         }
         if (!(tree instanceof ObjectNode obj)) {
             throw ApiException.invalid("body", "must be a JSON object, was " + tree.getNodeType().name().toLowerCase());
@@ -146,13 +146,21 @@ public final class JsonBody {
         return out;
     }
 
-    /** Refuses NUL characters and text over the limit. */
+    /** Refuses text over the limit, NUL characters and unpaired surrogates (which no UTF-8 store can keep). */
     public static String checked(String field, String s, int maxChars) {
         if (s.length() > maxChars) {
             throw ApiException.invalid(field, "must be at most " + maxChars + " characters, was " + s.length());
         }
-        if (s.indexOf('\0') >= 0) {
-            throw ApiException.invalid(field, "must not contain NUL characters");
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\0') {
+                throw ApiException.invalid(field, "must not contain NUL characters");
+            }
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw ApiException.invalid(field, "must be valid Unicode (it holds an unpaired surrogate)");
+            }
         }
         return s;
     }

@@ -6,6 +6,17 @@ import io.javalin.http.Context;
 public final class Query {
     private Query() {}
 
+    /** Refuses any query parameter but {@code allowed} (a typo is never silently ignored). */
+    public static void only(Context ctx, String... allowed) {
+        java.util.Set<String> known = java.util.Set.of(allowed);
+        for (String name : ctx.queryParamMap().keySet()) {
+            if (!known.contains(name)) {
+                throw ApiException.invalid(Problems.clip(name), known.isEmpty() ? "this endpoint takes no query parameters"
+                        : "unknown parameter; this endpoint takes " + java.util.List.of(allowed));
+            }
+        }
+    }
+
     /** A whole-number parameter within {@code min..max}, or {@code fallback} when absent. */
     public static long integer(Context ctx, String name, long min, long max, long fallback) {
         String v = ctx.queryParam(name);
