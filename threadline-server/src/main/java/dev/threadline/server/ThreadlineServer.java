@@ -94,6 +94,11 @@ public final class ThreadlineServer implements AutoCloseable {
         cfg.jetty.modifyServletContextHandler(handler -> handler.setErrorHandler(new JettyProblems()));
         cfg.requestLogger.http((ctx, ms) -> api.metrics.request(ctx.method().name(), route(ctx), ctx.statusCode(),
                 Duration.ofNanos((long) (ms * 1_000_000))));
+        cfg.events.handlerAdded(h -> {
+            if (h.getHttpMethod().isHttpMethod()) {
+                api.routes.add(h.getHttpMethod().name() + " " + h.getPath());
+            }
+        });
         Auth auth = new Auth(api);
         cfg.routes.before("/v1/*", auth::check);
         new SessionRoutes(api).register(cfg.routes);
@@ -144,6 +149,11 @@ public final class ThreadlineServer implements AutoCloseable {
     /** The key created at this start because the key file had none (print it once), or empty. */
     public Optional<NewKey> createdKey() {
         return Optional.ofNullable(createdKey);
+    }
+
+    /** The routes served, as {@code METHOD /path} with Javalin's {@code {param}} placeholders (the OpenAPI document lists these). */
+    public List<String> routes() {
+        return List.copyOf(api.routes);
     }
 
     /** The server's key store (to create keys while it runs). */
