@@ -138,7 +138,7 @@ public final class ThreadlineServer implements AutoCloseable {
         if (p.status() == 409 && p.type().endsWith("/session-busy")) {
             ctx.header("Retry-After", "1");
         }
-        ctx.status(p.status()).contentType(Problem.MEDIA_TYPE).result(Json.write(p));
+        ctx.status(p.status()).contentType(Problem.MEDIA_TYPE).result(Json.write(p) + "\n");
     }
 
     /** Where the server listens, e.g. {@code http://127.0.0.1:43121} (the bound port when started on 0). */
