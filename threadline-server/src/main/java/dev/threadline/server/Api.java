@@ -33,6 +33,7 @@ final class Api {
     final RunningTurns turns;
     final SseStreams streams;
     final AtomicBoolean closing = new AtomicBoolean();
+    final InFlight inFlight = new InFlight();
     final java.util.List<String> routes = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Map<String, Tenant> tenants = new ConcurrentHashMap<>();
 

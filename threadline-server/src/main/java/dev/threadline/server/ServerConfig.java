@@ -1,5 +1,6 @@
 package dev.threadline.server;
 
+import dev.threadline.core.llm.ModelResolver;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -16,9 +17,11 @@ import java.util.Objects;
  * @param shutdownGrace how long closing lets running turns finish before interrupting them
  * @param heartbeat     how often an idle SSE stream sends a comment line (which also detects gone clients)
  * @param leaseWait     how long a command waits for a session another node is running
+ * @param models        the models sessions run on, or null for those of the environment (as {@code threadline chat}
+ *                      resolves them: {@code scripted}, Anthropic and OpenAI models when their keys are set)
  */
 public record ServerConfig(Path db, String host, int port, Limits limits, Path workspace, Duration shutdownGrace,
-                           Duration heartbeat, Duration leaseWait) {
+                           Duration heartbeat, Duration leaseWait, ModelResolver models) {
 
     public ServerConfig {
         Objects.requireNonNull(db, "db");
@@ -35,30 +38,38 @@ public record ServerConfig(Path db, String host, int port, Limits limits, Path w
     /** Loopback, port 8080, default limits, no file skills, 10 s grace, 15 s heartbeats, 30 s lease wait. */
     public static ServerConfig of(Path db) {
         return new ServerConfig(db, "127.0.0.1", 8080, Limits.DEFAULT, null, Duration.ofSeconds(10), Duration.ofSeconds(15),
-                Duration.ofSeconds(30));
+                Duration.ofSeconds(30), null);
     }
 
     public ServerConfig withHost(String host) {
-        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait);
+        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models);
     }
 
     public ServerConfig withPort(int port) {
-        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait);
+        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models);
     }
 
     public ServerConfig withLimits(Limits limits) {
-        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait);
+        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models);
     }
 
     public ServerConfig withWorkspace(Path workspace) {
-        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait);
+        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models);
     }
 
     public ServerConfig withShutdownGrace(Duration grace) {
-        return new ServerConfig(db, host, port, limits, workspace, grace, heartbeat, leaseWait);
+        return new ServerConfig(db, host, port, limits, workspace, grace, heartbeat, leaseWait, models);
+    }
+
+    public ServerConfig withLeaseWait(Duration wait) {
+        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, wait, models);
+    }
+
+    public ServerConfig withModels(ModelResolver models) {
+        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models);
     }
 
     public ServerConfig withHeartbeat(Duration heartbeat) {
-        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait);
+        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models);
     }
 }

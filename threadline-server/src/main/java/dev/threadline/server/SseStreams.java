@@ -19,21 +19,26 @@ final class SseStreams {
         this.metrics = metrics;
     }
 
-    /** Starts an SSE response on {@code ctx}, served by the calling thread until the stream is closed. */
-    Stream open(Context ctx) throws IOException {
+    /**
+     * Starts an SSE response on {@code ctx}, served by the calling thread until the stream is closed.
+     * An observer's stream is ended by {@link #closeAll}; a turn's stream ends with its turn.
+     */
+    Stream open(Context ctx, boolean observer) throws IOException {
         ctx.status(200);
         ctx.res().setContentType("text/event-stream;charset=utf-8");
         ctx.res().setHeader("Cache-Control", "no-cache");
         ctx.res().setHeader("X-Accel-Buffering", "no");
         OutputStream out = ctx.res().getOutputStream();
-        serving.add(Thread.currentThread());
+        if (observer) {
+            serving.add(Thread.currentThread());
+        }
         metrics.sseOpen().incrementAndGet();
         Stream s = new Stream(out);
         s.comment("threadline");
         return s;
     }
 
-    /** Ends every open stream (their threads see an interrupt and close). */
+    /** Ends every observer's stream (their threads see an interrupt and close). */
     void closeAll() {
         serving.forEach(Thread::interrupt);
     }

@@ -35,6 +35,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class ThreadlineServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ThreadlineServer.class);
+    private static final String COUNTED = "threadline.inFlight";
 
     private final Api api;
     private final Javalin app;
@@ -61,7 +62,7 @@ public final class ThreadlineServer implements AutoCloseable {
         try {
             NewKey created = keys.hasActiveKey() ? null : keys.create("default");
             runtime = Threadline.builder().store(SqliteStateStore.open(config.db()))
-                    .models(Models.resolver(null, System.getenv(), 0, HttpSettings.defaults()))
+                    .models(config.models() != null ? config.models() : Models.resolver(null, System.getenv(), 0, HttpSettings.defaults()))
                     .skills(skills(config.workspace())).leaseWait(config.leaseWait()).build();
             Api api = new Api(runtime, keys, config, new ServerMetrics());
             Javalin app = Javalin.create(cfg -> configure(cfg, api)).start(config.host(), config.port());
@@ -100,6 +101,16 @@ public final class ThreadlineServer implements AutoCloseable {
             }
         });
         Auth auth = new Auth(api);
+        cfg.routes.before(ctx -> {
+            api.inFlight.begin();
+            ctx.attribute(COUNTED, Boolean.TRUE);
+        });
+        cfg.routes.after(ctx -> {
+            if (ctx.attribute(COUNTED) != null) {
+                ctx.attribute(COUNTED, null);
+                api.inFlight.end();
+            }
+        });
         cfg.routes.before("/v1/*", auth::check);
         new SessionRoutes(api).register(cfg.routes);
         new TurnRoutes(api).register(cfg.routes);
@@ -163,8 +174,9 @@ public final class ThreadlineServer implements AutoCloseable {
 
     /**
      * Shuts down gracefully: refuses new requests (503), lets running turns finish within the grace
-     * period and interrupts the rest, ends SSE streams, stops listening, then closes the runtime, which
-     * releases this node's leases. Idempotent.
+     * period and interrupts the rest, ends observers' SSE streams, waits (bounded by the grace period)
+     * for the answers in flight to be written, stops listening, then closes the runtime, which releases
+     * this node's leases. Idempotent.
      */
     @Override
     public void close() {
@@ -172,7 +184,8 @@ public final class ThreadlineServer implements AutoCloseable {
             return;
         }
         api.turns.drain(api.config.shutdownGrace());
-        api.streams.closeAll();
+        api.streams.closeAll(); // observers' streams; a turn's stream ends with its turn
+        api.inFlight.awaitIdle(api.config.shutdownGrace()); // the answers of the turns that just ended are written
         app.stop();
         api.runtime.close();
         api.keys.close();

@@ -85,7 +85,7 @@ final class TurnRoutes {
                     }
                     if (cursor >= result.seq()) {
                         if (out == null) {
-                            out = api.streams.open(ctx);
+                            out = api.streams.open(ctx, false);
                         }
                         out.event(null, "result", Json.write(result));
                         return;
@@ -95,7 +95,7 @@ final class TurnRoutes {
                     cursor = e.seq();
                     if (commandId.equals(e.commandId())) {
                         if (out == null) {
-                            out = api.streams.open(ctx);
+                            out = api.streams.open(ctx, false);
                         }
                         out.event(e.seq(), e.event().type(), Json.write(Views.event(e)));
                         ended |= e.event() instanceof Event.TurnCompleted || e.event() instanceof Event.TurnInterrupted;
