@@ -1,5 +1,6 @@
 package dev.threadline.server;
 
+import dev.threadline.core.CommandConflictException;
 import dev.threadline.core.context.ContextPolicy;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.model.SessionInfo;
@@ -7,6 +8,7 @@ import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.NewSession;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.SessionFilter;
+import dev.threadline.core.runtime.Tenant;
 import dev.threadline.server.http.ApiException;
 import dev.threadline.server.http.JsonBody;
 import dev.threadline.server.http.Query;
@@ -60,7 +62,14 @@ final class SessionRoutes {
         }
         NewSession ns = new NewSession(id, user, config(body.object("config", CONFIG), l),
                 body.stringMap("metadata", l.maxMetadataPairs(), l.maxValueChars()), ttl == null ? null : Duration.ofSeconds(ttl));
-        Session s = api.tenant(ctx).create(ns, options);
+        Tenant tenant = api.tenant(ctx);
+        if (options.commandId() != null) {
+            String first = api.keys.claimCreate(tenant.id(), options.commandId(), SessionInfo.checkId(id, "id"));
+            if (!first.equals(id)) {
+                throw new CommandConflictException(id, options.commandId(), "creating another session", "creating this one");
+            }
+        }
+        Session s = tenant.create(ns, options);
         ctx.header("Location", "/v1/sessions/" + s.id());
         Api.send(ctx, 201, Views.session(s.info()));
     }

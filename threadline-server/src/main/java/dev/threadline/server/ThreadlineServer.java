@@ -93,8 +93,13 @@ public final class ThreadlineServer implements AutoCloseable {
         cfg.http.compressionStrategy = CompressionStrategy.NONE;
         cfg.jetty.modifyServer(server -> server.setErrorHandler(new JettyProblems()));
         cfg.jetty.modifyServletContextHandler(handler -> handler.setErrorHandler(new JettyProblems()));
-        cfg.requestLogger.http((ctx, ms) -> api.metrics.request(ctx.method().name(), route(ctx), ctx.statusCode(),
-                Duration.ofNanos((long) (ms * 1_000_000))));
+        cfg.requestLogger.http((ctx, ms) -> { // called once the answer is written, unlike after-handlers
+            api.metrics.request(ctx.method().name(), route(ctx), ctx.statusCode(), Duration.ofNanos((long) (ms * 1_000_000)));
+            if (ctx.attribute(COUNTED) != null) {
+                ctx.attribute(COUNTED, null);
+                api.inFlight.end();
+            }
+        });
         cfg.events.handlerAdded(h -> {
             if (h.getHttpMethod().isHttpMethod()) {
                 api.routes.add(h.getHttpMethod().name() + " " + h.getPath());
@@ -104,12 +109,6 @@ public final class ThreadlineServer implements AutoCloseable {
         cfg.routes.before(ctx -> {
             api.inFlight.begin();
             ctx.attribute(COUNTED, Boolean.TRUE);
-        });
-        cfg.routes.after(ctx -> {
-            if (ctx.attribute(COUNTED) != null) {
-                ctx.attribute(COUNTED, null);
-                api.inFlight.end();
-            }
         });
         cfg.routes.before("/v1/*", auth::check);
         new SessionRoutes(api).register(cfg.routes);

@@ -121,6 +121,11 @@ class StreamingTest {
         Http.Response c2 = http.post("/v1/sessions", "{\"userId\":\"u1\"}", "Idempotency-Key", "create-1");
         assertThat(c2.json().path("id")).isEqualTo(c1.json().path("id"));
         assertThat(http.post("/v1/sessions", "{\"userId\":\"u2\"}", "Idempotency-Key", "create-1").status()).isEqualTo(422);
+        // a key that created one id never creates another
+        assertThat(http.post("/v1/sessions", "{\"id\":\"idem-c1\"}", "Idempotency-Key", "create-2").status()).isEqualTo(201);
+        assertThat(http.post("/v1/sessions", "{\"id\":\"idem-c1\"}", "Idempotency-Key", "create-2").status()).isEqualTo(201);
+        assertThat(http.post("/v1/sessions", "{\"id\":\"idem-c2\"}", "Idempotency-Key", "create-2").status()).isEqualTo(422);
+        assertThat(http.get("/v1/sessions/idem-c2").status()).isEqualTo(404);
 
         long forkHead = http.get("/v1/sessions/idem-1/checkpoints").json().path("items").get(1).path("seq").asLong();
         Http.Response f1 = http.post("/v1/sessions/idem-1/fork", "{\"seq\":" + forkHead + "}", "Idempotency-Key", "fork-1");

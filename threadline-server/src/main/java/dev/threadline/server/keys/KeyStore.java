@@ -20,7 +20,7 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The API keys of a server: a small SQLite file of its own beside the sessions' database (keys are
  * the server's concern, not the state store's, so they stay out of the store SPI). Holds each key's
- * SHA-256, never the secret. Several server processes may share one file; a revocation is seen by the
+ * SHA-256, never the secret, and which session id each create's Idempotency-Key first named. Several server processes may share one file; a revocation is seen by the
  * next request on every node, since every lookup reads the file. Thread-safe.
  */
 public final class KeyStore implements AutoCloseable {
@@ -56,6 +56,8 @@ public final class KeyStore implements AutoCloseable {
                 s.execute("PRAGMA journal_mode = WAL");
                 s.execute("CREATE TABLE IF NOT EXISTS api_keys (id TEXT PRIMARY KEY, tenant TEXT NOT NULL,"
                         + " hash TEXT NOT NULL UNIQUE, hint TEXT NOT NULL, created_at TEXT NOT NULL, revoked_at TEXT)");
+                s.execute("CREATE TABLE IF NOT EXISTS create_keys (tenant TEXT NOT NULL, idempotency_key TEXT NOT NULL,"
+                        + " session_id TEXT NOT NULL, PRIMARY KEY (tenant, idempotency_key))");
             }
             return new KeyStore(c, Clock.systemUTC());
         } catch (SQLException | java.io.IOException e) {
@@ -129,6 +131,31 @@ public final class KeyStore implements AutoCloseable {
                 p.setString(1, hash);
                 try (ResultSet r = p.executeQuery()) {
                     return r.next() ? Optional.of(r.getString(1)) : Optional.<String>empty();
+                }
+            }
+        });
+    }
+
+    /**
+     * Binds an Idempotency-Key of a session create to the session id it first named, and returns the id
+     * it is bound to (this one on first use). The core records command ids per session, so a key reused
+     * to create a session of another id would otherwise create a second session; this table, shared by
+     * every node on the file, lets the server refuse that instead.
+     */
+    public String claimCreate(String tenant, String idempotencyKey, String sessionId) {
+        return run(() -> {
+            try (PreparedStatement p = db.prepareStatement("INSERT OR IGNORE INTO create_keys VALUES (?, ?, ?)")) {
+                p.setString(1, tenant);
+                p.setString(2, idempotencyKey);
+                p.setString(3, sessionId);
+                p.executeUpdate();
+            }
+            try (PreparedStatement p = db.prepareStatement("SELECT session_id FROM create_keys WHERE tenant = ? AND idempotency_key = ?")) {
+                p.setString(1, tenant);
+                p.setString(2, idempotencyKey);
+                try (ResultSet r = p.executeQuery()) {
+                    r.next();
+                    return r.getString(1);
                 }
             }
         });
