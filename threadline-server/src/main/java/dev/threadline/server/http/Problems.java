@@ -39,12 +39,12 @@ public final class Problems {
             case InvalidEventException e -> Problem.of(409, "refused-by-state", clip(e.getMessage()), null);
             case ModelException e -> Problem.of(502, "model-failed", clip(e.getMessage()), null);
             case StorageException e -> {
-                LOG.error("storage failure: {}", e.getClass().getSimpleName(), e);
+                LOG.error("storage failure: {} at {}", e.getClass().getName(), where(e));
                 yield Problem.of(503, "storage-unavailable", "the store failed; the operation was not applied, retry later", null);
             }
             case HttpResponseException e -> fromJavalin(e);
             default -> {
-                LOG.error("unexpected failure: {}", error.getClass().getName(), error);
+                LOG.error("unexpected failure: {} at {}", error.getClass().getName(), where(error));
                 yield Problem.of(500, "internal-error", "the server failed; nothing was changed by this request", null);
             }
         };
@@ -60,6 +60,24 @@ public final class Problems {
             default -> Problem.of(e.getStatus(), e.getStatus() >= 500 ? "internal-error" : "bad-request",
                     e.getStatus() >= 500 ? "the server failed" : "the request was refused", null);
         };
+    }
+
+    /**
+     * Where an error was raised and the chain of its causes, by class and frame only: exception messages
+     * may quote request content (a JSON parser's snippet, a store's row), and logs never do.
+     */
+    static String where(Throwable error) {
+        StringBuilder b = new StringBuilder();
+        for (Throwable t = error; t != null && b.length() < 2000; t = t.getCause()) {
+            if (t != error) {
+                b.append(" <- caused by ").append(t.getClass().getName()).append(" at ");
+            }
+            StackTraceElement[] frames = t.getStackTrace();
+            for (int i = 0; i < Math.min(3, frames.length); i++) {
+                b.append(i == 0 ? "" : " < ").append(frames[i]);
+            }
+        }
+        return b.toString();
     }
 
     /** Long details (a 10,000-character id echoed back) are cut. */
