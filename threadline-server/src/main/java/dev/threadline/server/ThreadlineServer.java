@@ -91,13 +91,22 @@ public final class ThreadlineServer implements AutoCloseable {
         cfg.startup.showOldJavalinVersionWarning = false;
         cfg.http.maxRequestSize = api.limits().maxBodyBytes();
         cfg.http.compressionStrategy = CompressionStrategy.NONE;
-        cfg.jetty.modifyServer(server -> server.setErrorHandler(new JettyProblems()));
+        cfg.jetty.modifyServer(server -> {
+            server.setErrorHandler(new JettyProblems());
+            server.setStopTimeout(api.config.shutdownGrace().toMillis()); // connectors stop gracefully too
+        });
         cfg.jetty.modifyServletContextHandler(handler -> handler.setErrorHandler(new JettyProblems()));
         cfg.requestLogger.http((ctx, ms) -> { // called once the answer is written, unlike after-handlers
             api.metrics.request(ctx.method().name(), route(ctx), ctx.statusCode(), Duration.ofNanos((long) (ms * 1_000_000)));
             if (ctx.attribute(COUNTED) != null) {
                 ctx.attribute(COUNTED, null);
-                api.inFlight.end();
+                try {
+                    ctx.res().flushBuffer(); // on the wire before shutdown may stop the connector
+                } catch (java.io.IOException gone) {
+                    // the client left; nothing to deliver
+                } finally {
+                    api.inFlight.end();
+                }
             }
         });
         cfg.events.handlerAdded(h -> {

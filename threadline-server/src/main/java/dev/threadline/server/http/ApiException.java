@@ -3,6 +3,7 @@ package dev.threadline.server.http;
 /**
  * A refusal the server itself makes (bad request syntax, no key, an unknown route, a limit), answered
  * as problem+json with this status. The detail never repeats request content beyond the field name.
+ * Immutable.
  */
 public final class ApiException extends RuntimeException {
     private final int status;

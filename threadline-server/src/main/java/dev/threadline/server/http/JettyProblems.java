@@ -14,6 +14,7 @@ import org.eclipse.jetty.util.Callback;
 /**
  * Jetty's own refusals (a URI with bad UTF-8 or an ambiguous segment, headers over the limit), which
  * never reach Javalin, answered as problem+json like every other error instead of Jetty's HTML page.
+ * Stateless, so thread-safe.
  */
 public final class JettyProblems extends ErrorHandler {
 
