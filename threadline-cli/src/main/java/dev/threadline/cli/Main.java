@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 /** The {@code threadline} command. */
 @Command(name = "threadline", mixinStandardHelpOptions = true, version = "threadline 0.1.0",
         description = "A durable state runtime for LLM agents: sessions, an event journal, checkpoints.",
-        subcommands = {ChatCommand.class, SessionsCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ChatCommand.class, SessionsCommand.class, ServeCommand.class, KeysCommand.class, CommandLine.HelpCommand.class})
 public final class Main {
     /** Where {@code chat} reads its lines from. */
     final InputStream in;

@@ -34,6 +34,20 @@ final class StoreOptions {
         return "sqlite:" + file;
     }
 
+    /**
+     * The SQLite file these options name, for commands that keep files beside it (serve, keys).
+     *
+     * @throws dev.threadline.core.InvalidInputException when the store is not a SQLite file
+     */
+    Path path() {
+        String url = url();
+        if (!url.startsWith("sqlite:")) {
+            throw new dev.threadline.core.InvalidInputException("--store", "this command keeps its API keys beside a SQLite"
+                    + " file for now; give --db PATH or --store sqlite:PATH (a shared key store for other backends is not built yet)");
+        }
+        return Path.of(url.substring("sqlite:".length()));
+    }
+
     /** The URL for messages (passwords hidden). */
     String shown() {
         return StateStores.redact(url());

@@ -1,0 +1,90 @@
+package dev.threadline.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.json.Json;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** {@code threadline serve --port 0} in a child JVM on the test class path, and a JDK HttpClient to talk to it. */
+final class ServeProcess implements AutoCloseable {
+    private static final Pattern URL = Pattern.compile(" at (http://\\S+)$");
+    private static final Pattern KEY = Pattern.compile("\\(shown once\\): (tl_\\w+)$");
+    static final HttpClient CLIENT = HttpClient.newHttpClient();
+
+    final Process process;
+    final URI url;
+    final String createdKey;
+    final List<String> output = new ArrayList<>();
+
+    ServeProcess(Path db) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        process = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                Main.class.getName(), "serve", "--port", "0", "--db", db.toString()).redirectErrorStream(true).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        URI found = null;
+        String key = null;
+        String line;
+        while ((line = out.readLine()) != null) {
+            output.add(line);
+            Matcher k = KEY.matcher(line);
+            if (k.find()) {
+                key = k.group(1);
+            }
+            Matcher m = URL.matcher(line);
+            if (m.find()) {
+                found = URI.create(m.group(1));
+                break;
+            }
+        }
+        if (found == null) {
+            process.destroyForcibly();
+            throw new IllegalStateException("threadline serve did not start: " + output);
+        }
+        url = found;
+        createdKey = key;
+        Thread.ofVirtual().start(() -> out.lines().forEach(output::add)); // keep the pipe drained
+    }
+
+    record Response(int status, String body) {
+        JsonNode json() {
+            return Json.parse(body, "response");
+        }
+    }
+
+    Response send(String key, String method, String path, String body) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(url.resolve(path)).timeout(Duration.ofSeconds(60))
+                .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        try {
+            HttpResponse<String> r = CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            return new Response(r.statusCode(), r.body());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Stops the server as an operator would (SIGTERM: a graceful shutdown) and waits for it to exit. */
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.threadline.server;
+
+import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.json.Json;
+import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.runtime.CommandOptions;
+import dev.threadline.core.runtime.Session;
+import dev.threadline.core.runtime.Tenant;
+import dev.threadline.core.runtime.Threadline;
+import dev.threadline.server.http.ApiException;
+import dev.threadline.server.http.JsonBody;
+import dev.threadline.server.keys.KeyStore;
+import io.javalin.http.Context;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * What every route needs: the runtime, the caller's tenant (set by {@link Auth}), the session a
+ * path names, the Idempotency-Key as command options, the limits and meters. Thread-safe.
+ */
+final class Api {
+    static final String TENANT = "threadline.tenant";
+    static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    /** The largest seq a request may name (2^53: exact in every JSON reader). */
+    static final long MAX_SEQ = 1L << 53;
+
+    final Threadline runtime;
+    final KeyStore keys;
+    final ServerConfig config;
+    final ServerMetrics metrics;
+    final RunningTurns turns;
+    final SseStreams streams;
+    final AtomicBoolean closing = new AtomicBoolean();
+    final InFlight inFlight = new InFlight();
+    final java.util.List<String> routes = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final Map<String, Tenant> tenants = new ConcurrentHashMap<>();
+
+    Api(Threadline runtime, KeyStore keys, ServerConfig config, ServerMetrics metrics) {
+        this.runtime = runtime;
+        this.keys = keys;
+        this.config = config;
+        this.metrics = metrics;
+        this.turns = new RunningTurns(metrics);
+        this.streams = new SseStreams(metrics);
+    }
+
+    /** The view of a tenant; the first use also adds the commit counter to it. */
+    Tenant tenantView(String id) {
+        return tenants.computeIfAbsent(id, t -> {
+            Tenant view = runtime.tenant(t);
+            view.addListener(metrics.commitCounter());
+            return view;
+        });
+    }
+
+    /** The caller's tenant. */
+    Tenant tenant(Context ctx) {
+        Tenant t = ctx.attribute(TENANT);
+        if (t == null) {
+            throw new ApiException(401, "unauthorized", "Authorization", "send Authorization: Bearer <key>");
+        }
+        return t;
+    }
+
+    /** The session named by the path's {@code {id}}; 404 when the caller's tenant has none (or the id cannot be one). */
+    Session session(Context ctx) {
+        String id = ctx.pathParam("id");
+        try {
+            SessionInfo.checkId(id, "id");
+        } catch (InvalidInputException e) {
+            throw ApiException.noSession();
+        }
+        return tenant(ctx).find(id).orElseThrow(ApiException::noSession);
+    }
+
+    /** The command options of a POST: its Idempotency-Key as the command id, when sent. */
+    CommandOptions options(Context ctx) {
+        String key = ctx.header(IDEMPOTENCY_KEY);
+        if (key == null) {
+            return CommandOptions.NONE;
+        }
+        if (key.isEmpty() || key.length() > 255 || key.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+            throw ApiException.invalid(IDEMPOTENCY_KEY, "must be 1-255 printable characters");
+        }
+        return CommandOptions.id(key);
+    }
+
+    /** The request body as a JSON object with only {@code allowed} fields. */
+    JsonBody body(Context ctx, Set<String> allowed) {
+        return JsonBody.parse(ctx.bodyAsBytes(), allowed);
+    }
+
+    /** Answers {@code value} as JSON with {@code status}. */
+    static void send(Context ctx, int status, Object value) {
+        ctx.status(status).contentType("application/json").result(Json.write(value) + "\n"); // curl-friendly
+    }
+
+    Limits limits() {
+        return config.limits();
+    }
+}

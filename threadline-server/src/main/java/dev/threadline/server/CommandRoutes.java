@@ -1,0 +1,85 @@
+package dev.threadline.server;
+
+import dev.threadline.core.json.Json;
+import dev.threadline.core.runtime.CompactionResult;
+import dev.threadline.core.runtime.Session;
+import dev.threadline.server.http.JsonBody;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.util.Set;
+
+/**
+ * The write commands on a session besides turns: {@code fork}, {@code rewind}, {@code compact},
+ * {@code clear} (each idempotent by its Idempotency-Key) and {@code interrupt} (a signal to the turn
+ * this node runs for the session; repeating it is harmless, so it takes no key). Approvals, answers
+ * and edits join here when the core has them.
+ */
+final class CommandRoutes {
+    private static final Set<String> FORK = Set.of("seq", "id");
+    private static final Set<String> REWIND = Set.of("seq");
+    private static final Set<String> COMPACT = Set.of("focus");
+    private static final Set<String> NONE = Set.of();
+
+    private final Api api;
+
+    CommandRoutes(Api api) {
+        this.api = api;
+    }
+
+    void register(RoutesConfig r) {
+        r.post("/v1/sessions/{id}/fork", this::fork);
+        r.post("/v1/sessions/{id}/rewind", this::rewind);
+        r.post("/v1/sessions/{id}/compact", this::compact);
+        r.post("/v1/sessions/{id}/clear", this::clear);
+        r.post("/v1/sessions/{id}/interrupt", this::interrupt);
+    }
+
+    private void fork(Context ctx) {
+        Session s = api.session(ctx);
+        JsonBody body = api.body(ctx, FORK);
+        long seq = seq(body);
+        Session branch = s.fork(seq, body.string("id", 128), api.options(ctx));
+        created(ctx, branch);
+    }
+
+    private void rewind(Context ctx) {
+        Session s = api.session(ctx);
+        long seq = seq(api.body(ctx, REWIND));
+        created(ctx, s.rewind(seq, api.options(ctx)));
+    }
+
+    private void compact(Context ctx) {
+        Session s = api.session(ctx);
+        String focus = api.body(ctx, COMPACT).string("focus", api.limits().maxTextChars());
+        CompactionResult r = s.compact(focus, api.options(ctx));
+        Api.send(ctx, 200, Json.tree(r));
+    }
+
+    private void clear(Context ctx) {
+        Session s = api.session(ctx);
+        api.body(ctx, NONE);
+        s.clear(api.options(ctx));
+        Api.send(ctx, 200, Views.state(s.id(), s.state()));
+    }
+
+    private void interrupt(Context ctx) {
+        Session s = api.session(ctx);
+        api.body(ctx, NONE);
+        api.options(ctx); // checked like every POST's, though an interrupt needs no dedup
+        var o = Json.object().put("sessionId", s.id()).put("interrupted", s.interrupt());
+        Api.send(ctx, 200, o);
+    }
+
+    private static long seq(JsonBody body) {
+        Long seq = body.integer("seq", 1, Api.MAX_SEQ);
+        if (seq == null) {
+            throw dev.threadline.server.http.ApiException.invalid("seq", "is required: the checkpoint's seq");
+        }
+        return seq;
+    }
+
+    private static void created(Context ctx, Session branch) {
+        ctx.header("Location", "/v1/sessions/" + branch.id());
+        Api.send(ctx, 201, Views.session(branch.info()));
+    }
+}

@@ -1,0 +1,44 @@
+package dev.threadline.server;
+
+import dev.threadline.core.json.Json;
+import dev.threadline.core.runtime.SessionFilter;
+import dev.threadline.server.http.ApiException;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * The unauthenticated operations routes: {@code /health} (the process answers), {@code /ready} (it
+ * serves: not shutting down and the store answers a read), {@code /metrics} (Prometheus text; route
+ * templates and counts only, no tenant data) and {@code /openapi.json}.
+ */
+final class OpsRoutes {
+    private final Api api;
+    private final byte[] openapi;
+
+    OpsRoutes(Api api) {
+        this.api = api;
+        try (InputStream in = OpsRoutes.class.getResourceAsStream("openapi.json")) {
+            this.openapi = in.readAllBytes();
+        } catch (IOException | NullPointerException e) {
+            throw new IllegalStateException("the OpenAPI document is missing from the server's jar", e);
+        }
+    }
+
+    void register(RoutesConfig r) {
+        r.get("/health", ctx -> Api.send(ctx, 200, Json.object().put("status", "ok")));
+        r.get("/ready", this::ready);
+        r.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(api.metrics.scrape()));
+        r.get("/openapi.json", ctx -> ctx.contentType("application/json").result(openapi));
+    }
+
+    private void ready(Context ctx) {
+        if (api.closing.get()) {
+            throw new ApiException(503, "shutting-down", null, "the server is shutting down");
+        }
+        api.runtime.defaultTenant().sessions(new SessionFilter(null, null, 1, null)); // the store answers
+        Api.send(ctx, 200, Json.object().put("status", "ready"));
+    }
+
+}

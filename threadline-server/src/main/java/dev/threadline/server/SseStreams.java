@@ -1,0 +1,85 @@
+package dev.threadline.server;
+
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The open server-sent-event streams: opens them on a response, counts them, and ends them all at
+ * shutdown (by interrupting the threads that serve them). Thread-safe.
+ */
+final class SseStreams {
+    private final Set<Thread> serving = ConcurrentHashMap.newKeySet();
+    private final ServerMetrics metrics;
+
+    SseStreams(ServerMetrics metrics) {
+        this.metrics = metrics;
+    }
+
+    /**
+     * Starts an SSE response on {@code ctx}, served by the calling thread until the stream is closed.
+     * An observer's stream is ended by {@link #closeAll}; a turn's stream ends with its turn.
+     */
+    Stream open(Context ctx, boolean observer) throws IOException {
+        ctx.status(200);
+        ctx.res().setContentType("text/event-stream;charset=utf-8");
+        ctx.res().setHeader("Cache-Control", "no-cache");
+        ctx.res().setHeader("X-Accel-Buffering", "no");
+        OutputStream out = ctx.res().getOutputStream();
+        if (observer) {
+            serving.add(Thread.currentThread());
+        }
+        metrics.sseOpen().incrementAndGet();
+        Stream s = new Stream(out);
+        s.comment("threadline");
+        return s;
+    }
+
+    /** Ends every observer's stream (their threads see an interrupt and close). */
+    void closeAll() {
+        serving.forEach(Thread::interrupt);
+    }
+
+    /** One SSE response. Used by the one thread that serves it. */
+    final class Stream implements AutoCloseable {
+        private final OutputStream out;
+        private boolean closed;
+
+        private Stream(OutputStream out) {
+            this.out = out;
+        }
+
+        /** Sends one event: {@code id:} (when not null), {@code event:} and one {@code data:} line of JSON. */
+        void event(Long id, String name, String json) throws IOException {
+            StringBuilder b = new StringBuilder(json.length() + 64);
+            if (id != null) {
+                b.append("id: ").append(id).append('\n');
+            }
+            b.append("event: ").append(name).append('\n').append("data: ").append(json).append("\n\n");
+            write(b.toString());
+        }
+
+        /** Sends a comment line (clients ignore it; a failed write shows the client is gone). */
+        void comment(String text) throws IOException {
+            write(": " + text + "\n\n");
+        }
+
+        private void write(String s) throws IOException {
+            out.write(s.getBytes(StandardCharsets.UTF_8));
+            out.flush();
+        }
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                serving.remove(Thread.currentThread());
+                metrics.sseOpen().decrementAndGet();
+                Thread.interrupted(); // an interrupt meant for this stream must not leak into the pooled thread
+            }
+        }
+    }
+}

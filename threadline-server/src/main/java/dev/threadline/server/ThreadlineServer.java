@@ -1,0 +1,202 @@
+package dev.threadline.server;
+
+import dev.threadline.core.json.Json;
+import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.skill.Skill;
+import dev.threadline.core.skill.builtin.Builtins;
+import dev.threadline.core.skill.builtin.ListFilesSkill;
+import dev.threadline.core.skill.builtin.ReadFileSkill;
+import dev.threadline.models.Models;
+import dev.threadline.models.http.HttpSettings;
+import dev.threadline.server.http.JettyProblems;
+import dev.threadline.server.http.Problem;
+import dev.threadline.server.http.Problems;
+import dev.threadline.server.keys.KeyStore;
+import dev.threadline.server.keys.NewKey;
+import dev.threadline.store.sqlite.SqliteStateStore;
+import io.javalin.Javalin;
+import io.javalin.compression.CompressionStrategy;
+import io.javalin.config.JavalinConfig;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code threadline serve}: the HTTP API over a Threadline runtime on a SQLite file, with API keys per
+ * tenant in a key file beside it. Started with {@link #start}, stopped with {@link #close}.
+ * Thread-safe. Several servers may share one database file; each runs the commands it is sent, and
+ * sessions' leases keep their writes in one linear history.
+ */
+public final class ThreadlineServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ThreadlineServer.class);
+    private static final String COUNTED = "threadline.inFlight";
+
+    private final Api api;
+    private final Javalin app;
+    private final URI url;
+    private final NewKey createdKey;
+
+    private ThreadlineServer(Api api, Javalin app, URI url, NewKey createdKey) {
+        this.api = api;
+        this.app = app;
+        this.url = url;
+        this.createdKey = createdKey;
+    }
+
+    /**
+     * Opens the store and the key file, creates a key for tenant {@code default} when the file has no
+     * valid key, and starts listening.
+     *
+     * @throws dev.threadline.core.StorageException when the database or the key file cannot be opened
+     * @throws IllegalStateException                when the port cannot be bound
+     */
+    public static ThreadlineServer start(ServerConfig config) {
+        KeyStore keys = KeyStore.open(KeyStore.besideDb(config.db()));
+        Threadline runtime = null;
+        try {
+            NewKey created = keys.hasActiveKey() ? null : keys.create("default");
+            runtime = Threadline.builder().store(SqliteStateStore.open(config.db()))
+                    .models(config.models() != null ? config.models() : Models.resolver(null, System.getenv(), 0, HttpSettings.defaults()))
+                    .skills(skills(config.workspace())).leaseWait(config.leaseWait()).build();
+            Api api = new Api(runtime, keys, config, new ServerMetrics());
+            Javalin app = Javalin.create(cfg -> configure(cfg, api)).start(config.host(), config.port());
+            String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
+            URI url = URI.create("http://" + host + ":" + app.port());
+            LOG.debug("serving {} on {}", config.db(), url);
+            return new ThreadlineServer(api, app, url, created);
+        } catch (RuntimeException e) {
+            if (runtime != null) {
+                runtime.close();
+            }
+            keys.close();
+            throw e;
+        }
+    }
+
+    private static List<Skill> skills(Path workspace) {
+        List<Skill> all = Builtins.all(workspace != null ? workspace : Path.of("").toAbsolutePath());
+        return workspace != null ? all : all.stream()
+                .filter(s -> !s.name().equals(ReadFileSkill.NAME) && !s.name().equals(ListFilesSkill.NAME)).toList();
+    }
+
+    private static void configure(JavalinConfig cfg, Api api) {
+        cfg.concurrency.useVirtualThreads = true;
+        cfg.startup.showJavalinBanner = false;
+        cfg.startup.showOldJavalinVersionWarning = false;
+        cfg.http.maxRequestSize = api.limits().maxBodyBytes();
+        cfg.http.compressionStrategy = CompressionStrategy.NONE;
+        cfg.jetty.modifyServer(server -> {
+            server.setErrorHandler(new JettyProblems());
+            server.setStopTimeout(api.config.shutdownGrace().toMillis()); // connectors stop gracefully too
+        });
+        cfg.jetty.modifyServletContextHandler(handler -> handler.setErrorHandler(new JettyProblems()));
+        cfg.requestLogger.http((ctx, ms) -> { // called once the answer is written, unlike after-handlers
+            api.metrics.request(ctx.method().name(), route(ctx), ctx.statusCode(), Duration.ofNanos((long) (ms * 1_000_000)));
+            if (ctx.attribute(COUNTED) != null) {
+                ctx.attribute(COUNTED, null);
+                try {
+                    ctx.res().flushBuffer(); // on the wire before shutdown may stop the connector
+                } catch (java.io.IOException gone) {
+                    // the client left; nothing to deliver
+                } finally {
+                    api.inFlight.end();
+                }
+            }
+        });
+        cfg.events.handlerAdded(h -> {
+            if (h.getHttpMethod().isHttpMethod()) {
+                api.routes.add(h.getHttpMethod().name() + " " + h.getPath());
+            }
+        });
+        Auth auth = new Auth(api);
+        cfg.routes.before(ctx -> {
+            api.inFlight.begin();
+            ctx.attribute(COUNTED, Boolean.TRUE);
+        });
+        cfg.routes.before("/v1/*", auth::check);
+        new SessionRoutes(api).register(cfg.routes);
+        new TurnRoutes(api).register(cfg.routes);
+        new EventRoutes(api).register(cfg.routes);
+        new HistoryRoutes(api).register(cfg.routes);
+        new CommandRoutes(api).register(cfg.routes);
+        new OpsRoutes(api).register(cfg.routes);
+        cfg.routes.exception(Exception.class, (e, ctx) -> problem(ctx, Problems.of(e)));
+        for (int status : new int[] {400, 404, 405, 413, 414, 431, 500}) { // Javalin's own answers, as problems too
+            cfg.routes.error(status, "*", ctx -> {
+                if (!isProblem(ctx)) {
+                    problem(ctx, Problems.of(new HttpResponseException(status, "")));
+                }
+            });
+        }
+    }
+
+    /** The matched route template (no ids, so the meter's tags stay few), or "unmatched". */
+    private static String route(Context ctx) {
+        try {
+            return ctx.endpoint().path;
+        } catch (RuntimeException none) {
+            return "unmatched";
+        }
+    }
+
+    private static boolean isProblem(Context ctx) {
+        String type = ctx.res().getContentType();
+        return type != null && type.startsWith(Problem.MEDIA_TYPE);
+    }
+
+    private static void problem(Context ctx, Problem p) {
+        if (ctx.res().isCommitted()) {
+            return; // a stream already started; it reports its own errors
+        }
+        if (p.status() == 409 && p.type().endsWith("/session-busy")) {
+            ctx.header("Retry-After", "1");
+        }
+        ctx.status(p.status()).contentType(Problem.MEDIA_TYPE).result(Json.write(p) + "\n");
+    }
+
+    /** Where the server listens, e.g. {@code http://127.0.0.1:43121} (the bound port when started on 0). */
+    public URI url() {
+        return url;
+    }
+
+    /** The key created at this start because the key file had none (print it once), or empty. */
+    public Optional<NewKey> createdKey() {
+        return Optional.ofNullable(createdKey);
+    }
+
+    /** The routes served, as {@code METHOD /path} with Javalin's {@code {param}} placeholders (the OpenAPI document lists these). */
+    public List<String> routes() {
+        return List.copyOf(api.routes);
+    }
+
+    /** The server's key store (to create keys while it runs). */
+    public KeyStore keys() {
+        return api.keys;
+    }
+
+    /**
+     * Shuts down gracefully: refuses new requests (503), lets running turns finish within the grace
+     * period and interrupts the rest, ends observers' SSE streams, waits (bounded by the grace period)
+     * for the answers in flight to be written, stops listening, then closes the runtime, which releases
+     * this node's leases. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (!api.closing.compareAndSet(false, true)) {
+            return;
+        }
+        api.turns.drain(api.config.shutdownGrace());
+        api.streams.closeAll(); // observers' streams; a turn's stream ends with its turn
+        api.inFlight.awaitIdle(api.config.shutdownGrace()); // the answers of the turns that just ended are written
+        app.stop();
+        api.runtime.close();
+        api.keys.close();
+        LOG.debug("stopped {}", url);
+    }
+}

@@ -1,0 +1,46 @@
+package dev.threadline.server.http;
+
+import dev.threadline.core.json.Json;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Jetty's own refusals (a URI with bad UTF-8 or an ambiguous segment, headers over the limit), which
+ * never reach Javalin, answered as problem+json like every other error instead of Jetty's HTML page.
+ * Stateless, so thread-safe.
+ */
+public final class JettyProblems extends ErrorHandler {
+
+    @Override
+    public boolean errorPageForMethod(String method) {
+        return true; // Jetty's default answers DELETE and PUT with an empty body
+    }
+
+    @Override
+    protected void generateResponse(Request request, Response response, int code, String message, Throwable cause,
+                                    Callback callback) {
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, Problem.MEDIA_TYPE);
+        response.write(true, body(code), callback);
+    }
+
+    @Override
+    public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
+        fields.put(new HttpField(HttpHeader.CONTENT_TYPE, Problem.MEDIA_TYPE));
+        return body(status);
+    }
+
+    private static ByteBuffer body(int status) {
+        Problem p = status == 414 || status == 431
+                ? Problem.of(status, "request-too-large", "the request line or headers are over the limit", null)
+                : status >= 500 ? Problem.of(status, "internal-error", "the server failed", null)
+                : Problem.of(status, "bad-request", "the request is malformed (its URI or headers could not be read)", null);
+        return ByteBuffer.wrap(Json.write(p).getBytes(StandardCharsets.UTF_8));
+    }
+}

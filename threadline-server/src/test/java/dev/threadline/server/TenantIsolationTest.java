@@ -1,0 +1,74 @@
+package dev.threadline.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpRequest;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every session route tried with another tenant's key on a session holding a canary string: a 404
+ * identical to an unknown session's, the canary nowhere in the answer, the session unchanged.
+ */
+class TenantIsolationTest {
+    private static final String CANARY = "CANARY-7f3a9c";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void anotherTenantsSessionIsExactlyLikeAnUnknownOne() {
+        try (TestServer server = new TestServer(dir)) {
+            Http owner = server.tenant("acme");
+            Http other = server.tenant("globex");
+            String id = "s-" + CANARY;
+            assertThat(owner.post("/v1/sessions", "{\"id\":\"" + id + "\",\"userId\":\"u-" + CANARY + "\",\"metadata\":{\"note\":\""
+                    + CANARY + "\"},\"config\":{\"systemPrompt\":\"" + CANARY + "\"}}").status()).isEqualTo(201);
+            assertThat(owner.post("/v1/sessions/" + id + "/messages", "{\"text\":\"remember " + CANARY + "\"}").status()).isEqualTo(200);
+            String exportBefore = owner.get("/v1/sessions/" + id + "/export").body();
+            assertThat(exportBefore).contains(CANARY);
+
+            List<Function<String, HttpRequest>> routes = List.of(
+                    s -> other.request("/v1/sessions/" + s).GET().build(),
+                    s -> other.request("/v1/sessions/" + s).DELETE().build(),
+                    s -> other.request("/v1/sessions/" + s + "/state").GET().build(),
+                    s -> other.request("/v1/sessions/" + s + "/checkpoints").GET().build(),
+                    s -> other.request("/v1/sessions/" + s + "/checkpoints/1").GET().build(),
+                    s -> other.request("/v1/sessions/" + s + "/export").GET().build(),
+                    s -> other.request("/v1/sessions/" + s + "/events?after=0").GET().build(),
+                    s -> other.request("/v1/sessions/" + s + "/events").header("Last-Event-ID", "1").GET().build(),
+                    s -> post(other, s, "messages", "{\"text\":\"" + CANARY + "\"}").build(),
+                    s -> post(other, s, "messages", "{\"text\":\"hi\"}").header("Accept", "text/event-stream").build(),
+                    s -> post(other, s, "fork", "{\"seq\":1}").build(),
+                    s -> post(other, s, "rewind", "{\"seq\":1}").build(),
+                    s -> post(other, s, "compact", "{}").build(),
+                    s -> post(other, s, "clear", "").build(),
+                    s -> post(other, s, "interrupt", "").header("Idempotency-Key", "k").build());
+            for (Function<String, HttpRequest> route : routes) {
+                Http.Response theirs = Http.send(route.apply(id));
+                Http.Response unknown = Http.send(route.apply("s-unknown"));
+                assertThat(theirs.status()).as(route.apply(id).method() + " " + route.apply(id).uri()).isEqualTo(404);
+                assertThat(theirs.body()).isEqualTo(unknown.body()).doesNotContain(CANARY);
+                assertThat(theirs.contentType()).isEqualTo(unknown.contentType());
+                assertThat(theirs.headers().map().toString()).doesNotContain(CANARY);
+            }
+            Http.Response listed = other.get("/v1/sessions?metadata.note=" + CANARY);
+            assertThat(listed.body()).doesNotContain(CANARY);
+            assertThat(other.get("/v1/sessions").body()).doesNotContain(CANARY);
+            assertThat(other.get("/metrics").body()).doesNotContain(CANARY);
+            // another tenant may use the same id for a session of its own
+            assertThat(other.post("/v1/sessions", "{\"id\":\"" + id + "\"}").status()).isEqualTo(201);
+            assertThat(other.get("/v1/sessions/" + id + "/export").body()).doesNotContain("remember");
+
+            assertThat(owner.get("/v1/sessions/" + id + "/export").body()).isEqualTo(exportBefore);
+        }
+    }
+
+    private static HttpRequest.Builder post(Http client, String id, String action, String body) {
+        return client.request("/v1/sessions/" + id + "/" + action).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body));
+    }
+}
