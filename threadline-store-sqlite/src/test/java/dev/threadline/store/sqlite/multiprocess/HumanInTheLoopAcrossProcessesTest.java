@@ -118,4 +118,100 @@ class HumanInTheLoopAcrossProcessesTest {
             assertValid("s2");
         }
     }
+
+    /** Starts "slow" in {@code a} and returns once its gate call runs; the returned tag's reply comes later. */
+    private String startSlow(ChildProcess a, String session) {
+        String tag = "t" + tags.incrementAndGet();
+        int from = a.lineCount();
+        a.send("SUBMIT " + tag + " " + session + " - slow");
+        a.awaitLine(from, "the gate call of " + tag, l -> l.startsWith("GATE " + session + " "), WAIT);
+        return tag;
+    }
+
+    private void open(ChildProcess c, String session) throws IOException {
+        String gate = c.lines().stream().map(Line::text).filter(l -> l.startsWith("GATE " + session + " ")).reduce((x, y) -> y).orElseThrow();
+        Files.createFile(dir.resolve("gates").resolve(gate.split(" ")[2]));
+    }
+
+    @Test
+    void eachDoubleTextingStrategyWorksAcrossTwoProcessesAndTranscriptsStayValid() throws Exception {
+        try (Fleet fleet = new Fleet(dir, dir.resolve("hitl.db"))) {
+            ChildProcess a = fleet.start("A#1", HitlChild.class, args());
+            ChildProcess b = fleet.start("B#1", HitlChild.class, args());
+            call(a, "SUBMIT", "s3", "- hello");
+
+            int from = a.lineCount();
+            String running = startSlow(a, "s3");
+            assertThat(call(b, "SUBMIT", "s3", "reject busy?")).startsWith("ERR SessionBusyException").contains("slow")
+                    .contains("started at seq");
+            open(a, "s3");
+            assertThat(reply(a, from, running)).startsWith("COMPLETED done: ");
+
+            from = a.lineCount();
+            running = startSlow(a, "s3");
+            assertThat(call(b, "SUBMIT", "s3", "interrupt stop it")).isEqualTo("COMPLETED ack stop it");
+            assertThat(reply(a, from, running)).as("the turn in the other process").startsWith("INTERRUPTED");
+            assertValid("s3");
+
+            from = a.lineCount();
+            running = startSlow(a, "s3");
+            assertThat(call(b, "SUBMIT", "s3", "rollback instead")).isEqualTo("COMPLETED ack instead");
+            assertThat(reply(a, from, running)).startsWith("INTERRUPTED");
+            assertThat(journal("s3")).extracting(StoredEvent::event).filteredOn(Event.TurnRolledBack.class::isInstance).hasSize(1);
+            List<String> texts = read("s3", s -> s.state().messages().stream().map(m -> m.text()).toList());
+            assertThat(texts.subList(texts.size() - 3, texts.size())).as("the rolled back turn left the transcript")
+                    .containsExactly("ack stop it", "instead", "ack instead");
+            assertValid("s3");
+
+            from = a.lineCount();
+            running = startSlow(a, "s3");
+            String tag = "t" + tags.incrementAndGet();
+            int fromB = b.lineCount();
+            b.send("SUBMIT " + tag + " s3 enqueue after it");
+            open(a, "s3");
+            assertThat(reply(a, from, running)).startsWith("COMPLETED done: ");
+            assertThat(reply(b, fromB, tag)).isEqualTo("COMPLETED ack after it");
+            fleet.quit(a);
+            fleet.quit(b);
+            assertValid("s3");
+        }
+    }
+
+    @Test
+    void aSideEffectRunsOnceAcrossACrashATakeOverAnApprovalAndARewind() throws Exception {
+        try (Fleet fleet = new Fleet(dir, dir.resolve("hitl.db"))) {
+            ChildProcess a = fleet.start("A#1", HitlChild.class, args());
+            call(a, "SUBMIT", "s4", "- hello");
+            a.send("SUBMIT t0 s4 - charge");
+            a.awaitLine(0, "the charge call", l -> l.startsWith("GATE s4 "), WAIT);
+            fleet.kill(a); // SIGKILL during the call
+            assertThat(runs("charge-start")).hasSize(1);
+
+            ChildProcess b = fleet.start("B#1", HitlChild.class, args());
+            assertThat(call(b, "SUBMIT", "s4", "- next")).isEqualTo("COMPLETED ack next");
+            long beforePay = Long.parseLong(call(b, "HEAD", "s4", "").substring("HEAD ".length()).trim());
+            assertThat(call(b, "SUBMIT", "s4", "- pay 20")).startsWith("AWAITING_APPROVAL");
+            String id = call(b, "PENDING", "s4", "").substring("PENDING ".length()).trim();
+            assertThat(call(b, "APPROVE", "s4", id)).isEqualTo("COMPLETED done: paid 20");
+            fleet.quit(b);
+
+            ChildProcess c = fleet.start("C#1", HitlChild.class, args());
+            List<StoredEvent> journal = journal("s4");
+            assertThat(call(c, "REWIND", "s4", beforePay + " noack")).startsWith("ERR UndoneEffectsException").contains("pay (" + id + ")");
+            assertThat(journal("s4")).as("a refused rewind writes nothing").isEqualTo(journal);
+            assertThat(call(c, "REWIND", "s4", beforePay + " ack")).startsWith("BRANCH ");
+            assertThat(call(c, "COMPENSATE", "s4", Long.toString(beforePay))).isEqualTo("COMPENSATED 1");
+            assertThat(call(c, "COMPENSATE", "s4", Long.toString(beforePay))).as("compensated once").isEqualTo("COMPENSATED 0");
+            fleet.quit(c);
+
+            assertThat(runs("charge-start")).as("the crashed call never ran again").hasSize(1);
+            assertThat(runs("charge-done")).isEmpty();
+            assertThat(runs("pay")).containsExactly("pay s4/" + id + " 20");
+            assertThat(runs("undo")).containsExactly("undo s4/" + id);
+            assertThat(journal("s4")).extracting(StoredEvent::event).filteredOn(Event.EffectCompensated.class::isInstance).hasSize(1);
+            assertThat(journal("s4")).extracting(StoredEvent::event).filteredOn(Event.ToolCallStarted.class::isInstance)
+                    .extracting(e -> ((Event.ToolCallStarted) e).name()).containsExactly("charge", "pay");
+            assertValid("s4");
+        }
+    }
 }
