@@ -110,7 +110,8 @@ final class ChatCommand implements Callable<Integer> {
         }
         String chosenName = chatModel.name();
         try (Threadline tl = Threadline.builder().store(store.open())
-                .models(spec -> spec.equals(chosenName) ? Optional.of(chosenModel) : resolver.find(spec))
+                .models(chosenModel == chatModel ? resolver // no extension: as shipped
+                        : spec -> spec.equals(chosenName) ? Optional.of(chosenModel) : resolver.find(spec))
                 .skills(Builtins.all(ws)).skill(Builtins.askUser()) // the prompt answers ask_user
                 .skills(extension.skills()).build();
              LineInput input = LineInput.open(main.in)) {
