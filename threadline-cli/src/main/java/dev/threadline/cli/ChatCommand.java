@@ -3,6 +3,7 @@ package dev.threadline.cli;
 import dev.threadline.core.InvalidInputException;
 import dev.threadline.core.context.ContextPolicy;
 import dev.threadline.core.llm.ChatModel;
+import dev.threadline.core.llm.ModelResolver;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.skill.builtin.Builtins;
@@ -11,6 +12,7 @@ import dev.threadline.models.http.HttpSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -61,6 +63,10 @@ final class ChatCommand implements Callable<Integer> {
     @Option(names = "--workspace", paramLabel = "DIR", description = "folder read_file and list_files may read (default: the current folder)")
     Path workspace;
 
+    @Option(names = "--stream", description = {"print each reply as it arrives even when stdin is not a terminal",
+            "(a terminal always streams; piped runs otherwise print whole messages)"})
+    boolean stream;
+
     @Spec
     CommandSpec spec;
 
@@ -77,6 +83,14 @@ final class ChatCommand implements Callable<Integer> {
         } catch (InvalidInputException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+        ChatExtension extension;
+        try {
+            extension = ChatExtension.fromSystemProperty();
+        } catch (InvalidInputException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        ChatModel chosenModel = extension.model(chatModel);
+        ModelResolver resolver = Models.resolver(baseUrl, env, contextWindow, HttpSettings.defaults());
         SessionConfig config = SessionConfig.DEFAULT.withModel(chatModel.name());
         try {
             if (contextPolicy != null) {
@@ -94,11 +108,14 @@ final class ChatCommand implements Callable<Integer> {
             out.println("No ANTHROPIC_API_KEY or OPENAI_API_KEY is set, so this chat uses the offline demo model;"
                     + " set one, or pass --model anthropic:MODEL / openai:MODEL [--base-url URL], for a real LLM.");
         }
+        String chosenName = chatModel.name();
         try (Threadline tl = Threadline.builder().store(store.open())
-                .models(Models.resolver(baseUrl, env, contextWindow, HttpSettings.defaults()))
-                .skills(Builtins.all(ws)).skill(Builtins.askUser()).build(); // the prompt answers ask_user
+                .models(chosenModel == chatModel ? resolver // no extension: as shipped
+                        : spec -> spec.equals(chosenName) ? Optional.of(chosenModel) : resolver.find(spec))
+                .skills(Builtins.all(ws)).skill(Builtins.askUser()) // the prompt answers ask_user
+                .skills(extension.skills()).build();
              LineInput input = LineInput.open(main.in)) {
-            Repl repl = new Repl(tl, out, input, config, store.shown());
+            Repl repl = new Repl(tl, out, input, config, store.shown(), stream);
             return repl.run(sessionId);
         }
     }

@@ -43,9 +43,16 @@ final class Repl {
     private final LineInput input;
     private final SessionConfig config;
     private final String storeUrl;
+    private final boolean streamPiped;
     private Session session;
 
     Repl(Threadline tl, PrintWriter out, LineInput input, SessionConfig config, String storeUrl) {
+        this(tl, out, input, config, storeUrl, false);
+    }
+
+    /** {@code streamPiped}: stream replies even when the input is not a terminal ({@code chat --stream}). */
+    Repl(Threadline tl, PrintWriter out, LineInput input, SessionConfig config, String storeUrl, boolean streamPiped) {
+        this.streamPiped = streamPiped;
         this.tl = tl;
         this.tenant = tl.defaultTenant();
         this.out = out;
@@ -236,9 +243,9 @@ final class Repl {
         return session.deny(p.toolUseId(), reason.isEmpty() ? "no reason given" : reason, options());
     }
 
-    /** Streams the turn's text to the terminal when a person watches it; piped runs print whole messages. */
+    /** Streams the turn's text to the terminal when a person watches it (or --stream); piped runs print whole messages. */
     private CommandOptions options() {
-        return input.interactive() ? CommandOptions.streaming(stream.start()) : CommandOptions.NONE;
+        return input.interactive() || streamPiped ? CommandOptions.streaming(stream.start()) : CommandOptions.NONE;
     }
 
     /** Prints streamed text as "assistant: ..." lines, one per model call. Used by the turn's thread only. */

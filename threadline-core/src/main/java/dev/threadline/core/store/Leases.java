@@ -46,7 +46,7 @@ public interface Leases {
     /**
      * Asks the holder of the session's lease at {@code epoch} to interrupt the command it runs (a new
      * message that interrupts or rolls back a running turn, from another process). The holder sees it
-     * through {@link #interruptRequested} while it renews; a request for an epoch that is no longer
+     * through {@link #takeInterruptRequest} while it renews; a request for an epoch that is no longer
      * current is never seen. Stores that cannot carry it return false (the default), and the caller
      * falls back to waiting for the lease.
      *

@@ -96,8 +96,21 @@ final class Migrations {
             "CREATE INDEX sessions_user_recent ON sessions (tenant, user_id, updated_at DESC, id)",
             "CREATE INDEX sessions_metadata ON sessions USING gin (metadata jsonb_path_ops)"));
 
+    /**
+     * Version 3: interrupt requests (see {@link InterruptRows}), at most one per session, in a table of
+     * their own so an ordinary append's row and statement stay as they were.
+     */
+    static final Migration V3 = new Migration(3, "interrupt requests", List.of("""
+            CREATE TABLE interrupts (
+              tenant      text   NOT NULL,
+              session_id  text   NOT NULL,
+              epoch       bigint NOT NULL,
+              reason      text   NOT NULL,
+              PRIMARY KEY (tenant, session_id),
+              FOREIGN KEY (tenant, session_id) REFERENCES sessions (tenant, id))"""));
+
     /** Every migration, in order: element i brings version i to i + 1. */
-    static final List<Migration> ALL = List.of(V1, V2);
+    static final List<Migration> ALL = List.of(V1, V2, V3);
 
     /** The version this code writes. */
     static int latest() {

@@ -473,6 +473,24 @@ public final class PostgresStateStore implements StateStore {
         return db.read(() -> "read the lease of session '" + key.id() + "'", c -> Optional.ofNullable(LeaseRows.current(c, key)));
     }
 
+    /** One upsert into {@code interrupts} (see {@link InterruptRows}). */
+    @Override
+    public boolean requestInterrupt(SessionKey key, long epoch, String reason) {
+        Objects.requireNonNull(reason, "reason");
+        return db.write(() -> "request an interrupt of session '" + key.id() + "' at epoch " + epoch, c -> {
+            InterruptRows.put(c, key, epoch, reason);
+            return true;
+        });
+    }
+
+    /** One conditional delete that returns the reason: nothing to take costs one indexed read. */
+    @Override
+    public Optional<String> takeInterruptRequest(Lease lease) {
+        Objects.requireNonNull(lease, "lease");
+        return Optional.ofNullable(db.write(() -> "take the interrupt request of session '" + lease.key().id() + "'",
+                c -> InterruptRows.take(c, lease)));
+    }
+
     @Override
     public Optional<CommandRecord> command(SessionKey key, String commandId) {
         return db.read(() -> "read command '" + commandId + "' of session '" + key.id() + "'", c -> {

@@ -114,6 +114,7 @@ final class SessionRows {
         for (String sql : List.of("DELETE FROM events WHERE tenant = ? AND session_id = ?",
                 "DELETE FROM snapshots WHERE tenant = ? AND session_id = ?",
                 "DELETE FROM commands WHERE tenant = ? AND session_id = ?",
+                "DELETE FROM interrupts WHERE tenant = ? AND session_id = ?",
                 "DELETE FROM sessions WHERE tenant = ? AND id = ?")) {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 ps.setString(1, key.tenant());

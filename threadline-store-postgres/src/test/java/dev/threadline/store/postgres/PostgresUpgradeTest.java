@@ -121,7 +121,7 @@ class PostgresUpgradeTest {
                 while (rs.next()) {
                     versions.add(rs.getInt(1));
                 }
-                assertThat(versions).containsExactly(1, 2);
+                assertThat(versions).containsExactly(1, 2, 3);
             }
         }
     }

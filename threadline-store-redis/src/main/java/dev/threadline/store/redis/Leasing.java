@@ -52,6 +52,17 @@ final class Leasing {
         scripts.run(lease.key(), Scripts.RELEASE, lease.owner(), Long.toString(lease.epoch()));
     }
 
+    /** Records an interrupt request for the holder at {@code epoch} ({@code interrupt.lua}). */
+    void requestInterrupt(SessionKey key, long epoch, String reason) {
+        scripts.existing(key, Scripts.INTERRUPT, Long.toString(epoch), reason);
+    }
+
+    /** Takes the request made for this lease's epoch while it is current ({@code takeinterrupt.lua}). */
+    Optional<String> takeInterruptRequest(Lease lease) {
+        Reply r = scripts.run(lease.key(), Scripts.TAKEINTERRUPT, Long.toString(lease.epoch()));
+        return r.is("OK") ? Optional.of(r.text(0)) : Optional.empty();
+    }
+
     /** The lease in a {@code describe.lua} reply (epoch, owner, lsec, lnano at 3..6), or empty. */
     static Optional<Lease> of(SessionKey key, Reply described) {
         return described.text(4) == null ? Optional.empty() : Optional.of(new Lease(key, described.text(4),

@@ -417,6 +417,23 @@ public final class RedisStateStore implements StateStore {
         });
     }
 
+    /** Fields {@code iepoch} and {@code ireason} of the session's meta hash, set by one script. */
+    @Override
+    public boolean requestInterrupt(SessionKey key, long epoch, String reason) {
+        Objects.requireNonNull(reason, "reason");
+        return call("request an interrupt of session '" + key.id() + "' at epoch " + epoch, () -> {
+            leasing.requestInterrupt(key, epoch, reason);
+            return true;
+        });
+    }
+
+    /** One script: checks the epoch against the session's and removes the request it returns. */
+    @Override
+    public Optional<String> takeInterruptRequest(Lease lease) {
+        Objects.requireNonNull(lease, "lease");
+        return call("take the interrupt request of session '" + lease.key().id() + "'", () -> leasing.takeInterruptRequest(lease));
+    }
+
     @Override
     public Optional<Lease> lease(SessionKey key) {
         return Leasing.of(key, describe(key, "read the lease of session '" + key.id() + "'"));

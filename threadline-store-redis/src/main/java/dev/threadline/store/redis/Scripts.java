@@ -19,7 +19,7 @@ import java.util.List;
  */
 enum Scripts {
     CREATE, ADOPT, SETTLE, APPEND, UNWIP, DESCRIBE, READ, ACQUIRE, RENEW, RELEASE, COMMAND, KIDS,
-    SNAPSAVE, SNAPLATEST, DELETE, DISOWN, VARS, UNINDEX;
+    SNAPSAVE, SNAPLATEST, DELETE, DISOWN, VARS, UNINDEX, INTERRUPT, TAKEINTERRUPT;
 
     private final String source;
     private final String sha;

@@ -18,12 +18,14 @@ import java.util.List;
 final class Schema {
     /**
      * The table layout this code creates and reads. Version 3: sessions keyed by (tenant, id), events,
-     * snapshots and commands by tenant and session, and each session's lease on its row.
+     * snapshots and commands by tenant and session, and each session's lease on its row. Version 4 adds
+     * the {@code interrupts} table.
      */
-    static final int VERSION = 3;
+    static final int VERSION = 4;
 
     /** {@code UPGRADES.get(v - 1)} turns a version {@code v} file into a version {@code v + 1} one. */
-    private static final List<List<String>> UPGRADES = List.of(SchemaDdl.UPGRADE_1_TO_2, SchemaDdl.UPGRADE_2_TO_3);
+    private static final List<List<String>> UPGRADES = List.of(SchemaDdl.UPGRADE_1_TO_2, SchemaDdl.UPGRADE_2_TO_3,
+            SchemaDdl.UPGRADE_3_TO_4);
 
     private Schema() {}
 

@@ -3,11 +3,25 @@ package dev.threadline.store.sqlite;
 import java.util.List;
 
 /**
- * The statements of {@link Schema}: the version 3 tables and indexes, and the upgrades from earlier
+ * The statements of {@link Schema}: the version 4 tables and indexes, and the upgrades from earlier
  * versions. Stateless.
  */
 final class SchemaDdl {
     private SchemaDdl() {}
+
+    /**
+     * Interrupt requests, at most one per session (see {@link InterruptRows}): a table of their own,
+     * not columns of {@code sessions}, so that an ordinary append's row stays as it was and the table
+     * can be added to a version 3 file as it is.
+     */
+    private static final String INTERRUPTS = """
+            CREATE TABLE interrupts (
+              tenant      TEXT NOT NULL,
+              session_id  TEXT NOT NULL,
+              epoch       INTEGER NOT NULL,
+              reason      TEXT NOT NULL,
+              PRIMARY KEY (tenant, session_id),
+              FOREIGN KEY (tenant, session_id) REFERENCES sessions(tenant, id) ON DELETE CASCADE) WITHOUT ROWID""";
 
     /**
      * The tables, parents first. Each session's lease is on its row so that the fencing check of an
@@ -72,7 +86,8 @@ final class SchemaDdl {
               seq          INTEGER NOT NULL,
               result       TEXT,
               PRIMARY KEY (tenant, session_id, command_id),
-              FOREIGN KEY (tenant, session_id) REFERENCES sessions(tenant, id) ON DELETE CASCADE) WITHOUT ROWID""");
+              FOREIGN KEY (tenant, session_id) REFERENCES sessions(tenant, id) ON DELETE CASCADE) WITHOUT ROWID""",
+            INTERRUPTS);
 
     /**
      * The indexes beside the primary keys. None holds {@code updated_at}, which every append changes
@@ -112,4 +127,7 @@ final class SchemaDdl {
             "DROP TABLE events_v2",
             "DROP TABLE sessions_v2",
             INDEXES.get(0), INDEXES.get(1));
+
+    /** Version 3 to 4: the {@code interrupts} table; nothing else changes. */
+    static final List<String> UPGRADE_3_TO_4 = List.of(INTERRUPTS);
 }

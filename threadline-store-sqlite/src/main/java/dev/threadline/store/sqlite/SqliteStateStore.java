@@ -275,6 +275,28 @@ public final class SqliteStateStore implements StateStore {
         return db.read(() -> "read the lease of session '" + key.id() + "'", c -> Optional.ofNullable(LeaseRows.current(c, key)));
     }
 
+    /** Recorded in the {@code interrupts} table through the group-commit writer (see {@link InterruptRows}). */
+    @Override
+    public boolean requestInterrupt(SessionKey key, long epoch, String reason) {
+        Objects.requireNonNull(reason, "reason");
+        return db.write(() -> "request an interrupt of session '" + key.id() + "' at epoch " + epoch, c -> {
+            SessionRows.head(c, key);
+            InterruptRows.put(c, key, epoch, reason);
+            return true;
+        });
+    }
+
+    /** Reads first, on a reader connection, and writes (takes) only when a request for this epoch waits. */
+    @Override
+    public Optional<String> takeInterruptRequest(Lease lease) {
+        Objects.requireNonNull(lease, "lease");
+        String what = "take the interrupt request of session '" + lease.key().id() + "'";
+        if (db.read(() -> what, c -> InterruptRows.pending(c, lease)) == null) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(db.write(() -> what, c -> InterruptRows.take(c, lease)));
+    }
+
     @Override
     public Optional<CommandRecord> command(SessionKey key, String commandId) {
         return db.read(() -> "read command '" + commandId + "' of session '" + key.id() + "'", c -> {
@@ -295,6 +317,7 @@ public final class SqliteStateStore implements StateStore {
             EventRows.delete(c, key);
             SharedRows.deleteSnapshots(c, key);
             CommandRows.delete(c, key);
+            InterruptRows.delete(c, key);
             SessionRows.delete(c, key);
             return null;
         });

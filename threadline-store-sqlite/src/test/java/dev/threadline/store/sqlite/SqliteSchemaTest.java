@@ -98,7 +98,7 @@ class SqliteSchemaTest {
         SqliteStateStore.open(file).close();
         try (RawDb raw = new RawDb(file)) {
             assertThat(raw.queryLong("PRAGMA user_version")).isEqualTo(Schema.VERSION);
-            assertThat(raw.queryLong("SELECT count(*) FROM sqlite_master WHERE type = 'table'")).isEqualTo(5);
+            assertThat(raw.queryLong("SELECT count(*) FROM sqlite_master WHERE type = 'table'")).isEqualTo(6);
             assertThat(raw.queryLong("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'commands'")).isEqualTo(1);
         }
     }
@@ -111,7 +111,7 @@ class SqliteSchemaTest {
             assertThat(store.list(SessionQuery.tenant(SessionInfo.DEFAULT_TENANT)).items()).isEmpty();
         }
         try (RawDb raw = new RawDb(file)) {
-            assertThat(raw.queryLong("PRAGMA user_version")).isEqualTo(3);
+            assertThat(raw.queryLong("PRAGMA user_version")).isEqualTo(4);
         }
     }
 

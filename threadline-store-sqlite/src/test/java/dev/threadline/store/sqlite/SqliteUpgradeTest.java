@@ -70,13 +70,35 @@ class SqliteUpgradeTest {
     }
 
     @Test
-    void aVersion2FileIsUpgradedToVersion3AndReadsBackWhole() throws Exception {
+    void aVersion2FileIsUpgradedToTheCurrentVersionAndReadsBackWhole() throws Exception {
         checkUpgraded(oldFile(2));
     }
 
     @Test
-    void aVersion1FileIsUpgradedThroughEveryStepToVersion3() throws Exception {
+    void aVersion1FileIsUpgradedThroughEveryStepToTheCurrentVersion() throws Exception {
         checkUpgraded(oldFile(1));
+    }
+
+    @Test
+    void aVersion3FileGainsTheInterruptsTableAndKeepsItsRows() throws Exception {
+        Path file = dir.resolve("v3.db");
+        try (SqliteStateStore store = SqliteStateStore.open(file)) {
+            store.create(s1, s1Events);
+        }
+        try (RawDb raw = new RawDb(file)) {
+            raw.exec("DROP TABLE interrupts"); // what a version 3 file is: the same tables without it
+            raw.exec("PRAGMA user_version = 3");
+        }
+        try (SqliteStateStore store = SqliteStateStore.open(file)) {
+            assertThat(store.readOwn(S1, 1, 100)).isEqualTo(s1Events);
+            long epoch = ((LeaseResult.Acquired) store.acquire(S1, "w", Duration.ofMinutes(1), null)).lease().epoch();
+            assertThat(store.requestInterrupt(S1, epoch, "stop")).isTrue();
+            assertThat(store.takeInterruptRequest(store.lease(S1).orElseThrow())).contains("stop");
+        }
+        try (RawDb raw = new RawDb(file)) {
+            assertThat(raw.queryLong("PRAGMA user_version")).isEqualTo(Schema.VERSION);
+            assertThat(raw.queryLong("SELECT count(*) FROM pragma_foreign_key_check")).isZero();
+        }
     }
 
     private void checkUpgraded(Path file) throws Exception {
@@ -102,6 +124,8 @@ class SqliteUpgradeTest {
             CommandRecord c = new CommandRecord(S1, "c1", "submit:x", 5, null);
             assertThat(store.append(new AppendRequest(S1, 4, epoch, messages("s1", 5, 1), List.of(), c))).isEqualTo(5);
             assertThat(store.command(S1, "c1")).contains(c);
+            assertThat(store.requestInterrupt(S1, epoch, "stop")).isTrue();
+            assertThat(store.takeInterruptRequest(store.lease(S1).orElseThrow())).contains("stop");
             store.delete(B1);
             assertThat(store.branches(S1)).isEmpty();
         }

@@ -25,7 +25,7 @@ public final class ContractGuard {
      */
     public static final List<Class<? extends StoreContractSupport>> SUITES = List.of(JournalContract.class,
             ConcurrencyContract.class, LineageContract.class, LeaseContract.class, CommandLogContract.class,
-            TailContract.class, PagingContract.class, TenancyContract.class, StateStoreContract.class);
+            InterruptRequestContract.class, TailContract.class, PagingContract.class, TenancyContract.class, StateStoreContract.class);
 
     private ContractGuard() {}
 

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * for a write made by another thread, and gives up after its timeout with the head unchanged. No test
  * sleeps; the bounds below only catch a waiter that never returns.
  */
-public abstract class TailContract extends CommandLogContract {
+public abstract class TailContract extends InterruptRequestContract {
     private static final Duration LONG = Duration.ofMinutes(2);
     private static final Duration BOUND = Duration.ofSeconds(30);
 

@@ -1,0 +1,57 @@
+package dev.threadline.store.postgres;
+
+import dev.threadline.core.SessionNotFoundException;
+import dev.threadline.core.store.Lease;
+import dev.threadline.core.store.SessionKey;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * Interrupt requests ({@link dev.threadline.core.store.Leases#requestInterrupt}): at most one per
+ * session in {@code interrupts}, made for one lease epoch, each operation a single statement. A
+ * request is taken only while its epoch is the session's current one, so the next holder never sees
+ * a request made for the one before. Stateless.
+ */
+final class InterruptRows {
+    private InterruptRows() {}
+
+    /** Inserts only for an existing session (the SELECT finds its row), replacing an untaken request. */
+    private static final String PUT = """
+            INSERT INTO interrupts (tenant, session_id, epoch, reason)
+            SELECT tenant, id, ?, ? FROM sessions WHERE tenant = ? AND id = ?
+            ON CONFLICT (tenant, session_id) DO UPDATE SET epoch = excluded.epoch, reason = excluded.reason""";
+
+    /** Deletes the request if it is for this epoch and the epoch is still the session's; returns its reason. */
+    private static final String TAKE = """
+            DELETE FROM interrupts i USING sessions s
+            WHERE i.tenant = ? AND i.session_id = ? AND i.epoch = ?
+              AND s.tenant = i.tenant AND s.id = i.session_id AND s.lease_epoch = i.epoch
+            RETURNING i.reason""";
+
+    /** @throws SessionNotFoundException when the session does not exist */
+    static void put(Connection c, SessionKey key, long epoch, String reason) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(PUT)) {
+            ps.setLong(1, epoch);
+            ps.setString(2, reason);
+            ps.setString(3, key.tenant());
+            ps.setString(4, key.id());
+            if (ps.executeUpdate() == 0) {
+                throw new SessionNotFoundException(key.id());
+            }
+        }
+    }
+
+    /** The reason of the request taken, or null when none waits for this lease's epoch. */
+    static String take(Connection c, Lease lease) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(TAKE)) {
+            ps.setString(1, lease.key().tenant());
+            ps.setString(2, lease.key().id());
+            ps.setLong(3, lease.epoch());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
+    }
+}
