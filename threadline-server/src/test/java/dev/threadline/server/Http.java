@@ -71,6 +71,19 @@ final class Http {
 
     static Response send(HttpRequest r) {
         try {
+            return sendOnce(r);
+        } catch (IllegalStateException e) {
+            if (e.getCause() instanceof java.util.concurrent.ExecutionException x && x.getCause() instanceof IOException io
+                    && String.valueOf(io.getMessage()).contains("received no bytes")) {
+                // the pooled connection was closed by the server as it was reused: nothing reached the server, send again once
+                return sendOnce(r);
+            }
+            throw e;
+        }
+    }
+
+    private static Response sendOnce(HttpRequest r) {
+        try {
             // bounded as a whole: a request's own timeout ends at the headers, and a stream's body may never end
             HttpResponse<String> res = CLIENT.sendAsync(r, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
                     .get(60, java.util.concurrent.TimeUnit.SECONDS);
