@@ -1,4 +1,4 @@
-package dev.threadline.store.sqlite.multiprocess;
+package dev.threadline.store.tck.process;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,9 +38,9 @@ record ChildArgs(Map<String, String> values) {
         return v == null ? dflt : v;
     }
 
-    /** The SQLite file. */
-    Path db() {
-        return Path.of(get("db", null));
+    /** The store's URL, as {@link dev.threadline.core.store.StateStores#open} takes it (sqlite:PATH, postgresql://..., redis://...). */
+    String store() {
+        return get("store", null);
     }
 
     /** The incarnation's name, e.g. {@code A#3}: used in output lines and command ids. */
