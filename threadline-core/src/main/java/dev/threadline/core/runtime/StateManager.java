@@ -106,6 +106,11 @@ final class StateManager {
         return refresh(key);
     }
 
+    /** Whether the session's state is cached (it is not after a failed append, or once evicted). */
+    boolean isCached(SessionKey key) {
+        return cache.get(key) != null;
+    }
+
     /** Reads the store's head and brings the cached state up to it (a tail read, or a load when nothing is cached). */
     State refresh(SessionKey key) {
         long head = store.head(key);
