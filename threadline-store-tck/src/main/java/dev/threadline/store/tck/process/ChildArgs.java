@@ -81,6 +81,14 @@ record ChildArgs(Map<String, String> values) {
         return Integer.parseInt(get("clients", "0"));
     }
 
+    /**
+     * Whether the child boots as a standby: it opens the store and its sessions, prints {@code STANDBY},
+     * and runs nothing until {@code GO} arrives on stdin (a restart that costs no JVM start).
+     */
+    boolean standby() {
+        return Boolean.parseBoolean(get("standby", "false"));
+    }
+
     /** Every how many reads the reader child submits a turn of its own (0: never). */
     int submitEvery() {
         return Integer.parseInt(get("submitEvery", "0"));

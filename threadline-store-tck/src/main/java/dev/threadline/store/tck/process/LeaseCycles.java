@@ -20,8 +20,11 @@ import java.util.concurrent.locks.LockSupport;
  * on one store, each one live incarnation at a time ({@code A#1}, {@code A#2}, ... after restarts), with
  * what they measured. A pause stops whichever process just started a tool call (mid-turn, holding that
  * session's lease) until the other one appends to that session; a kill SIGKILLs it and starts its next
- * incarnation, which retries the calls in flight under their command ids. Not thread-safe (the test
- * thread drives it).
+ * incarnation, which retries the calls in flight under their command ids. Each role's next incarnation
+ * is booted ahead as a standby ({@link ClientChild} with {@code standby=true}: a new JVM that has opened
+ * the store and its sessions and runs nothing until told {@code GO}), so a restart costs no JVM start
+ * inside the cycle; it takes over nothing of the killed one but what a fresh process would. Not
+ * thread-safe (the test thread drives it).
  */
 public final class LeaseCycles {
     /**
@@ -48,6 +51,8 @@ public final class LeaseCycles {
     private final WriterBlock writerBlock;
     private final Map<String, ChildProcess> live = new TreeMap<>();
     private final Map<String, Integer> incarnations = new TreeMap<>();
+    private final Map<String, ChildProcess> standby = new TreeMap<>();
+    private final Map<String, Object> standbyArgs;
     private final long startedAt = System.nanoTime();
     private int pauses;
     private int kills;
@@ -69,9 +74,15 @@ public final class LeaseCycles {
         this.args = args;
         this.takeOverBound = takeOverBound;
         this.writerBlock = writerBlock;
+        Map<String, Object> sb = new java.util.HashMap<>(args);
+        sb.put("standby", true);
+        this.standbyArgs = Map.copyOf(sb);
         for (String role : List.of("A", "B")) {
             incarnations.put(role, 1);
             live.put(role, fleet.start(role + "#1", ClientChild.class, args));
+        }
+        for (String role : List.of("A", "B")) {
+            standby.put(role, fleet.launch(role + "#2", ClientChild.class, standbyArgs));
         }
         fleet.store().lease(new SessionKey(TENANT, first(args))); // connect now, not inside the first measurement
     }
@@ -139,16 +150,19 @@ public final class LeaseCycles {
     }
 
     /**
-     * Kills the process that next starts a tool call, starts its next incarnation without waiting for it,
-     * and has it retry the calls the killed one's clients had in flight, under their command ids (a retry cut
-     * short by a later kill is not retried again, so retries do not pile up).
+     * Kills the process that next starts a tool call, tells its next incarnation (the standby) to go without
+     * waiting for it, has it retry the calls the killed one's clients had in flight, under their command ids
+     * (a retry cut short by a later kill is not retried again, so retries do not pile up), and boots the
+     * incarnation after it as the role's new standby.
      */
     public void kill() throws InterruptedException {
         Fleet.Ack midTurn = nextToolStart();
         String role = role(midTurn.child());
         ChildProcess target = live.get(role);
         List<Operation> inFlight = fleet.kill(target);
-        ChildProcess next = fleet.launch(role + "#" + incarnations.merge(role, 1, Integer::sum), ClientChild.class, args);
+        int n = incarnations.merge(role, 1, Integer::sum);
+        ChildProcess next = standby.remove(role); // role#n, booted ahead
+        next.send("GO");
         live.put(role, next);
         String own = target.name().replace('#', '.') + "-";
         for (Operation op : inFlight) {
@@ -156,12 +170,14 @@ public final class LeaseCycles {
                 next.send("SUBMIT " + op.session() + " " + op.commandId() + " " + op.text());
             }
         }
+        standby.put(role, fleet.launch(role + "#" + (n + 1), ClientChild.class, standbyArgs));
         kills++;
     }
 
-    /** Asks both live processes to quit and waits for them. */
+    /** Asks both live processes and both standbys to quit and waits for them. */
     public void quit() {
         live.values().forEach(fleet::quit);
+        standby.values().forEach(fleet::quit);
     }
 
     /** Pauses measured so far (past the lease, outside a write transaction). */
