@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li>SIGSTOPs whichever process just started a tool call (it is mid-turn, holding that session's lease),
  *       keeps it stopped until the other process appends to that session (it took the lease over and closed
  *       the turn), asserts that the lease passed to the other process in less than {@link #TAKE_OVER_BOUND} (and the
- *       first step came at most {@link LeaseCycles#FIRST_STEP_ALLOWANCE} later), and SIGCONTs it: its next
+ *       first step came within that bound plus {@link LeaseCycles#FIRST_STEP_ALLOWANCE}), and SIGCONTs it: its next
  *       append is refused by fencing (the call ends as unknown, {@code LOST});</li>
  *   <li>SIGKILLs whichever process just started a tool call and restarts it, retrying the calls its clients
  *       had in flight under their command ids (they must take effect at most once, and exactly once if the

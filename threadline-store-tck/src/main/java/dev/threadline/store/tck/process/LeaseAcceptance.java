@@ -25,7 +25,7 @@ public final class LeaseAcceptance {
     public static final Duration TTL = Duration.ofSeconds(1);
     /**
      * Twice the lease, measured from just before the SIGSTOP to the moment this JVM sees the session's
-     * lease held by the other process (whose first step on it must follow within
+     * lease held by the other process (whose first step on it must come within this plus
      * {@link LeaseCycles#FIRST_STEP_ALLOWANCE}).
      */
     public static final Duration TAKE_OVER_BOUND = TTL.multipliedBy(2);
