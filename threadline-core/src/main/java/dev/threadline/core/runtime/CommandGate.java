@@ -24,6 +24,9 @@ import org.slf4j.LoggerFactory;
  */
 final class CommandGate {
     private static final Logger LOG = LoggerFactory.getLogger(CommandGate.class);
+    /** Why a tool call left open by a store failure is recorded as failed. */
+    static final String STORE_FAILURE_REASON = "a store failure ended the turn while this tool call ran; its outcome is"
+            + " unknown, so it was recorded as failed";
 
     /** A command's work, given its {@link Cmd}. */
     interface Body<T> {
@@ -67,6 +70,8 @@ final class CommandGate {
             try {
                 if (entry.fresh()) {
                     takeOver(key, entry.previous());
+                } else if (!states.isCached(key)) {
+                    recoverOwn(key);
                 }
                 if (cmd.hasCallerId()) {
                     Optional<CommandRecord> seen = states.store().command(key, cmd.id());
@@ -83,6 +88,23 @@ final class CommandGate {
                 leases.exit(key);
             }
         };
+    }
+
+    /**
+     * With the lease kept but nothing cached (a store failure midway through this process's last command
+     * of the session drops its cached state, since the failed write may or may not have been applied):
+     * catch up with the store, and close a turn that failure left open, as a take-over would; otherwise
+     * every later turn of the session would be refused behind its unanswered tool calls until the lease
+     * passed to another process.
+     */
+    private void recoverOwn(SessionKey key) {
+        State s = states.refresh(key);
+        if (s.isIdle() || loop.runs(key)) {
+            return;
+        }
+        LOG.warn("session {}: the turn left open by a store failure in this process is closed as interrupted", key);
+        states.update(key, CheckpointSource.SYSTEM, Cmd.internal(), st -> TurnEnding.closing(st, STORE_FAILURE_REASON,
+                new Event.TurnInterrupted("a store failure ended this turn midway; closed by the same process's next command")));
     }
 
     /** The first record of a repeated command id, if it names the same command; else a conflict. */

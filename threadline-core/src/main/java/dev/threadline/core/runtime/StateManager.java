@@ -106,6 +106,11 @@ final class StateManager {
         return refresh(key);
     }
 
+    /** Whether the session's state is cached (it is not after a failed append, or once evicted). */
+    boolean isCached(SessionKey key) {
+        return cache.get(key) != null;
+    }
+
     /** Reads the store's head and brings the cached state up to it (a tail read, or a load when nothing is cached). */
     State refresh(SessionKey key) {
         long head = store.head(key);
@@ -166,6 +171,11 @@ final class StateManager {
                     leases.confirm(key); // after a stall: decide only on a lease that is still ours
                 }
                 State s = get(key);
+                if (!leases.trusts(key)) {
+                    // the read outlasted the lease (a stall): it may show another process's writes, so
+                    // decide only once the lease is confirmed ours (else LeaseLostException, nothing written)
+                    leases.confirm(key);
+                }
                 List<Event> events = decider.decide(s);
                 if (events == null || events.isEmpty()) {
                     return new Commit(List.of(), s);

@@ -1,5 +1,8 @@
 package dev.threadline.store.redis;
 
+import dev.threadline.store.tck.servers.RedisProcess;
+import dev.threadline.store.tck.servers.RedisClusterProcesses;
+import dev.threadline.store.tck.servers.Resp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

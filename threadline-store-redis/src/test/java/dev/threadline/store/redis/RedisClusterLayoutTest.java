@@ -1,5 +1,7 @@
 package dev.threadline.store.redis;
 
+import dev.threadline.store.tck.servers.RedisClusterProcesses;
+import dev.threadline.store.tck.servers.Resp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.model.SessionInfo;

@@ -1,5 +1,6 @@
 package dev.threadline.store.redis;
 
+import dev.threadline.store.tck.servers.RedisProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

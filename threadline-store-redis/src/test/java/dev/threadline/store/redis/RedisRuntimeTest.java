@@ -1,5 +1,6 @@
 package dev.threadline.store.redis;
 
+import dev.threadline.store.tck.servers.RedisClusterProcesses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.event.StoredEvent;

@@ -6,6 +6,8 @@ import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.store.tck.history.HistoryChecker;
 import dev.threadline.store.tck.process.ChildProcess;
+import dev.threadline.store.tck.process.ClientChild;
+import dev.threadline.store.tck.process.Fleet;
 import dev.threadline.store.tck.process.Line;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +32,7 @@ class CrossProcessIdempotencyTest {
     @Test
     void theSameCommandIdFromTwoProcessesAppendsOnceAndReturnsTheFirstResult() {
         Map<String, Object> args = Map.of("sessions", SESSION, "skill", "slow", "ttlMillis", 1000, "waitMillis", 5000);
-        try (Fleet fleet = new Fleet(dir, dir.resolve("idem.db"))) {
+        try (Fleet fleet = new Fleet(dir, "sqlite:" + dir.resolve("idem.db"))) {
             ChildProcess a = fleet.start("A#1", ClientChild.class, args);
             ChildProcess b = fleet.start("B#1", ClientChild.class, args);
 

@@ -7,6 +7,10 @@ import dev.threadline.core.event.StoredEvent;
 import dev.threadline.store.tck.history.HistoryChecker;
 import dev.threadline.store.tck.history.Outcome;
 import dev.threadline.store.tck.process.ChildProcess;
+import dev.threadline.store.tck.process.ClientChild;
+import dev.threadline.store.tck.process.Fleet;
+import dev.threadline.store.tck.process.LeaseTestModel;
+import dev.threadline.store.tck.process.ReaderChild;
 import dev.threadline.store.tck.process.Line;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +39,7 @@ class ReadersNeverWriteTest {
     @Test
     void aReaderInAnotherProcessNeverInterruptsARunningTurn() throws Exception {
         Path gates = Files.createDirectories(dir.resolve("gates"));
-        try (Fleet fleet = new Fleet(dir, dir.resolve("shared.db"))) {
+        try (Fleet fleet = new Fleet(dir, "sqlite:" + dir.resolve("shared.db"))) {
             ChildProcess a = fleet.start("A#1", ClientChild.class, Map.of("sessions", SESSION, "skill", "gate",
                     "gates", gates, "ttlMillis", 1000, "waitMillis", 20_000));
             ChildProcess b = fleet.start("B#1", ReaderChild.class, Map.of("sessions", SESSION, "submitEvery", 3,

@@ -1,4 +1,4 @@
-package dev.threadline.store.sqlite.multiprocess;
+package dev.threadline.store.tck.process;
 
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.runtime.Session;

@@ -1,4 +1,4 @@
-package dev.threadline.store.postgres;
+package dev.threadline.store.tck.servers;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,14 +22,15 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
 /**
- * A throwaway PostgreSQL server for tests: {@code initdb} into a temporary directory, then
+ * A throwaway PostgreSQL server for tests (of the PostgreSQL store and of whatever runs on it, such as
+ * the CLI's; the tests' class path must hold pgjdbc): {@code initdb} into a temporary directory, then
  * {@code postgres} on a free loopback port with its socket in that directory, run as the
  * {@code postgres} user when the tests run as root (the server refuses root). {@link #shared()} is
  * the one server of the test JVM, stopped and deleted when the JVM exits; a test that stops a server
  * starts its own. Thread-safe.
  */
-final class PgServer implements AutoCloseable {
-    static final String USER = "threadline";
+public final class PgServer implements AutoCloseable {
+    public static final String USER = "threadline";
     private static final String INSTALL = "apt-get install postgresql";
     private static PgServer shared;
 
@@ -45,7 +46,7 @@ final class PgServer implements AutoCloseable {
     }
 
     /** The server shared by this JVM's tests, started on first use. */
-    static synchronized PgServer shared() {
+    public static synchronized PgServer shared() {
         if (shared == null) {
             shared = create();
             Runtime.getRuntime().addShutdownHook(new Thread(shared::close, "pg-test-server-stop"));
@@ -54,7 +55,7 @@ final class PgServer implements AutoCloseable {
     }
 
     /** A new server of its own (initialised and started); the caller closes it. */
-    static PgServer create() {
+    public static PgServer create() {
         Path bin = binaries();
         try {
             Path dir = Files.createTempDirectory("threadline-pg-");
@@ -68,7 +69,7 @@ final class PgServer implements AutoCloseable {
     }
 
     /** Where initdb and postgres are: $THREADLINE_PG_BIN, or the newest /usr/lib/postgresql/N/bin. */
-    static Path binaries() {
+    public static Path binaries() {
         List<Path> candidates = new ArrayList<>();
         String env = System.getenv("THREADLINE_PG_BIN");
         if (env != null && !env.isBlank()) {
@@ -151,7 +152,7 @@ final class PgServer implements AutoCloseable {
     }
 
     /** Starts the server (again, after {@link #stop}) and waits until it accepts connections. */
-    synchronized void start() {
+    public synchronized void start() {
         if (process != null && process.isAlive()) {
             return;
         }
@@ -186,7 +187,7 @@ final class PgServer implements AutoCloseable {
     }
 
     /** Stops the server (fast shutdown: open sessions are disconnected) and waits until it has exited. */
-    synchronized void stop() {
+    public synchronized void stop() {
         if (process == null || !process.isAlive()) {
             return;
         }
@@ -206,7 +207,7 @@ final class PgServer implements AutoCloseable {
      * Sends {@code signal} (STOP or CONT) to the server and all its processes (the postmaster and its
      * children, by their ids), to test a server that stops answering without closing connections.
      */
-    synchronized void signalAll(String signal) {
+    public synchronized void signalAll(String signal) {
         List<String> pids = new ArrayList<>();
         pids.add(Long.toString(process.pid()));
         process.toHandle().descendants().forEach(h -> pids.add(Long.toString(h.pid())));
@@ -225,17 +226,17 @@ final class PgServer implements AutoCloseable {
         }
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
     /** A {@code postgresql://} URL of database {@code db} on this server. */
-    String url(String db) {
+    public String url(String db) {
         return "postgresql://" + USER + "@127.0.0.1:" + port + "/" + db;
     }
 
     /** A plain JDBC connection to database {@code db} (for tests' own SQL). */
-    Connection connect(String db) throws SQLException {
+    public Connection connect(String db) throws SQLException {
         Properties p = new Properties();
         p.setProperty("user", USER);
         p.setProperty("connectTimeout", "5");
@@ -243,7 +244,7 @@ final class PgServer implements AutoCloseable {
     }
 
     /** Creates database {@code name} if it does not exist. */
-    synchronized void createDatabase(String name) {
+    public synchronized void createDatabase(String name) {
         try (Connection c = connect("postgres"); Statement s = c.createStatement()) {
             try (var rs = s.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + name + "'")) {
                 if (rs.next()) {

@@ -1,4 +1,4 @@
-package dev.threadline.store.redis;
+package dev.threadline.store.tck.servers;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,11 +13,12 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 
 /**
- * One throwaway {@code redis-server} on a free loopback port, with AOF on and fsync at every write,
+ * One throwaway {@code redis-server} for tests, on a free loopback port, with AOF on and fsync at every
+ * write unless {@code extra} says otherwise (e.g. {@code --appendfsync everysec}),
  * its files in a directory of its own. It can be killed with SIGKILL and started again on the same
  * directory and port. Readiness is a bounded poll of PING, never a fixed sleep. Not thread-safe.
  */
-final class RedisProcess implements AutoCloseable {
+public final class RedisProcess implements AutoCloseable {
     private static final Duration READY = Duration.ofSeconds(20);
 
     private final Path dir;
@@ -32,7 +33,7 @@ final class RedisProcess implements AutoCloseable {
     }
 
     /** Starts a server in a new temporary directory; {@code extra} are more {@code --name value} arguments. */
-    static RedisProcess start(List<String> extra) {
+    public static RedisProcess start(List<String> extra) {
         try {
             RedisProcess p = new RedisProcess(Files.createTempDirectory("threadline-redis-"), freePort(), extra);
             p.launch();
@@ -42,26 +43,26 @@ final class RedisProcess implements AutoCloseable {
         }
     }
 
-    int port() {
+    public int port() {
         return port;
     }
 
-    Path dir() {
+    public Path dir() {
         return dir;
     }
 
-    String url() {
+    public String url() {
         return "redis://127.0.0.1:" + port;
     }
 
     /** SIGKILL: the server gets no chance to flush anything more. */
-    void kill() {
+    public void kill() {
         process.destroyForcibly();
         waitFor(() -> !process.isAlive(), "redis-server on port " + port + " to die");
     }
 
     /** Starts the server again on the same directory and port (it reloads its AOF). */
-    void restart() {
+    public void restart() {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException("redis-server on port " + port + " is still running");
         }
@@ -100,7 +101,7 @@ final class RedisProcess implements AutoCloseable {
         }, "redis-server on port " + port + " to answer PING");
     }
 
-    String log() {
+    public String log() {
         try {
             String text = Files.readString(dir.resolve("server.log"));
             return text.length() > 2000 ? text.substring(text.length() - 2000) : text;
@@ -130,7 +131,7 @@ final class RedisProcess implements AutoCloseable {
     }
 
     /** Polls {@code ready} every few milliseconds until it holds or {@link #READY} has passed. */
-    static void waitFor(BooleanSupplier ready, String what) {
+    public static void waitFor(BooleanSupplier ready, String what) {
         long deadline = System.nanoTime() + READY.toNanos();
         while (!ready.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
@@ -141,7 +142,7 @@ final class RedisProcess implements AutoCloseable {
     }
 
     /** The path of a Redis binary, or a failure that says how to install it. */
-    static String binary(String name) {
+    public static String binary(String name) {
         for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
             Path p = Path.of(dir, name);
             if (Files.isExecutable(p)) {
@@ -153,7 +154,7 @@ final class RedisProcess implements AutoCloseable {
     }
 
     /** A free loopback port whose cluster bus port (+10000) is free too. */
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         for (int i = 0; i < 50; i++) {
             int p;
             try (ServerSocket s = new ServerSocket(0)) {

@@ -1,4 +1,4 @@
-package dev.threadline.store.sqlite.multiprocess;
+package dev.threadline.store.tck.process;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.json.Json;

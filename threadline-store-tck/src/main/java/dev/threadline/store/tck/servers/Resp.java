@@ -1,4 +1,4 @@
-package dev.threadline.store.redis;
+package dev.threadline.store.tck.servers;
 
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
@@ -14,11 +14,11 @@ import java.nio.charset.StandardCharsets;
  * ({@code OK} for a simple string, {@code -ERR ...}, {@code :1}, or a bulk string's content). It lets the fixture probe a
  * server without Lettuce (which would retry and reconnect on its own). Stateless.
  */
-final class Resp {
+public final class Resp {
     private Resp() {}
 
     /** The reply to {@code args} from 127.0.0.1:{@code port}; throws IOException when nothing answers. */
-    static String call(int port, String... args) throws IOException {
+    public static String call(int port, String... args) throws IOException {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress("127.0.0.1", port), 500);
             s.setSoTimeout(2000);

@@ -1,4 +1,4 @@
-package dev.threadline.store.redis;
+package dev.threadline.store.tck.servers;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -10,14 +10,14 @@ import java.util.concurrent.TimeUnit;
  * joined by {@code redis-cli --cluster create}, ready once every node reports the cluster ok with all
  * 16384 slots served (a bounded poll). Not thread-safe.
  */
-final class RedisClusterProcesses implements AutoCloseable {
+public final class RedisClusterProcesses implements AutoCloseable {
     private final List<RedisProcess> nodes;
 
     private RedisClusterProcesses(List<RedisProcess> nodes) {
         this.nodes = nodes;
     }
 
-    static RedisClusterProcesses start() {
+    public static RedisClusterProcesses start() {
         List<RedisProcess> nodes = new ArrayList<>();
         try {
             for (int i = 0; i < 3; i++) {
@@ -53,11 +53,11 @@ final class RedisClusterProcesses implements AutoCloseable {
     }
 
     /** {@code redis-cluster://127.0.0.1:p1,127.0.0.1:p2,127.0.0.1:p3}. */
-    String url() {
+    public String url() {
         return "redis-cluster://" + String.join(",", nodes.stream().map(n -> "127.0.0.1:" + n.port()).toList());
     }
 
-    List<RedisProcess> nodes() {
+    public List<RedisProcess> nodes() {
         return nodes;
     }
 

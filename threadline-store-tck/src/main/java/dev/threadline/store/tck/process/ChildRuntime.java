@@ -1,4 +1,4 @@
-package dev.threadline.store.sqlite.multiprocess;
+package dev.threadline.store.tck.process;
 
 import dev.threadline.core.CommandConflictException;
 import dev.threadline.core.LeaseHeldException;
@@ -12,7 +12,7 @@ import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.runtime.TurnResult;
 import dev.threadline.core.skill.Skill;
-import dev.threadline.store.sqlite.SqliteStateStore;
+import dev.threadline.core.store.StateStores;
 import dev.threadline.store.tck.history.HistoryLines;
 import dev.threadline.store.tck.history.Outcome;
 import java.util.List;
@@ -20,8 +20,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The runtime inside a child of the multi-process tests: one {@link Threadline} on the shared SQLite
- * file, and {@link #submit}, which reports every call on stdout:
+ * The runtime inside a child of the multi-process tests: one {@link Threadline} on the shared store
+ * (opened by URL, so one child serves every backend), and {@link #submit}, which reports every call on stdout:
  * <pre>
  *   START &lt;session&gt; &lt;cid&gt; &lt;text&gt;          before the call ({@link HistoryLines})
  *   END ok|failed|unknown &lt;session&gt; &lt;cid&gt;     after it
@@ -49,7 +49,7 @@ final class ChildRuntime implements AutoCloseable {
     static ChildRuntime start(ChildArgs a) {
         Skill work = a.skill().equals("gate") ? new GateSkill(a.gates()) : new SlowSkill();
         Threadline tl = Threadline.builder()
-                .store(SqliteStateStore.open(a.db()))
+                .store(StateStores.open(a.store()))
                 .model(LeaseTestModel.of(work.name()))
                 .tokenCounter(new CheapTokenCounter())
                 .skills(List.of())

@@ -1,4 +1,4 @@
-package dev.threadline.store.sqlite.multiprocess;
+package dev.threadline.store.tck.process;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,9 +38,9 @@ record ChildArgs(Map<String, String> values) {
         return v == null ? dflt : v;
     }
 
-    /** The SQLite file. */
-    Path db() {
-        return Path.of(get("db", null));
+    /** The store's URL, as {@link dev.threadline.core.store.StateStores#open} takes it (sqlite:PATH, postgresql://..., redis://...). */
+    String store() {
+        return get("store", null);
     }
 
     /** The incarnation's name, e.g. {@code A#3}: used in output lines and command ids. */
@@ -79,6 +79,14 @@ record ChildArgs(Map<String, String> values) {
     /** Client threads per session that submit in a loop until QUIT. */
     int clients() {
         return Integer.parseInt(get("clients", "0"));
+    }
+
+    /**
+     * Whether the child boots as a standby: it opens the store and its sessions, prints {@code STANDBY},
+     * and runs nothing until {@code GO} arrives on stdin (a restart that costs no JVM start).
+     */
+    boolean standby() {
+        return Boolean.parseBoolean(get("standby", "false"));
     }
 
     /** Every how many reads the reader child submits a turn of its own (0: never). */

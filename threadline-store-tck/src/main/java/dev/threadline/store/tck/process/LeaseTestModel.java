@@ -1,4 +1,4 @@
-package dev.threadline.store.sqlite.multiprocess;
+package dev.threadline.store.tck.process;
 
 import dev.threadline.core.llm.ChatResponse;
 import dev.threadline.core.llm.ScriptedModel;
@@ -11,10 +11,11 @@ import java.util.List;
  * skill under tool_use id {@code tu-<cid>} (unique over the session's history as command ids are), and the
  * tool's result gets {@code done <cid>}; any other text gets {@code re: <text>} at once.
  */
-final class LeaseTestModel {
+public final class LeaseTestModel {
     private LeaseTestModel() {}
 
-    static ScriptedModel of(String skill) {
+    /** The model: {@code work <cid>} calls {@code skill}, anything else is answered at once. */
+    public static ScriptedModel of(String skill) {
         return ScriptedModel.of(req -> {
             List<Message> ms = req.messages();
             Message last = ms.get(ms.size() - 1);
@@ -31,7 +32,7 @@ final class LeaseTestModel {
     }
 
     /** The tool_use id the model gives the call of a work command. */
-    static String toolUseId(String commandId) {
+    public static String toolUseId(String commandId) {
         return "tu-" + commandId;
     }
 }

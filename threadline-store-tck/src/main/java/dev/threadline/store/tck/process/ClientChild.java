@@ -1,4 +1,4 @@
-package dev.threadline.store.sqlite.multiprocess;
+package dev.threadline.store.tck.process;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * loop (command ids {@code <name>-<session>-<thread>-<n>}, text {@code work <cid>}), plus what the test
  * sends on stdin: {@code SUBMIT <session> <cid> <text>} (run on a thread of its own) and {@code QUIT}
  * (stop the loops, let calls in flight end, print {@code DONE}, exit). It prints {@code READY <name> <pid>}
- * once its sessions exist. It exits by itself after {@code maxSeconds} or when stdin closes.
+ * once its sessions exist; with {@code standby=true} it first prints {@code STANDBY <name> <pid>} and waits
+ * for {@code GO} (or {@code QUIT}) before it is ready. It exits by itself after {@code maxSeconds} or when stdin closes.
  */
 public final class ClientChild {
     private ClientChild() {}
@@ -25,6 +26,11 @@ public final class ClientChild {
         List<Thread> threads = new CopyOnWriteArrayList<>();
         try (ChildRuntime rt = ChildRuntime.start(a)) {
             a.sessions().forEach(rt::session);
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            if (a.standby() && !awaitGo(a, in)) {
+                ChildOut.line("DONE");
+                System.exit(0);
+            }
             ChildOut.line("READY " + a.name() + " " + ProcessHandle.current().pid());
             String prefix = a.name().replace('#', '.');
             for (String s : a.sessions()) {
@@ -37,7 +43,6 @@ public final class ClientChild {
                     }));
                 }
             }
-            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             String line;
             while ((line = in.readLine()) != null && !line.equals("QUIT")) {
                 String[] p = line.split(" ", 4);
@@ -57,5 +62,21 @@ public final class ClientChild {
             ChildOut.line(stuck == 0 ? "DONE" : "STUCK " + stuck);
         }
         System.exit(0);
+    }
+
+    /** A standby's wait for GO: true on GO, false on QUIT or when stdin closes. */
+    private static boolean awaitGo(ChildArgs a, BufferedReader in) throws java.io.IOException {
+        ChildOut.line("STANDBY " + a.name() + " " + ProcessHandle.current().pid());
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (line.equals("GO")) {
+                return true;
+            }
+            if (line.equals("QUIT")) {
+                return false;
+            }
+            ChildOut.line("BAD " + line);
+        }
+        return false;
     }
 }

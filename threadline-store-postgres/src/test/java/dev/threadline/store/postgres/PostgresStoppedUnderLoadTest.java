@@ -1,0 +1,90 @@
+package dev.threadline.store.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.threadline.core.event.StoredEvent;
+import dev.threadline.store.tck.history.HistoryChecker;
+import dev.threadline.store.tck.history.Operation;
+import dev.threadline.store.tck.process.ChildProcess;
+import dev.threadline.store.tck.process.ClientChild;
+import dev.threadline.store.tck.process.Fleet;
+import dev.threadline.store.tck.process.LeaseAcceptance;
+import dev.threadline.store.tck.servers.PgServer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 9, acceptance "server faults" on PostgreSQL: two Threadline processes with 32 client threads
+ * each on 8 shared sessions, and the server stopped (fast shutdown) under that load, {@link #OUTAGES}
+ * time(s). While it is down every call fails within {@link #FAIL_FAST} with one line starting "store
+ * unavailable: postgresql://"; once it is back the store answers both processes again, without their
+ * being restarted, and the load goes on; and
+ * the {@link HistoryChecker} finds nothing half-written in the final journals: every acknowledged turn
+ * once, seqs gapless, turns never interleaved, transcripts valid, and no trace of a call that started
+ * after the server went down and failed before it came back (such a call is judged failed: nothing can
+ * have been written). Runs its own server, since it stops it.
+ */
+class PostgresStoppedUnderLoadTest {
+    private static final int OUTAGES = 1;
+    /**
+     * A call makes at most two store calls before it fails (the lease, then the command log), each failing
+     * after the store's connect timeout (5 s by default): 10 s, with room for a loaded machine (the bound
+     * of {@link PostgresServerFaultTest} for one store call is 15 s too).
+     */
+    private static final Duration FAIL_FAST = Duration.ofSeconds(15);
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private static PgServer server;
+
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path dir;
+
+    @BeforeAll
+    static void startOwnServer() {
+        server = PgServer.create();
+        server.createDatabase("load");
+    }
+
+    @AfterAll
+    static void stopOwnServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void callsFailFastWhileTheServerIsDownAndNothingIsHalfWritten() throws Exception {
+        Map<String, Object> args = Map.of("sessions", String.join(",", LeaseAcceptance.SESSIONS), "clients", 2,
+                "skill", "slow", "ttlMillis", 1000, "waitMillis", 3000);
+        try (Fleet fleet = new Fleet(dir, server.url("load"))) {
+            ChildProcess a = fleet.start("A#1", ClientChild.class, args);
+            ChildProcess b = fleet.start("B#1", ClientChild.class, args);
+            Outages outages = new Outages(fleet, List.of(a, b));
+            outages.awaitSteps(50, WAIT);
+            for (int i = 0; i < OUTAGES; i++) {
+                outages.stopServerUntilEachChildFailedACall(server, WAIT); // and starts it again
+                outages.awaitAnswersOfEach(WAIT); // the store answers both again: recovered without a restart
+                outages.awaitSteps(50, WAIT); // and the load goes on
+            }
+            fleet.quit(a);
+            fleet.quit(b);
+
+            System.out.println(outages.report());
+            assertThat(fleet.history.inFlight()).isZero();
+            assertThat(outages.failedInOutage()).as("calls that failed while the server was down").isNotEmpty();
+            assertThat(outages.slowestFailure()).as("the slowest call that failed while the server was down")
+                    .isLessThan(FAIL_FAST);
+            assertThat(fleet.errors).as("every error is the one-line 'store unavailable'")
+                    .allMatch(e -> e.contains(" store unavailable: postgresql://"));
+            List<Operation> judged = outages.judged(fleet.history.operations());
+            Map<String, List<StoredEvent>> journals = fleet.journals("acme", LeaseAcceptance.SESSIONS);
+            HistoryChecker.of(judged).verify(journals);
+        }
+    }
+}
