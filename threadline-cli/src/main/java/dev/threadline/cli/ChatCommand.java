@@ -10,6 +10,8 @@ import dev.threadline.models.Models;
 import dev.threadline.models.http.HttpSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -61,6 +63,12 @@ final class ChatCommand implements Callable<Integer> {
     @Option(names = "--workspace", paramLabel = "DIR", description = "folder read_file and list_files may read (default: the current folder)")
     Path workspace;
 
+    @Option(names = "--mcp", paramLabel = "NAME=COMMAND", description = {
+            "an MCP server whose tools the agent may call, as skills named NAME_TOOL: NAME=command args… (a process",
+            "over stdio, e.g. 'fs=npx @modelcontextprotocol/server-filesystem /tmp') or NAME=http://…/mcp (streamable HTTP).",
+            "Repeatable."})
+    List<String> mcp = new ArrayList<>();
+
     @Spec
     CommandSpec spec;
 
@@ -94,10 +102,13 @@ final class ChatCommand implements Callable<Integer> {
             out.println("No ANTHROPIC_API_KEY or OPENAI_API_KEY is set, so this chat uses the offline demo model;"
                     + " set one, or pass --model anthropic:MODEL / openai:MODEL [--base-url URL], for a real LLM.");
         }
-        try (Threadline tl = Threadline.builder().store(store.open())
+        try (McpServers servers = McpServers.start(mcp, spec.commandLine());
+             Threadline tl = Threadline.builder().store(store.open())
                 .models(Models.resolver(baseUrl, env, contextWindow, HttpSettings.defaults()))
-                .skills(Builtins.all(ws)).skill(Builtins.askUser()).build(); // the prompt answers ask_user
+                .skills(Builtins.all(ws)).skill(Builtins.askUser()) // the prompt answers ask_user
+                .skills(servers.skills()).build();
              LineInput input = LineInput.open(main.in)) {
+            servers.describe(out);
             Repl repl = new Repl(tl, out, input, config, store.shown());
             return repl.run(sessionId);
         }
