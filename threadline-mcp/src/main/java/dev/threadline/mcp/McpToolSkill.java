@@ -3,8 +3,10 @@ package dev.threadline.mcp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.core.json.Json;
+import dev.threadline.core.skill.Effect;
 import dev.threadline.core.skill.ExecutionContext;
 import dev.threadline.core.skill.Skill;
+import dev.threadline.core.skill.SkillPolicy;
 import dev.threadline.core.skill.SkillResult;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -55,6 +57,24 @@ final class McpToolSkill implements Skill {
     @Override
     public JsonNode inputSchema() {
         return schema;
+    }
+
+    /**
+     * The effect the tool's annotations declare, read as MCP defines their defaults: {@code readOnlyHint}
+     * gives {@code read_only}; {@code destructiveHint: false} with {@code idempotentHint: true} gives
+     * {@code idempotent}; anything else {@code side_effect} (a tool that says nothing may be destructive;
+     * a rewind past its call then needs acknowledging). Calls run without approval.
+     */
+    @Override
+    public SkillPolicy policy() {
+        McpSchema.ToolAnnotations a = tool.annotations();
+        Effect effect = Effect.SIDE_EFFECT;
+        if (a != null && Boolean.TRUE.equals(a.readOnlyHint())) {
+            effect = Effect.READ_ONLY;
+        } else if (a != null && Boolean.FALSE.equals(a.destructiveHint()) && Boolean.TRUE.equals(a.idempotentHint())) {
+            effect = Effect.IDEMPOTENT;
+        }
+        return SkillPolicy.DEFAULT.withEffect(effect);
     }
 
     /** Calls the tool, bounded by the call's deadline; every failure is an error result. */

@@ -53,6 +53,7 @@ class StdioServersTest {
         assertThat(sum.inputSchema().at("/properties/a/type").asText()).isEqualTo("number");
         assertThat(sum.description()).isEqualTo("Returns the sum of two numbers");
         assertThat(validator.validate(sum, Json.parse("{\"a\":1}", "x"))).containsExactly("$.b: is missing but it is required");
+        assertThat(sum.policy().effect()).isEqualTo(dev.threadline.core.skill.Effect.READ_ONLY); // readOnlyHint
     }
 
     @Test
@@ -95,6 +96,7 @@ class StdioServersTest {
                     Json.write(Map.of("path", file.toString(), "content", "hello from threadline")), Duration.ofSeconds(30));
             assertThat(wrote.isError()).as(wrote.content()).isFalse();
             assertThat(Files.readString(file)).isEqualTo("hello from threadline");
+            assertThat(skill(fs, "fs_write_file").policy().effect()).isEqualTo(dev.threadline.core.skill.Effect.SIDE_EFFECT);
             assertThat(call(skill(fs, "fs_read_text_file"), Json.write(Map.of("path", file.toString())), Duration.ofSeconds(30))
                     .content()).isEqualTo("hello from threadline");
             SkillResult outside = call(skill(fs, "fs_read_text_file"), Json.write(Map.of("path", "/etc/hostname")),
