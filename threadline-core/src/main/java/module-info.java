@@ -8,6 +8,7 @@ module dev.threadline.core {
     requires transitive com.fasterxml.jackson.databind;
     requires com.fasterxml.jackson.datatype.jsr310;
     requires com.networknt.schema;
+    requires tools.jackson.databind;
     requires jtokkit;
     requires transitive org.slf4j;
 

@@ -11,6 +11,8 @@ import dev.threadline.models.Models;
 import dev.threadline.models.http.HttpSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -67,6 +69,12 @@ final class ChatCommand implements Callable<Integer> {
             "(a terminal always streams; piped runs otherwise print whole messages)"})
     boolean stream;
 
+    @Option(names = "--mcp", paramLabel = "NAME=COMMAND", description = {
+            "an MCP server whose tools the agent may call, as skills named NAME_TOOL: NAME=command args… (a process",
+            "over stdio, e.g. 'fs=npx @modelcontextprotocol/server-filesystem /tmp') or NAME=http://…/mcp (streamable HTTP).",
+            "Repeatable."})
+    List<String> mcp = new ArrayList<>();
+
     @Spec
     CommandSpec spec;
 
@@ -109,12 +117,14 @@ final class ChatCommand implements Callable<Integer> {
                     + " set one, or pass --model anthropic:MODEL / openai:MODEL [--base-url URL], for a real LLM.");
         }
         String chosenName = chatModel.name();
-        try (Threadline tl = Threadline.builder().store(store.open())
+        try (McpServers servers = McpServers.start(mcp, spec.commandLine());
+             Threadline tl = Threadline.builder().store(store.open())
                 .models(chosenModel == chatModel ? resolver // no extension: as shipped
                         : spec -> spec.equals(chosenName) ? Optional.of(chosenModel) : resolver.find(spec))
                 .skills(Builtins.all(ws)).skill(Builtins.askUser()) // the prompt answers ask_user
-                .skills(extension.skills()).build();
+                .skills(extension.skills()).skills(servers.skills()).build();
              LineInput input = LineInput.open(main.in)) {
+            servers.describe(out);
             Repl repl = new Repl(tl, out, input, config, store.shown(), stream);
             return repl.run(sessionId);
         }

@@ -1,14 +1,14 @@
 package dev.threadline.core.skill;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.networknt.schema.JsonSchema;
-import com.networknt.schema.JsonSchemaFactory;
-import com.networknt.schema.SchemaId;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
-import com.networknt.schema.SchemaValidatorsConfig;
-import com.networknt.schema.SpecVersion;
-import com.networknt.schema.ValidationMessage;
-import com.networknt.schema.resource.AllowSchemaLoader;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
+import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.dialect.DialectId;
+import com.networknt.schema.path.PathType;
 import dev.threadline.core.InvalidInputException;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,19 +29,30 @@ public final class ArgumentValidator {
     /** What a skill name must look like (the common denominator of the providers' tool-name rules). */
     public static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_-]{1,64}");
 
-    private static final SchemaValidatorsConfig CONFIG = SchemaValidatorsConfig.builder()
+    private static final SchemaRegistryConfig CONFIG = SchemaRegistryConfig.builder()
             .locale(Locale.ENGLISH)
-            .pathType(com.networknt.schema.PathType.LEGACY)
+            .pathType(PathType.LEGACY)
             .build();
 
-    private final JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012,
-            b -> b.schemaLoaders(loaders -> loaders.add(
-                    new AllowSchemaLoader(iri -> iri.toString().startsWith("classpath:")))));
+    /**
+     * Draft 2020-12, loading only what the library bundles: the draft's own meta-schemas (mapped to the
+     * class path) and class-path resources; any other address is refused before it is looked up.
+     */
+    private final SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
+            b -> b.schemaRegistryConfig(CONFIG).schemaLoader(loader -> loader.fetchRemoteResources(false)
+                    .allow(iri -> bundled(iri.toString()))));
     private final Map<String, Compiled> cache = new ConcurrentHashMap<>();
-    private volatile JsonSchema metaSchema;
+    private volatile Schema metaSchema;
 
     /** A compiled schema and the schema node it was compiled from (to notice a skill replaced under the same name). */
-    private record Compiled(JsonNode source, JsonSchema schema) {}
+    private record Compiled(JsonNode source, Schema schema) {}
+
+    private static boolean bundled(String iri) {
+        return iri.startsWith("classpath:") || iri.startsWith(META_SCHEMAS);
+    }
+
+    private static final String META_SCHEMAS = DialectId.DRAFT_2020_12.substring(0,
+            DialectId.DRAFT_2020_12.length() - "schema".length());
 
     /**
      * The problems with {@code arguments} for {@code skill}, each naming the field at fault (e.g.
@@ -56,7 +67,7 @@ public final class ArgumentValidator {
         if (!arguments.isObject()) {
             return List.of("$: arguments must be a JSON object, got " + SchemaChecks.typeName(arguments));
         }
-        return describe(compiled(skill).validate(arguments));
+        return describe(compiled(skill).validate(Jackson3.tree(arguments)));
     }
 
     /** Like {@link #validate} but throws {@link InvalidInputException} naming the skill and every problem. */
@@ -85,7 +96,7 @@ public final class ArgumentValidator {
         JsonNode schema = skill.inputSchema();
         List<String> schemaProblems = SchemaChecks.shape(schema);
         if (schemaProblems.isEmpty()) {
-            schemaProblems = describe(metaSchema().validate(schema)).stream()
+            schemaProblems = describe(metaSchema().validate(Jackson3.tree(schema))).stream()
                     .map(p -> "input schema " + p).toList();
         }
         if (schemaProblems.isEmpty()) {
@@ -108,7 +119,7 @@ public final class ArgumentValidator {
     }
 
     /** The skill's compiled schema, from the cache unless the skill under that name now has another schema. */
-    private JsonSchema compiled(Skill skill) {
+    private Schema compiled(Skill skill) {
         JsonNode source = skill.inputSchema();
         Compiled c = cache.get(skill.name());
         if (c != null && c.source().equals(source)) {
@@ -127,23 +138,23 @@ public final class ArgumentValidator {
         return c.schema();
     }
 
-    private JsonSchema compile(JsonNode schema) {
-        JsonSchema compiled = factory.getSchema(schema, CONFIG);
+    private Schema compile(JsonNode schema) {
+        Schema compiled = registry.getSchema(Jackson3.tree(schema));
         compiled.initializeValidators();
         return compiled;
     }
 
-    private JsonSchema metaSchema() {
-        JsonSchema m = metaSchema;
+    private Schema metaSchema() {
+        Schema m = metaSchema;
         if (m == null) {
-            m = factory.getSchema(SchemaLocation.of(SchemaId.V202012), CONFIG);
+            m = registry.getSchema(SchemaLocation.of(DialectId.DRAFT_2020_12));
             m.initializeValidators();
             metaSchema = m;
         }
         return m;
     }
 
-    private static List<String> describe(java.util.Set<ValidationMessage> messages) {
+    private static List<String> describe(List<Error> messages) {
         return messages.stream().map(SchemaChecks::describe).toList();
     }
 }

@@ -1,7 +1,7 @@
 package dev.threadline.core.skill;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.networknt.schema.ValidationMessage;
+import com.networknt.schema.Error;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -64,13 +64,14 @@ final class SchemaChecks {
     }
 
     /** One validation message, worded to start with the path of the field at fault. */
-    static String describe(ValidationMessage m) {
+    static String describe(Error m) {
         String at = m.getInstanceLocation().toString();
         String property = m.getProperty();
-        return switch (m.getType()) {
+        return switch (m.getKeyword()) {
             case "required" -> child(at, property) + ": is missing but it is required";
             case "additionalProperties" -> child(at, property) + ": is not allowed (no such argument)";
-            default -> m.getMessage();
+            // 3.x messages no longer start with the instance location: put it first, as 1.x did
+            default -> at + ": " + m.getMessage();
         };
     }
 
