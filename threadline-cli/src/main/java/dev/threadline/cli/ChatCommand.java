@@ -94,11 +94,11 @@ final class ChatCommand implements Callable<Integer> {
             out.println("No ANTHROPIC_API_KEY or OPENAI_API_KEY is set, so this chat uses the offline demo model;"
                     + " set one, or pass --model anthropic:MODEL / openai:MODEL [--base-url URL], for a real LLM.");
         }
-        try (Threadline tl = Threadline.builder().store(store.open())
+        try (Threadline tl = Threadline.builder().store(store.openForChat(out))
                 .models(Models.resolver(baseUrl, env, contextWindow, HttpSettings.defaults()))
                 .skills(Builtins.all(ws)).skill(Builtins.askUser()).build(); // the prompt answers ask_user
              LineInput input = LineInput.open(main.in)) {
-            Repl repl = new Repl(tl, out, input, config, store.shown());
+            Repl repl = new Repl(tl, out, spec.commandLine().getErr(), input, config, store.shown());
             return repl.run(sessionId);
         }
     }
