@@ -5,11 +5,13 @@ import dev.threadline.core.context.ContextPolicy;
 import dev.threadline.core.llm.ChatModel;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.skill.Skill;
 import dev.threadline.core.skill.builtin.Builtins;
 import dev.threadline.models.Models;
 import dev.threadline.models.http.HttpSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -89,14 +91,21 @@ final class ChatCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         Path ws = (workspace != null ? workspace : Path.of("")).toAbsolutePath().normalize();
+        List<Skill> skills;
+        try {
+            skills = Builtins.all(ws); // before the store, so a bad --workspace leaves no new database behind
+        } catch (InvalidInputException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
         PrintWriter out = spec.commandLine().getOut();
         if (model == null && chosen.equals(Models.SCRIPTED)) {
             out.println("No ANTHROPIC_API_KEY or OPENAI_API_KEY is set, so this chat uses the offline demo model;"
                     + " set one, or pass --model anthropic:MODEL / openai:MODEL [--base-url URL], for a real LLM.");
         }
-        try (Threadline tl = Threadline.builder().store(store.openForChat(out))
+        try (Threadline tl = Threadline.builder()
                 .models(Models.resolver(baseUrl, env, contextWindow, HttpSettings.defaults()))
-                .skills(Builtins.all(ws)).skill(Builtins.askUser()).build(); // the prompt answers ask_user
+                .skills(skills).skill(Builtins.askUser()) // the prompt answers ask_user
+                .store(store.openForChat(out)).build();
              LineInput input = LineInput.open(main.in)) {
             Repl repl = new Repl(tl, out, spec.commandLine().getErr(), input, config, store.shown());
             return repl.run(sessionId);

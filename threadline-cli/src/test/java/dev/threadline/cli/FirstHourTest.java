@@ -94,6 +94,14 @@ class FirstHourTest {
     }
 
     @Test
+    void aMissingWorkspaceIsAUsageErrorThatCreatesNoStore() {
+        CliTest.Run r = run("/exit\n", "chat", "--model", "scripted", "--db", db(), "--workspace", dir.resolve("nope").toString());
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).contains("invalid workspace").contains("does not exist");
+        assertThat(dir.resolve("x.db")).doesNotExist();
+    }
+
+    @Test
     void errorsGoToStderrAndUsageLinesNameTheMissingArgument() {
         CliTest.Run r = run("hello\n/rewind x\n/frobnicate\n/rewind\n/fork\n", "chat", "--model", "scripted", "--db", db(),
                 "--session", "s1");
