@@ -32,7 +32,11 @@ module dev.threadline.core {
     exports dev.threadline.core.internal.store to dev.threadline.store.sqlite, dev.threadline.store.postgres, dev.threadline.store.redis, dev.threadline.store.tck,
             dev.threadline.cli, dev.threadline.bench;
 
+    exports dev.threadline.core.internal.log to dev.threadline.models, dev.threadline.store.redis, dev.threadline.store.sqlite,
+            dev.threadline.store.postgres, dev.threadline.cli, dev.threadline.bench;
+
     uses dev.threadline.core.store.StoreProvider;
+    uses org.slf4j.spi.SLF4JServiceProvider;
 
     opens dev.threadline.core.context to com.fasterxml.jackson.databind;
     opens dev.threadline.core.event to com.fasterxml.jackson.databind;

@@ -6,6 +6,7 @@ import dev.threadline.core.llm.ChatModel;
 import dev.threadline.core.llm.ModelResolver;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.skill.Skill;
 import dev.threadline.core.skill.builtin.Builtins;
 import dev.threadline.models.Models;
 import dev.threadline.models.http.HttpSettings;
@@ -111,6 +112,12 @@ final class ChatCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         Path ws = (workspace != null ? workspace : Path.of("")).toAbsolutePath().normalize();
+        List<Skill> skills;
+        try {
+            skills = Builtins.all(ws); // before the store, so a bad --workspace leaves no new database behind
+        } catch (InvalidInputException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
         PrintWriter out = spec.commandLine().getOut();
         if (model == null && chosen.equals(Models.SCRIPTED)) {
             out.println("No ANTHROPIC_API_KEY or OPENAI_API_KEY is set, so this chat uses the offline demo model;"
@@ -118,14 +125,15 @@ final class ChatCommand implements Callable<Integer> {
         }
         String chosenName = chatModel.name();
         try (McpServers servers = McpServers.start(mcp, spec.commandLine());
-             Threadline tl = Threadline.builder().store(store.open())
+             Threadline tl = Threadline.builder()
                 .models(chosenModel == chatModel ? resolver // no extension: as shipped
                         : spec -> spec.equals(chosenName) ? Optional.of(chosenModel) : resolver.find(spec))
-                .skills(Builtins.all(ws)).skill(Builtins.askUser()) // the prompt answers ask_user
-                .skills(extension.skills()).skills(servers.skills()).build();
+                .skills(skills).skill(Builtins.askUser()) // the prompt answers ask_user
+                .skills(extension.skills()).skills(servers.skills())
+                .store(store.openForChat(out)).build();
              LineInput input = LineInput.open(main.in)) {
             servers.describe(out);
-            Repl repl = new Repl(tl, out, input, config, store.shown(), stream);
+            Repl repl = new Repl(tl, out, spec.commandLine().getErr(), input, config, store.shown(), stream);
             return repl.run(sessionId);
         }
     }

@@ -7,10 +7,14 @@ import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code threadline} command. */
+/**
+ * The {@code threadline} command. Exit codes: 0 done, 1 a refused operation or a failed model call,
+ * 2 bad usage (one line naming what is wrong, and a hint where to look). See docs/cli.md.
+ */
 @Command(name = "threadline", mixinStandardHelpOptions = true, version = "threadline 0.1.0",
         description = "A durable state runtime for LLM agents: sessions, an event journal, checkpoints.",
-        subcommands = {ChatCommand.class, SessionsCommand.class, ServeCommand.class, KeysCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ChatCommand.class, SessionsCommand.class, ServeCommand.class, KeysCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
+        footer = {"", "Exit codes: 0 done, 1 refused or a model call failed, 2 bad usage. Every command and option: docs/cli.md."})
 public final class Main {
     /** Where {@code chat} reads its lines from. */
     final InputStream in;
@@ -19,16 +23,21 @@ public final class Main {
         this.in = in;
     }
 
+    /** Runs the CLI on the process's standard streams and exits with its code. */
     public static void main(String[] args) {
         System.exit(run(System.in, new PrintWriter(System.out, true, StandardCharsets.UTF_8),
                 new PrintWriter(System.err, true, StandardCharsets.UTF_8), args));
     }
 
-    /** Runs the CLI and returns its exit code (0 ok, 1 a refused operation, 2 bad usage). */
+    /**
+     * Runs the CLI and returns its exit code (0 ok, 1 a refused operation or a failed model call, 2 bad
+     * usage). Not thread-safe with other runs that share {@code out} or {@code err}.
+     */
     public static int run(InputStream in, PrintWriter out, PrintWriter err, String... args) {
         CommandLine cli = new CommandLine(new Main(in));
         cli.setOut(out);
         cli.setErr(err);
+        cli.setParameterExceptionHandler(UsageErrors::handle);
         cli.setExecutionExceptionHandler((ex, cmd, parsed) -> {
             if (ex instanceof ThreadlineException) {
                 cmd.getErr().println("threadline: " + ex.getMessage());

@@ -1,10 +1,12 @@
 package dev.threadline.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.event.Event;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.runtime.Session;
+import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.state.Checkpoint;
 import dev.threadline.core.state.State;
 import dev.threadline.core.store.SessionSummary;
@@ -17,16 +19,32 @@ import java.util.TreeMap;
 final class Printer {
     private Printer() {}
 
-    static String summaryLine(SessionSummary r) {
+    /** One line of a session list; a branch says whether it is a rewind or a fork of its parent, and where. */
+    static String summaryLine(Tenant tenant, SessionSummary r) {
         SessionInfo i = r.info();
-        String parent = i.parentId() == null ? "" : "  (branch of " + i.parentId() + " at seq " + i.parentSeq() + ")";
-        return String.format("%-24s seq %-6d updated %s%s", i.id(), r.headSeq(), r.updatedAt(), parent);
+        return String.format("%-24s seq %-6d updated %s%s", i.id(), r.headSeq(), r.updatedAt(), origin(tenant, i));
     }
 
-    static void describe(PrintWriter out, Session s) {
+    /**
+     * "  (rewind of P at seq N)" or "  (fork of P at seq N)", from the branch's first own event; empty for
+     * a session that is no branch.
+     */
+    static String origin(Tenant tenant, SessionInfo i) {
+        if (i.parentId() == null) {
+            return "";
+        }
+        String kind = tenant.find(i.id()).map(s -> s.events(i.parentSeq(), 1)).orElse(List.of()).stream()
+                .map(e -> e.event() instanceof Event.BranchCreated b ? b.reason() : "")
+                .filter(reason -> reason.startsWith("rewind") || reason.startsWith("fork"))
+                .map(reason -> reason.startsWith("rewind") ? "rewind" : "fork")
+                .findFirst().orElse("branch");
+        return "  (" + kind + " of " + i.parentId() + " at seq " + i.parentSeq() + ")";
+    }
+
+    static void describe(PrintWriter out, Tenant tenant, Session s) {
         SessionInfo i = s.info();
         State st = s.state();
-        out.println("session  " + i.id() + (i.parentId() == null ? "" : "  (branch of " + i.parentId() + " at seq " + i.parentSeq() + ")"));
+        out.println("session  " + i.id() + origin(tenant, i));
         out.println("created  " + i.createdAt() + "   tenant " + i.tenant() + "   user " + i.userId());
         out.println("model    " + i.config().model() + "   policy " + i.config().contextPolicy());
         out.println("state    " + st.status().wireName() + " at seq " + st.seq() + ", " + st.messages().size() + " messages, "
@@ -73,7 +91,7 @@ final class Printer {
         for (Checkpoint c : cps) {
             out.println(String.format("%5d %5d  %-6s  %-24s  %s", c.seq(), c.step(), c.source().wireName(), c.time().truncatedTo(java.time.temporal.ChronoUnit.MILLIS), c.preview()));
         }
-        out.println("(/rewind SEQ continues from a checkpoint on a new branch; /fork SEQ copies it to a new session)");
+        out.println("(/rewind SEQ goes back to a checkpoint and continues on branch ID.rN; /fork SEQ starts a separate session ID.fN there)");
     }
 
     static void variables(PrintWriter out, String scope, Map<String, JsonNode> vars) {

@@ -1,6 +1,7 @@
 package dev.threadline.cli;
 
 import dev.threadline.core.ThreadlineException;
+import dev.threadline.core.llm.ModelException;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.SessionConfig;
 
@@ -25,10 +26,12 @@ final class Repl {
               /help            this list
               /history         the transcript of this session
               /checkpoints     every step of the journal, with its seq
-              /rewind SEQ      continue from checkpoint SEQ on a new branch (the old branch stays)
-              /fork SEQ        copy the session up to checkpoint SEQ into a new session and switch to it
+              /rewind SEQ      undo: go back to checkpoint SEQ and continue there, on branch ID.rN
+                               (the old branch stays as it was: /resume ID to go back)
+              /fork SEQ        branch off: a separate session ID.fN that starts from checkpoint SEQ;
+                               switches to it (the original goes on independently)
               /vars            the variables (session, user, app scopes)
-              /sessions        all sessions in this database
+              /sessions        all sessions in this store, each rewind and fork labelled as such
               /resume ID       switch to another session
               /usage           tokens used by this session, and the context's size against the model's window
               /compact [FOCUS] have the model summarise the context now (the history stays in the journal)
@@ -40,22 +43,29 @@ final class Repl {
     private final Threadline tl;
     private final Tenant tenant;
     private final PrintWriter out;
+    private final PrintWriter err;
     private final LineInput input;
     private final SessionConfig config;
     private final String storeUrl;
     private final boolean streamPiped;
     private Session session;
 
-    Repl(Threadline tl, PrintWriter out, LineInput input, SessionConfig config, String storeUrl) {
-        this(tl, out, input, config, storeUrl, false);
+    /** Whether a model call failed during this chat: then it exits with 1. */
+    private boolean modelFailed;
+
+    /** A REPL that prints to {@code out} and its errors to {@code err}. */
+    Repl(Threadline tl, PrintWriter out, PrintWriter err, LineInput input, SessionConfig config, String storeUrl) {
+        this(tl, out, err, input, config, storeUrl, false);
     }
 
     /** {@code streamPiped}: stream replies even when the input is not a terminal ({@code chat --stream}). */
-    Repl(Threadline tl, PrintWriter out, LineInput input, SessionConfig config, String storeUrl, boolean streamPiped) {
+    Repl(Threadline tl, PrintWriter out, PrintWriter err, LineInput input, SessionConfig config, String storeUrl,
+         boolean streamPiped) {
         this.streamPiped = streamPiped;
         this.tl = tl;
         this.tenant = tl.defaultTenant();
         this.out = out;
+        this.err = err;
         this.input = input;
         this.config = config;
         this.storeUrl = storeUrl;
@@ -121,13 +131,27 @@ final class Repl {
                     turn(line);
                 }
             } catch (ThreadlineException e) {
-                out.println("error: " + e.getMessage());
+                error(e);
             }
             out.flush();
         }
         out.println("Bye. Session " + session.id() + " is saved in " + storeUrl + ".");
         out.flush();
-        return 0;
+        if (modelFailed) {
+            err.println("threadline: a model call failed in this chat (see the errors above); exit code 1");
+            err.flush();
+        }
+        return modelFailed ? 1 : 0;
+    }
+
+    /** Prints a refused command or a failed call to stderr; the chat goes on. */
+    private void error(ThreadlineException e) {
+        out.flush();
+        if (e instanceof ModelException) {
+            modelFailed = true;
+        }
+        err.println("error: " + e.getMessage());
+        err.flush();
     }
 
     private void banner(boolean existed) {
@@ -219,7 +243,7 @@ final class Repl {
                 r = turnCommand(() -> question ? session.answer(p.toolUseId(), answer, options()) : decide(p, answer));
             } catch (ThreadlineException e) {
                 stream.end();
-                out.println("error: " + e.getMessage());
+                error(e);
                 continue;
             }
             if (!show(before, compactionBefore, r)) {
@@ -296,12 +320,20 @@ final class Repl {
             case "/history" -> Printer.history(out, session.state());
             case "/checkpoints" -> Printer.checkpoints(out, session.checkpoints());
             case "/rewind" -> {
+                if (arg.isEmpty()) {
+                    out.println("usage: /rewind SEQ (a seq that /checkpoints lists)");
+                    return true;
+                }
                 Session old = session;
                 session = session.rewind(seq(arg));
                 out.println("Rewound to seq " + arg + ": now on branch " + session.id() + ". The old branch stays as "
                         + old.id() + " (/resume " + old.id() + " to go back).");
             }
             case "/fork" -> {
+                if (arg.isEmpty()) {
+                    out.println("usage: /fork SEQ (a seq that /checkpoints lists)");
+                    return true;
+                }
                 Session old = session;
                 session = session.fork(seq(arg));
                 out.println("Forked " + old.id() + " at seq " + arg + " into " + session.id() + "; now on " + session.id() + ".");
@@ -313,7 +345,7 @@ final class Repl {
                 Printer.variables(out, "app", session.variables(VariableScope.APP));
             }
             case "/sessions" -> tenant.sessions().items().forEach(r -> out.println((r.info().id().equals(session.id()) ? "* " : "  ")
-                    + Printer.summaryLine(r)));
+                    + Printer.summaryLine(tenant, r)));
             case "/resume" -> {
                 if (arg.isEmpty()) {
                     out.println("usage: /resume ID (see /sessions)");
@@ -342,7 +374,10 @@ final class Repl {
                 session.clear();
                 out.println("Context cleared: the model starts afresh; /history still shows everything.");
             }
-            default -> out.println("unknown command " + parts[0] + "; /help lists the commands");
+            default -> {
+                err.println("error: unknown command " + parts[0] + "; /help lists the commands");
+                err.flush();
+            }
         }
         return true;
     }

@@ -34,7 +34,7 @@ final class SessionsCommand {
                     out.println("No sessions in " + store.shown() + ".");
                 }
                 while (true) {
-                    page.items().forEach(r -> out.println(Printer.summaryLine(r)));
+                    page.items().forEach(r -> out.println(Printer.summaryLine(tl.defaultTenant(), r)));
                     if (!page.hasNext()) {
                         break;
                     }
@@ -57,7 +57,7 @@ final class SessionsCommand {
         public Integer call() {
             return store.withRuntime(spec, (tl, out) -> {
                 Session s = tl.defaultTenant().open(id);
-                Printer.describe(out, s);
+                Printer.describe(out, tl.defaultTenant(), s);
                 Printer.history(out, s.state());
             });
         }

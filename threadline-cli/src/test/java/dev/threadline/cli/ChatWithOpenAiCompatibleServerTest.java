@@ -101,13 +101,14 @@ class ChatWithOpenAiCompatibleServerTest {
     }
 
     @Test
-    void aModelErrorIsShownAndTheChatGoesOn() {
+    void aModelErrorIsShownOnStderrTheChatGoesOnAndExitsWithOne() {
         replies.add("{\"error\":{\"message\":\"This model's maximum context length is 8192 tokens\",\"code\":\"context_length_exceeded\"}}");
         CliTest.Run r = run("hello\n/exit\n", "chat", "--model", "openai:test-model", "--base-url", url(),
                 "--db", dir.resolve("e.db").toString(), "--session", "s1");
-        assertThat(r.code()).isZero();
-        assertThat(r.out()).contains("error: ").contains("maximum context length is 8192 tokens").contains("context window")
-                .contains("Bye.");
+        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.err()).contains("error: ").contains("maximum context length is 8192 tokens").contains("context window")
+                .contains("a model call failed");
+        assertThat(r.out()).contains("Bye.").doesNotContain("error:");
     }
 
     @Test

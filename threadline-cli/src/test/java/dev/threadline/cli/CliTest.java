@@ -70,7 +70,7 @@ class CliTest {
         Run r = run("/rewind 4\nwhat is 2+2\n/history\n", "chat", "--db", db(), "--session", "s1");
         assertThat(r.out()).contains("now on branch s1.r1").contains("= 4");
         Run list = run("", "sessions", "list", "--db", db());
-        assertThat(list.out()).contains("s1 ").contains("s1.r1").contains("branch of s1 at seq 4");
+        assertThat(list.out()).contains("s1 ").contains("s1.r1").contains("rewind of s1 at seq 4");
         Run old = run("/history\n", "chat", "--db", db(), "--session", "s1");
         assertThat(old.out()).contains("what is 1+1").doesNotContain("what is 2+2");
     }
@@ -81,7 +81,7 @@ class CliTest {
         String before = run("", "sessions", "export", "s1", "--db", db()).out();
 
         Run r = run("/rewind 999\n/rewind x\n/resume nosuch\n/frobnicate\n", "chat", "--db", db(), "--session", "s1");
-        assertThat(r.out()).contains("error: invalid seq: 999 is not a checkpoint")
+        assertThat(r.err()).contains("error: invalid seq: 999 is not a checkpoint")
                 .contains("'x' is not a checkpoint seq")
                 .contains("no session with id 'nosuch'")
                 .contains("unknown command /frobnicate");

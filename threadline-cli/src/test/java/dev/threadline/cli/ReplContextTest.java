@@ -66,7 +66,7 @@ class ReplContextTest {
         try (Threadline tl = Threadline.builder().store(SqliteStateStore.open(dir.resolve("y.db")))
                 .model(ScriptedModel.demo().withContextWindow(1_500)).skills(Builtins.all(dir)).build();
              LineInput input = LineInput.open(new ByteArrayInputStream(lines.getBytes(StandardCharsets.UTF_8)))) {
-            new Repl(tl, new PrintWriter(out, true), input, SessionConfig.DEFAULT.withMaxOutputTokens(100), "sqlite:" + dir.resolve("y.db")).run("s");
+            new Repl(tl, new PrintWriter(out, true), new PrintWriter(out, true), input, SessionConfig.DEFAULT.withMaxOutputTokens(100), "sqlite:" + dir.resolve("y.db")).run("s");
         }
         assertThat(out.toString()).contains("(context compacted: older turns were summarised to stay inside the model's window;");
     }

@@ -8,8 +8,8 @@ import dev.threadline.core.model.StopReason;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import dev.threadline.core.internal.log.Logs;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Rules every provider applies to a reply, so they behave alike:
@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
 public final class Replies {
     /** The key that holds tool arguments that were not a JSON object. */
     public static final String RAW_ARGUMENTS = "_raw";
-    private static final Logger LOG = LoggerFactory.getLogger(Replies.class);
+    private static final Logger LOG = Logs.get(Replies.class);
 
     private Replies() {}
 

@@ -23,8 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import dev.threadline.core.internal.log.Logs;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The turn engine: append the user message, call the session's model (chosen by its config's model
@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * session's lease (one turn per session at a time, across processes). Thread-safe.
  */
 final class AgentLoop {
-    private static final Logger LOG = LoggerFactory.getLogger(AgentLoop.class);
+    private static final Logger LOG = Logs.get(AgentLoop.class);
 
     private final StateManager states;
     private final ModelResolver models;

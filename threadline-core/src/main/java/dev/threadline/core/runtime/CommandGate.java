@@ -13,8 +13,8 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import dev.threadline.core.internal.log.Logs;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Where every write command of a session passes: the session's mailbox (one command at a time in this
@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * seen before returns the first outcome, a different command under that id is refused). Thread-safe.
  */
 final class CommandGate {
-    private static final Logger LOG = LoggerFactory.getLogger(CommandGate.class);
+    private static final Logger LOG = Logs.get(CommandGate.class);
     /** Why a tool call left open by a store failure is recorded as failed. */
     static final String STORE_FAILURE_REASON = "a store failure ended the turn while this tool call ran; its outcome is"
             + " unknown, so it was recorded as failed";

@@ -20,8 +20,8 @@ import dev.threadline.core.state.TranscriptValidator;
 import dev.threadline.core.store.SessionKey;
 import java.util.List;
 import java.util.Optional;
+import dev.threadline.core.internal.log.Logs;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The context part of a model call: take the session's policy's view, compact first when the
@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * step), measure the request, and refuse one that cannot fit the model's window instead of sending it.
  */
 final class ContextStep {
-    private static final Logger LOG = LoggerFactory.getLogger(ContextStep.class);
+    private static final Logger LOG = Logs.get(ContextStep.class);
     /** Below this share of the input budget the local count is close enough; above it the provider counts, where it can. */
     private static final double ASK_PROVIDER_ABOVE = 0.5;
 

@@ -12,8 +12,8 @@ import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.SessionKey;
 import java.util.List;
 import java.util.Optional;
+import dev.threadline.core.internal.log.Logs;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * What a new message does when it meets a running turn (see {@link DoubleTexting}). Before the
@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * turn aside on a side branch and continues the session from the state before it. Thread-safe.
  */
 final class DoubleTexts {
-    private static final Logger LOG = LoggerFactory.getLogger(DoubleTexts.class);
+    private static final Logger LOG = Logs.get(DoubleTexts.class);
 
     /** The running turn a message met: where its user message is, and who runs it. */
     record Busy(long startSeq, String text, String where, Lease lease) {

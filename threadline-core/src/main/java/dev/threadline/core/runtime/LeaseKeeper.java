@@ -16,8 +16,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import dev.threadline.core.internal.log.Logs;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The leases this runtime holds, one per session it runs commands for. A command enters (taking the
@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * for it to expire. Thread-safe.
  */
 final class LeaseKeeper implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
+    private static final Logger LOG = Logs.get(LeaseKeeper.class);
 
     private final StateStore store;
     private final Clock clock;

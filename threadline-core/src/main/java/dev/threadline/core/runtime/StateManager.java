@@ -32,8 +32,8 @@ import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import dev.threadline.core.internal.log.Logs;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The only writer of state. {@link #update} reads the current state, asks a {@link Decider} for the
@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * snapshot plus the journal tail.
  */
 final class StateManager {
-    private static final Logger LOG = LoggerFactory.getLogger(StateManager.class);
+    private static final Logger LOG = Logs.get(StateManager.class);
     private static final int MAX_ATTEMPTS = 8;
     static final String CRASH_REASON = "the process that ran this tool call stopped (crash, kill or a stall past its lease);"
             + " its outcome is unknown, so it was recorded as failed when another process took the session over";

@@ -59,6 +59,7 @@ public final class Threadline implements AutoCloseable {
 
     /** A new builder; see its setters for the defaults. */
     public static Builder builder() {
+        dev.threadline.core.internal.log.Logs.quietWithoutBinding();
         return new Builder();
     }
 

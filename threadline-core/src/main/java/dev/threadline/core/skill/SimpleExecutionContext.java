@@ -11,8 +11,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import dev.threadline.core.internal.log.Logs;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A plain {@link ExecutionContext}: the values of one skill run, fixed when it starts.
@@ -33,7 +33,7 @@ public record SimpleExecutionContext(String sessionId, String toolUseId, JsonNod
                                      Map<VariableScope, Map<String, JsonNode>> variables, List<Message> messages,
                                      Instant deadline, BooleanSupplier cancelled) implements ExecutionContext {
 
-    private static final Logger LOG = LoggerFactory.getLogger("dev.threadline.skill");
+    private static final Logger LOG = Logs.get("dev.threadline.skill");
 
     public SimpleExecutionContext {
         Require.nonBlank(sessionId, "sessionId");

@@ -22,6 +22,7 @@ public final class StateStores {
      * @throws dev.threadline.core.StorageException when the store cannot be reached or opened
      */
     public static StateStore open(String url) {
+        dev.threadline.core.internal.log.Logs.quietWithoutBinding(); // before a store's driver first logs through SLF4J
         Require.nonBlank(url, "store");
         String u = url.strip();
         if (u.equals("memory:") || u.equals("memory")) {

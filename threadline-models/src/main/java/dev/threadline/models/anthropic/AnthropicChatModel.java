@@ -17,8 +17,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.function.Consumer;
+import dev.threadline.core.internal.log.Logs;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A {@link ChatModel} on Anthropic's Messages API ({@code POST /v1/messages}), over the JDK HTTP
@@ -37,7 +37,7 @@ public final class AnthropicChatModel implements ChatModel {
     public static final URI DEFAULT_BASE_URL = URI.create("https://api.anthropic.com");
     /** The API version header this mapping is written for. */
     public static final String API_VERSION = "2023-06-01";
-    private static final Logger LOG = LoggerFactory.getLogger(AnthropicChatModel.class);
+    private static final Logger LOG = Logs.get(AnthropicChatModel.class);
 
     private final HttpTransport http;
     private final HttpTransport counting;

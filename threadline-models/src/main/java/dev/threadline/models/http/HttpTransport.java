@@ -17,8 +17,8 @@ import java.util.function.Predicate;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Objects;
 import java.util.Optional;
+import dev.threadline.core.internal.log.Logs;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * POSTs JSON to one provider with the shared retry behaviour: a retryable failure (see
@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * <p>Headers are never logged, so API keys never reach a log.
  */
 public final class HttpTransport {
-    private static final Logger LOG = LoggerFactory.getLogger(HttpTransport.class);
+    private static final Logger LOG = Logs.get(HttpTransport.class);
     private static final int MAX_ERROR_BODY = 64 * 1024;
 
     private final Endpoint endpoint;

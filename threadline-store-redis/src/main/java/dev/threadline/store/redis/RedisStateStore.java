@@ -38,8 +38,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
+import dev.threadline.core.internal.log.Logs;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A {@link StateStore} on Redis, standalone or Cluster, shared by any number of Threadline processes.
@@ -61,7 +61,7 @@ import org.slf4j.LoggerFactory;
  * Thread-safe.
  */
 public final class RedisStateStore implements StateStore {
-    private static final Logger LOG = LoggerFactory.getLogger(RedisStateStore.class);
+    private static final Logger LOG = Logs.get(RedisStateStore.class);
 
     /**
      * How to open a store. Immutable.

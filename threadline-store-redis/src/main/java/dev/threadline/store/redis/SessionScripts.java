@@ -3,8 +3,8 @@ package dev.threadline.store.redis;
 import dev.threadline.core.SessionNotFoundException;
 import dev.threadline.core.store.SessionKey;
 import java.util.List;
+import dev.threadline.core.internal.log.Logs;
 import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs scripts on one session's keys and settles branches whose create did not finish. A branch is
@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * Thread-safe.
  */
 final class SessionScripts {
-    private static final Logger LOG = LoggerFactory.getLogger(SessionScripts.class);
+    private static final Logger LOG = Logs.get(SessionScripts.class);
 
     private final Connection redis;
     private final Keys keys;

@@ -113,6 +113,7 @@ public final class SqliteStateStore implements StateStore {
 
     /** Opens (creating the file, its directories and the schema if needed) the store in {@code file}. */
     public static SqliteStateStore open(Path file, Options options) {
+        dev.threadline.core.internal.log.Logs.quietWithoutBinding(); // before sqlite-jdbc first logs through SLF4J
         Objects.requireNonNull(file, "file");
         Path path = file.toAbsolutePath();
         Options opts = options == null ? Options.defaults() : options;

@@ -10,7 +10,11 @@ public final class Builtins {
 
     /**
      * {@code calculate}, {@code meeting_minutes}, {@code read_file} and {@code list_files}, the file
-     * skills confined to {@code workspace} (an existing directory).
+     * skills confined to {@code workspace} (an existing directory; {@code Path.of(".")} for the current
+     * one). Creates nothing. Stateless skills, safe to share between runtimes.
+     *
+     * @throws dev.threadline.core.InvalidInputException when {@code workspace} is not an existing, readable
+     *         directory: check it before opening a store, so that nothing is created for a mistyped path
      */
     public static List<Skill> all(Path workspace) {
         Workspace ws = new Workspace(workspace);

@@ -70,6 +70,7 @@ public final class ChildSpec {
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
+        cmd.add("--enable-native-access=ALL-UNNAMED"); // sqlite-jdbc loads its native library: no JDK 22+ warning
         cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));

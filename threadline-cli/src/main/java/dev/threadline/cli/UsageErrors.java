@@ -1,0 +1,25 @@
+package dev.threadline.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * Bad usage, told briefly: one line saying what is wrong, the command's synopsis when an argument is
+ * missing, and where the full help is; exit code 2. Stateless.
+ */
+final class UsageErrors {
+    private UsageErrors() {}
+
+    /** Prints {@code e} to the command's stderr and returns the usage exit code. */
+    static int handle(ParameterException e, String[] args) {
+        CommandLine cmd = e.getCommandLine();
+        var err = cmd.getErr();
+        err.println("threadline: " + e.getMessage());
+        if (e instanceof CommandLine.MissingParameterException) {
+            err.print("usage: " + cmd.getHelp().synopsis(0).strip() + System.lineSeparator());
+        }
+        err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more.");
+        err.flush();
+        return cmd.getCommandSpec().exitCodeOnInvalidInput();
+    }
+}
