@@ -1,5 +1,11 @@
 package dev.threadline.store.sqlite.multiprocess;
 
+import dev.threadline.store.tck.process.ChildArgs;
+import dev.threadline.store.tck.process.ChildOut;
+import dev.threadline.store.tck.process.Watchdog;
+import dev.threadline.store.tck.process.CheapTokenCounter;
+import dev.threadline.store.tck.process.GateSkill;
+import dev.threadline.store.tck.process.ChildRuntime;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.model.DoubleTexting;
 import dev.threadline.core.runtime.CommandOptions;
@@ -45,7 +51,7 @@ public final class HitlChild {
         Watchdog.exitAfter(a.maxRun());
         Path runs = Path.of(a.values().get("runs"));
         List<Thread> threads = new CopyOnWriteArrayList<>();
-        try (Threadline tl = Threadline.builder().store(SqliteStateStore.open(a.db())).model(HitlSkills.model())
+        try (Threadline tl = Threadline.builder().store(a.store()).model(HitlSkills.model())
                 .tokenCounter(new CheapTokenCounter()).skills(List.of())
                 .skill(new HitlSkills.Pay(runs)).skill(new HitlSkills.Charge(runs, a.gates())).skill(new GateSkill(a.gates()))
                 .skill(Builtins.askUser()).leaseTtl(a.leaseTtl()).leaseWait(a.leaseWait()).build()) {

@@ -1,5 +1,6 @@
 package dev.threadline.store.sqlite.multiprocess;
 
+import dev.threadline.store.tck.process.Fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.event.Event;
@@ -76,7 +77,7 @@ class HumanInTheLoopAcrossProcessesTest {
 
     @Test
     void anApprovalRequestedInOneJvmIsAnsweredFromTheNextAndTheCallRunsOnce() throws Exception {
-        try (Fleet fleet = new Fleet(dir, dir.resolve("hitl.db"))) {
+        try (Fleet fleet = new Fleet(dir, "sqlite:" + dir.resolve("hitl.db"))) {
             ChildProcess a = fleet.start("A#1", HitlChild.class, args());
             assertThat(call(a, "SUBMIT", "s1", "- pay 70")).startsWith("AWAITING_APPROVAL");
             fleet.quit(a);
@@ -107,7 +108,7 @@ class HumanInTheLoopAcrossProcessesTest {
 
     @Test
     void aQuestionAskedInOneJvmIsAnsweredFromAnother() throws Exception {
-        try (Fleet fleet = new Fleet(dir, dir.resolve("hitl.db"))) {
+        try (Fleet fleet = new Fleet(dir, "sqlite:" + dir.resolve("hitl.db"))) {
             ChildProcess a = fleet.start("A#1", HitlChild.class, args());
             assertThat(call(a, "SUBMIT", "s2", "- ask")).startsWith("AWAITING_INPUT");
             fleet.quit(a);
@@ -135,7 +136,7 @@ class HumanInTheLoopAcrossProcessesTest {
 
     @Test
     void eachDoubleTextingStrategyWorksAcrossTwoProcessesAndTranscriptsStayValid() throws Exception {
-        try (Fleet fleet = new Fleet(dir, dir.resolve("hitl.db"))) {
+        try (Fleet fleet = new Fleet(dir, "sqlite:" + dir.resolve("hitl.db"))) {
             ChildProcess a = fleet.start("A#1", HitlChild.class, args());
             ChildProcess b = fleet.start("B#1", HitlChild.class, args());
             call(a, "SUBMIT", "s3", "- hello");
@@ -179,7 +180,7 @@ class HumanInTheLoopAcrossProcessesTest {
 
     @Test
     void aSideEffectRunsOnceAcrossACrashATakeOverAnApprovalAndARewind() throws Exception {
-        try (Fleet fleet = new Fleet(dir, dir.resolve("hitl.db"))) {
+        try (Fleet fleet = new Fleet(dir, "sqlite:" + dir.resolve("hitl.db"))) {
             ChildProcess a = fleet.start("A#1", HitlChild.class, args());
             call(a, "SUBMIT", "s4", "- hello");
             a.send("SUBMIT t0 s4 - charge");

@@ -11,7 +11,7 @@ import java.util.List;
  * the default tokenizer's vocabulary costs more than a second of every child start, and the tests kill
  * and restart children fifty times; what the count is does not matter to them.
  */
-final class CheapTokenCounter implements TokenCounter {
+public final class CheapTokenCounter implements TokenCounter {
     @Override
     public String name() {
         return "chars/4 (multi-process tests)";

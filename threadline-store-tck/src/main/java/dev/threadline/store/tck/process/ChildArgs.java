@@ -11,9 +11,9 @@ import java.util.Map;
  * The {@code key=value} arguments of the children of the multi-process tests, with their defaults.
  * Immutable.
  */
-record ChildArgs(Map<String, String> values) {
+public record ChildArgs(Map<String, String> values) {
 
-    static ChildArgs parse(String[] args) {
+    public static ChildArgs parse(String[] args) {
         Map<String, String> m = new HashMap<>();
         for (String a : args) {
             int eq = a.indexOf('=');
@@ -26,7 +26,7 @@ record ChildArgs(Map<String, String> values) {
     }
 
     /** Builds the argument list for a child. */
-    static List<String> of(Map<String, ?> values) {
+    public static List<String> of(Map<String, ?> values) {
         return values.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).sorted().toList();
     }
 
@@ -39,45 +39,45 @@ record ChildArgs(Map<String, String> values) {
     }
 
     /** The store's URL, as {@link dev.threadline.core.store.StateStores#open} takes it (sqlite:PATH, postgresql://..., redis://...). */
-    String store() {
+    public String store() {
         return get("store", null);
     }
 
     /** The incarnation's name, e.g. {@code A#3}: used in output lines and command ids. */
-    String name() {
+    public String name() {
         return get("name", null);
     }
 
-    String tenant() {
+    public String tenant() {
         return get("tenant", "acme");
     }
 
-    Duration leaseTtl() {
+    public Duration leaseTtl() {
         return Duration.ofMillis(Long.parseLong(get("ttlMillis", "1000")));
     }
 
-    Duration leaseWait() {
+    public Duration leaseWait() {
         return Duration.ofMillis(Long.parseLong(get("waitMillis", "3000")));
     }
 
     /** The skill the model calls for a "work" message: {@code slow} (20-60 ms) or {@code gate} (waits for a file). */
-    String skill() {
+    public String skill() {
         return get("skill", "slow");
     }
 
     /** Where the gate skill looks for its release files. */
-    Path gates() {
+    public Path gates() {
         return Path.of(get("gates", "."));
     }
 
     /** The sessions the child's own clients submit to (comma-separated; may be empty). */
-    List<String> sessions() {
+    public List<String> sessions() {
         String s = get("sessions", "");
         return s.isBlank() ? List.of() : Arrays.asList(s.split(","));
     }
 
     /** Client threads per session that submit in a loop until QUIT. */
-    int clients() {
+    public int clients() {
         return Integer.parseInt(get("clients", "0"));
     }
 
@@ -85,17 +85,17 @@ record ChildArgs(Map<String, String> values) {
      * Whether the child boots as a standby: it opens the store and its sessions, prints {@code STANDBY},
      * and runs nothing until {@code GO} arrives on stdin (a restart that costs no JVM start).
      */
-    boolean standby() {
+    public boolean standby() {
         return Boolean.parseBoolean(get("standby", "false"));
     }
 
     /** Every how many reads the reader child submits a turn of its own (0: never). */
-    int submitEvery() {
+    public int submitEvery() {
         return Integer.parseInt(get("submitEvery", "0"));
     }
 
     /** The child exits by itself after this long, in case the test process died without killing it. */
-    Duration maxRun() {
+    public Duration maxRun() {
         return Duration.ofSeconds(Long.parseLong(get("maxSeconds", "300")));
     }
 }

@@ -33,9 +33,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *   ACK &lt;session&gt; &lt;seq&gt; &lt;started&gt;        after every step this runtime commits (started: it started tool calls)
  * </pre>
  */
-final class ChildRuntime implements AutoCloseable {
+public final class ChildRuntime implements AutoCloseable {
     /** Tool calls wait at most this long (the gate skill waits for the test). */
-    static final SessionConfig CONFIG = SessionConfig.DEFAULT.withToolTimeoutMillis(90_000);
+    public static final SessionConfig CONFIG = SessionConfig.DEFAULT.withToolTimeoutMillis(90_000);
 
     private final Threadline threadline;
     private final Tenant tenant;
@@ -46,7 +46,7 @@ final class ChildRuntime implements AutoCloseable {
         this.tenant = tenant;
     }
 
-    static ChildRuntime start(ChildArgs a) {
+    public static ChildRuntime start(ChildArgs a) {
         Skill work = a.skill().equals("gate") ? new GateSkill(a.gates()) : new SlowSkill();
         Threadline tl = Threadline.builder()
                 .store(StateStores.open(a.store()))
@@ -66,17 +66,17 @@ final class ChildRuntime implements AutoCloseable {
         return new ChildRuntime(tl, tenant);
     }
 
-    Tenant tenant() {
+    public Tenant tenant() {
         return tenant;
     }
 
     /** The session, created when it does not exist yet (atomic across processes). */
-    Session session(String id) {
+    public Session session(String id) {
         return sessions.computeIfAbsent(id, k -> tenant.openOrCreate(k, CONFIG));
     }
 
     /** Submits {@code text} under {@code cid} and reports the call (see the class comment); never throws. */
-    void submit(String session, String cid, String text) {
+    public void submit(String session, String cid, String text) {
         ChildOut.line(HistoryLines.start(session, cid, text));
         Outcome outcome = Outcome.UNKNOWN;
         try {

@@ -20,10 +20,10 @@ import java.util.concurrent.TimeUnit;
  * creates the file {@code <gates>/<toolUseId>}: the test decides when a turn may go on, with no sleeps on
  * either side. Gives up (an error result) at the call's deadline or after 60 s.
  */
-final class GateSkill implements Skill {
+public final class GateSkill implements Skill {
     private final Path gates;
 
-    GateSkill(Path gates) {
+    public GateSkill(Path gates) {
         this.gates = gates;
     }
 

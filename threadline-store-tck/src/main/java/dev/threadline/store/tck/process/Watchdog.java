@@ -3,10 +3,10 @@ package dev.threadline.store.tck.process;
 import java.time.Duration;
 
 /** Ends a child JVM by itself after a bound, so no child outlives a test that died without killing it. */
-final class Watchdog {
+public final class Watchdog {
     private Watchdog() {}
 
-    static void exitAfter(Duration bound) {
+    public static void exitAfter(Duration bound) {
         Thread.ofPlatform().daemon().name("watchdog").start(() -> {
             try {
                 Thread.sleep(bound); // a lifetime bound, not synchronisation
