@@ -34,11 +34,6 @@ import org.junit.jupiter.api.io.TempDir;
 class PostgresStoppedUnderLoadTest {
     private static final int OUTAGES = 1;
     /**
-     * A call makes at most two store calls before it fails (the lease, then the command log), each failing
-     * after the store's connect timeout (5 s by default): 10 s, with room for a loaded machine (the bound
-     * of {@link PostgresServerFaultTest} for one store call is 15 s too).
-     */
-    /**
      * A call that meets the outage fails within a few connect timeouts (5 s each: a command's lease step and
      * its write may each wait one, a retry a third) — not a hang; measured 10-15 s on a loaded 2-core
      * machine. The bound keeps a hang (the pool's default would be 30 s per call, unbounded retries) out.
