@@ -1,0 +1,205 @@
+// The session page's steering panels: calls awaiting a person (approve, deny, edit and approve,
+// answer), the composer (a message with a double-texting strategy, streamed token by token) and the
+// variables editor. Each action is one POST with its own Idempotency-Key.
+import { h, mount, pretty, codeBlock, actionKey, notify } from './dom.js';
+import { api, ApiError } from './api.js';
+
+/** The calls that wait for a person, from the approvals endpoint, or from the state's pending calls. */
+export async function awaiting(id, state) {
+  const fromState = (state.pending || []).filter(p => p.awaiting).map(p => ({
+    toolUseId: p.toolUseId, name: p.name, arguments: p.input, kind: String(p.awaiting).toLowerCase() === 'answer' ? 'answer' : 'approval',
+  }));
+  if (!fromState.some(c => c.kind === 'approval')) return fromState;
+  try {
+    const res = await api.approvals(id);
+    const items = Array.isArray(res) ? res : res.items || res.approvals || [];
+    const approvals = items.map(a => ({ toolUseId: a.toolUseId, name: a.name, arguments: a.arguments ?? a.input, kind: 'approval',
+      effect: a.effect }));
+    return [...approvals, ...fromState.filter(c => c.kind === 'answer')];
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 404 || e.status === 405)) return fromState; // a server without the endpoint
+    throw e;
+  }
+}
+
+/** Draws the cards of calls awaiting a person into el; after(result) runs when one was decided. */
+export function renderAwaiting(el, id, calls, after) {
+  if (!calls.length) { mount(el); el.hidden = true; return; }
+  el.hidden = false;
+  mount(el, h('h2', calls.length === 1 ? 'Waiting for you' : `${calls.length} calls waiting for you`),
+    calls.map(c => c.kind === 'answer' ? answerCard(id, c, after) : approvalCard(id, c, after)));
+}
+
+function approvalCard(id, c, after) {
+  const error = h('p.error', { role: 'alert' });
+  const reason = h('input', { name: 'reason', placeholder: 'why (optional)', 'aria-label': `Reason to deny ${c.name}`, autocomplete: 'off' });
+  const args = h('textarea.json', { name: 'arguments', rows: 4, spellcheck: 'false', 'aria-label': `Arguments of ${c.name}` });
+  args.value = pretty(c.arguments ?? {});
+  const editor = h('div.edit-args', { hidden: true }, h('label', 'Edited arguments (JSON, checked against the tool\'s schema)'), args,
+    h('div.actions', h('button.primary', { type: 'button', onclick: () => decide('approve', parseArgs()) }, 'Approve with these arguments')));
+  const buttons = [];
+  const decide = async (decision, edited) => {
+    if (edited === undefined) return;
+    error.textContent = '';
+    buttons.forEach(b => { b.disabled = true; });
+    const body = { decision };
+    if (decision === 'deny' && reason.value.trim()) body.reason = reason.value.trim();
+    if (decision === 'deny' && !body.reason) body.reason = 'denied in the inspector';
+    if (edited) body.arguments = edited;
+    try {
+      const result = await api.decide(id, c.toolUseId, body, actionKey());
+      notify(decision === 'approve' ? `Approved ${c.name}.` : `Denied ${c.name}.`);
+      after(result);
+    } catch (e) {
+      error.textContent = e.message + (e.field ? ` (${e.field})` : '');
+      buttons.forEach(b => { b.disabled = false; });
+    }
+  };
+  const parseArgs = () => {
+    try { return JSON.parse(args.value); } catch (e) { error.textContent = 'The arguments are not JSON: ' + e.message; args.focus(); return undefined; }
+  };
+  const approve = h('button.primary', { type: 'button', onclick: () => decide('approve', null) }, 'Approve');
+  const deny = h('button.danger', { type: 'button', onclick: () => decide('deny', null) }, 'Deny');
+  const edit = h('button', { type: 'button', 'aria-expanded': 'false', onclick: () => {
+    editor.hidden = !editor.hidden;
+    edit.setAttribute('aria-expanded', String(!editor.hidden));
+    if (!editor.hidden) args.focus();
+  } }, 'Edit arguments…');
+  buttons.push(approve, deny, edit);
+  return h('section.await-card', { 'aria-label': `Approval for ${c.name}`, dataset: { toolUse: c.toolUseId } },
+    h('p', h('strong', c.name), ' wants to run with:', c.effect ? h('span.tag.effect-' + c.effect, c.effect) : null),
+    codeBlock(c.arguments ?? {}, 1200),
+    h('div.actions', approve, edit, deny, reason),
+    editor, error);
+}
+
+function answerCard(id, c, after) {
+  const error = h('p.error', { role: 'alert' });
+  const text = h('textarea', { name: 'answer', rows: 2, 'aria-label': 'Your answer' });
+  const send = h('button.primary', { type: 'submit' }, 'Answer');
+  return h('section.await-card.question', { 'aria-label': 'A question for you', dataset: { toolUse: c.toolUseId } },
+    h('p', h('strong', 'The model asks: '), c.arguments?.question ?? ''),
+    h('form', { onsubmit: async ev => {
+      ev.preventDefault();
+      if (!text.value.trim()) { error.textContent = 'Type an answer.'; text.focus(); return; }
+      send.disabled = true;
+      try {
+        const result = await api.answer(id, c.toolUseId, text.value, actionKey());
+        notify('Answered.');
+        after(result);
+      } catch (e) {
+        error.textContent = e.message + (e.field ? ` (${e.field})` : '');
+        send.disabled = false;
+      }
+    } }, text, h('div.actions', send)), error);
+}
+
+export const STRATEGIES = [
+  ['', 'session default'],
+  ['enqueue', 'enqueue — wait for the running turn'],
+  ['reject', 'reject — refuse while a turn runs'],
+  ['interrupt', 'interrupt — end the running turn first'],
+  ['rollback', 'rollback — discard the running turn'],
+];
+
+/**
+ * The composer: a message and the double-texting strategy to meet a running turn with. Streams the
+ * turn: onDelta(text) for token deltas, onDone() when the stream ends.
+ */
+export function composer(id, { onDelta, onDone, onEvent }) {
+  const text = h('textarea#composer-text', { name: 'text', rows: 3, placeholder: 'Message (Ctrl+Enter sends)', required: true });
+  const strategy = h('select#composer-strategy', { name: 'strategy' }, STRATEGIES.map(([v, l]) => h('option', { value: v }, l)));
+  const send = h('button.primary', { type: 'submit' }, 'Send');
+  const error = h('p.error', { role: 'alert' });
+  const form = h('form.composer', { onsubmit: async ev => {
+    ev.preventDefault();
+    const message = text.value;
+    if (!message.trim()) { error.textContent = 'Type a message.'; text.focus(); return; }
+    error.textContent = '';
+    const body = { text: message };
+    if (strategy.value) body.strategy = strategy.value;
+    send.disabled = true;
+    text.value = '';
+    try {
+      await api.send(id, body, actionKey(), (evId, type, data) => {
+        if (type === 'error') { error.textContent = data?.detail || 'the turn failed'; return; }
+        if (type === 'result') return;
+        const delta = deltaText(type, data);
+        if (delta !== null) onDelta(delta);
+        else onEvent?.(data);
+      });
+    } catch (e) {
+      if (!text.value) text.value = message; // nothing was accepted: keep what was typed
+      error.textContent = e.message + (e.field ? ` (${e.field})` : '');
+    } finally {
+      send.disabled = false;
+      onDone();
+    }
+  } },
+    h('label.sr', { for: 'composer-text' }, 'Message'), text,
+    h('div.composer-row',
+      h('label', { for: 'composer-strategy' }, 'If a turn is running'), strategy, send),
+    error);
+  text.addEventListener('keydown', ev => { if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); form.requestSubmit(); } });
+  return form;
+}
+
+/** The text of a token-delta SSE event (not a journal event), or null for other events. */
+export function deltaText(type, data) {
+  if (data && typeof data === 'object' && data.event && data.seq !== undefined) return null; // a journal event
+  if (!/delta|token/i.test(type)) return null;
+  if (typeof data === 'string') return data;
+  return data?.text ?? data?.delta ?? data?.token ?? '';
+}
+
+const SCOPES = ['session', 'user', 'app'];
+
+/** The variables editor: set (JSON) or remove a variable, as one recorded edit with a reason. */
+export function variablesPanel(el, id, state, after) {
+  const vars = Object.entries(state.variables || {}).sort(([a], [b]) => a.localeCompare(b));
+  const error = h('p.error', { role: 'alert' });
+  const name = h('input#var-name', { name: 'name', required: true, autocomplete: 'off', placeholder: 'name' });
+  const scope = h('select#var-scope', { name: 'scope' }, SCOPES.map(s => h('option', { value: s }, s)));
+  const value = h('textarea#var-value.json', { name: 'value', rows: 3, spellcheck: 'false', placeholder: '"a JSON value", 42, [1, 2], {"k": "v"}' });
+  const reason = h('input#var-reason', { name: 'reason', autocomplete: 'off', placeholder: 'why (recorded with the edit)' });
+  const submit = async edits => {
+    error.textContent = '';
+    try {
+      await api.edit(id, { reason: reason.value.trim() || 'edited in the inspector', edits }, actionKey());
+      notify('Edit recorded.');
+      after();
+    } catch (e) {
+      error.textContent = e.message + (e.field ? ` (${e.field})` : '');
+    }
+  };
+  const split = key => {
+    const m = /^(user|app|temp):(.*)$/.exec(key);
+    return m ? { scope: m[1], name: m[2] } : { scope: 'session', name: key };
+  };
+  mount(el,
+    vars.length ? h('table.vars', h('caption', 'Variables now'),
+      h('thead', h('tr', h('th', { scope: 'col' }, 'name'), h('th', { scope: 'col' }, 'value'), h('th', { scope: 'col' }, h('span.sr', 'actions')))),
+      h('tbody', vars.map(([k, v]) => h('tr', { dataset: { var: k } }, h('th', { scope: 'row' }, k), h('td', codeBlock(v, 400)),
+        h('td.row-actions',
+          h('button.link', { type: 'button', onclick: () => {
+            const s = split(k);
+            name.value = s.name; scope.value = s.scope; value.value = pretty(v); value.focus();
+          } }, 'edit'),
+          h('button.link.danger', { type: 'button', onclick: () => {
+            const s = split(k);
+            submit([{ kind: 'remove_variable', scope: s.scope, name: s.name }]);
+          } }, 'remove')))))) : h('p.muted', 'No variables yet.'),
+    h('form.var-form', { onsubmit: ev => {
+      ev.preventDefault();
+      let parsed;
+      try { parsed = JSON.parse(value.value); } catch (e) { error.textContent = 'The value is not JSON: ' + e.message; value.focus(); return; }
+      submit([{ kind: 'set_variable', scope: scope.value, name: name.value.trim(), value: parsed }]);
+    } },
+      h('h3', 'Set a variable'),
+      h('div.field-row', h('div.field', h('label', { for: 'var-name' }, 'Name'), name),
+        h('div.field', h('label', { for: 'var-scope' }, 'Scope'), scope)),
+      h('div.field', h('label', { for: 'var-value' }, 'Value (JSON)'), value),
+      h('div.field', h('label', { for: 'var-reason' }, 'Reason'), reason),
+      h('div.actions', h('button.primary', { type: 'submit' }, 'Record the edit'))),
+    error);
+}
