@@ -1,0 +1,252 @@
+// End-to-end tests of the web inspector in Debian's headless Chromium, driven by playwright-core.
+// Run by InspectorBrowserTest, which starts a real `threadline serve` on loopback with the scripted
+// model, seeds the sessions and passes TL_URL, TL_KEY, TL_SHOTS (the screenshot folder) and TL_BIG.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const URL_ = process.env.TL_URL;
+const KEY = process.env.TL_KEY;
+const SHOTS = process.env.TL_SHOTS || 'target/inspector-screenshots';
+const BIG = process.env.TL_BIG || 'big';
+const BIG_MESSAGES = Number(process.env.TL_BIG_MESSAGES || 10000);
+if (!URL_ || !KEY) throw new Error('set TL_URL and TL_KEY (InspectorBrowserTest does)');
+
+const WAIT = { timeout: 30000 };
+let browser, context, page;
+const pageErrors = [];
+
+/** The public API, as the test's own second client (what another person or process would do). */
+async function apiCall(method, path, body) {
+  const res = await fetch(URL_ + path, { method, headers: { Authorization: 'Bearer ' + KEY, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+async function shot(name) {
+  await page.screenshot({ path: join(SHOTS, name + '.png') });
+}
+
+async function open(hash) {
+  await page.goto(URL_ + '/ui/' + hash);
+}
+
+/** Opens a session page and waits until its transcript and timeline have painted. */
+async function openSession(id) {
+  await open('#/session/' + encodeURIComponent(id));
+  await page.waitForFunction(sid => document.body.dataset.painted === sid, id, WAIT);
+}
+
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  context = await browser.newContext({ viewport: { width: 1360, height: 860 } });
+  page = await context.newPage();
+  page.on('pageerror', e => pageErrors.push(e.message));
+  page.on('console', m => { if (m.type() === 'error') pageErrors.push(m.text()); });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+test('the page is served from the jar with a same-origin content security policy', async () => {
+  const res = await fetch(URL_ + '/ui/');
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get('content-security-policy'), /script-src 'self'/);
+  assert.match(await res.text(), /<script type="module" src="app.js">/);
+  const redirect = await fetch(URL_ + '/ui', { redirect: 'manual' });
+  assert.equal(redirect.status, 302);
+  assert.match(redirect.headers.get('location'), /\/ui\/$/);
+});
+
+test('log in: a wrong key is refused, the right one opens the session list', async () => {
+  await open('');
+  await page.waitForSelector('#key', WAIT);
+  assert.equal(await page.evaluate(() => sessionStorage.length), 0);
+  await shot('login');
+  await page.fill('#key', 'tl_not_a_key');
+  await page.press('#key', 'Enter'); // keyboard only
+  await page.waitForSelector('#login-error:not(:empty)', WAIT);
+  assert.match(await page.textContent('#login-error'), /not accepted/);
+  await page.fill('#key', KEY);
+  await page.press('#key', 'Enter');
+  await page.waitForSelector('table.sessions tbody tr', WAIT);
+  assert.equal(await page.evaluate(() => sessionStorage.getItem('threadline.apiKey')), KEY, 'kept in this tab only');
+  assert.equal(await page.evaluate(() => localStorage.length), 0);
+  const ids = await page.$$eval('table.sessions tbody tr', rows => rows.map(r => r.dataset.id));
+  for (const id of ['walk', 'walk-fork', 'approve-me', BIG, 'live']) assert.ok(ids.includes(id), `${id} is listed: ${ids}`);
+  // the branch comes right under its parent, one level in
+  assert.equal(ids[ids.indexOf('walk') + 1], 'walk-fork');
+  assert.equal(await page.getAttribute('tr[data-id="walk-fork"]', 'data-depth'), '1');
+  await page.waitForSelector('tr[data-id="walk"] .status [data-status="idle"]', WAIT);
+  await shot('sessions');
+});
+
+test('the session list filters by user and metadata', async () => {
+  await open('#/sessions');
+  await page.fill('#f-user', 'ana');
+  await page.fill('#f-meta', 'topic=demo');
+  await page.click('form.filters button[type=submit]');
+  await page.waitForFunction(() => location.hash.includes('user=ana'), null, WAIT);
+  await page.waitForSelector('table.sessions tbody tr', WAIT);
+  const ids = await page.$$eval('table.sessions tbody tr', rows => rows.map(r => r.dataset.id));
+  const expected = (await apiCall('GET', '/v1/sessions?user=ana&metadata.topic=demo')).items.map(s => s.id);
+  assert.deepEqual([...ids].sort(), [...expected].sort());
+  assert.ok(!ids.includes('live') && !ids.includes(BIG));
+});
+
+test('open a session: the transcript as the model sees it, with the compaction boundary and tool calls', async () => {
+  await open('#/sessions');
+  await page.click('a[href="#/session/walk"]');
+  await page.waitForFunction(() => document.body.dataset.painted === 'walk', null, WAIT);
+  const state = await apiCall('GET', '/v1/sessions/walk/state');
+  assert.ok(state.compaction, 'the seed compacted this session');
+  const boundary = await page.textContent('.boundary.compaction');
+  assert.ok(boundary.includes(state.compaction.summary), 'the summary is shown');
+  // what the model sees: messages from the boundary on; the originals one click away
+  const shownBefore = await page.$$eval('#transcript .msg', els => els.map(e => Number(e.dataset.msg)));
+  assert.equal(Math.min(...shownBefore), state.compaction.boundary);
+  await page.click('.boundary.compaction button');
+  await page.waitForSelector('#transcript .msg[data-msg="0"]', WAIT);
+  assert.match(await page.textContent('#transcript .msg[data-msg="0"]'), /what is \(2\+3\)\*4/);
+  assert.match(await page.textContent('#transcript .msg[data-msg="0"] .tag'), /summarised/);
+  // the calculate call: its arguments, and its result with the duration read from the journal
+  const call = await page.waitForSelector('#transcript .call', WAIT);
+  assert.match(await call.textContent(), /calculate/);
+  assert.match(await call.textContent(), /"expression": "\(2\+3\)\*4"/);
+  await page.waitForSelector('#transcript .result .call-head .small', WAIT); // the duration, once the journal is read
+  assert.match(await page.textContent('#transcript .result'), /20/);
+  await shot('session');
+});
+
+test('watch a streamed turn: a turn sent by another client appears live, then one sent from the composer', async () => {
+  await openSession('live');
+  const before = (await apiCall('GET', '/v1/sessions/live/state')).messages.length;
+  // another client runs a turn; the page follows the journal over SSE without reloading
+  const result = await apiCall('POST', '/v1/sessions/live/messages', { text: 'what is 12*12' });
+  assert.equal(result.outcome, 'COMPLETED');
+  await page.waitForFunction(n => document.querySelectorAll('#transcript .msg').length >= n + 4, before, WAIT);
+  assert.match(await page.textContent('#transcript'), /12\*12 = 144/);
+  // and one from the composer, streamed
+  await page.fill('#composer-text', 'what is 6*7');
+  await page.press('#composer-text', 'Control+Enter');
+  await page.waitForFunction(() => /6\*7 = 42/.test(document.querySelector('#transcript').textContent), null, WAIT);
+  const seq = (await apiCall('GET', '/v1/sessions/live/state')).seq;
+  await page.waitForSelector(`button.cp[data-seq="${seq}"]`, WAIT); // the timeline followed too
+  await page.waitForSelector('#status [data-status="idle"]', WAIT);
+  await shot('streamed-turn');
+});
+
+test('approve a call: the turn waits, the card approves it, the turn completes', async () => {
+  await openSession('approve-me');
+  await page.fill('#composer-text', 'what is 2+3');
+  await page.click('form.composer button[type=submit]');
+  const card = await page.waitForSelector('.await-card', WAIT);
+  assert.match(await card.textContent(), /calculate/);
+  assert.match(await card.textContent(), /2\+3/);
+  await page.waitForSelector('#status [data-status="awaiting_approval"]', WAIT);
+  const pending = await apiCall('GET', '/v1/sessions/approve-me/state');
+  assert.equal(pending.status, 'awaiting_approval');
+  await shot('approval');
+  await page.click('.await-card button.primary');
+  await page.waitForFunction(() => /2\+3 = 5/.test(document.querySelector('#transcript').textContent), null, WAIT);
+  await page.waitForSelector('.awaiting[hidden]', { ...WAIT, state: 'attached' });
+  assert.equal((await apiCall('GET', '/v1/sessions/approve-me/state')).status, 'idle');
+});
+
+test('fork at a checkpoint and see the branch', async () => {
+  await openSession('walk');
+  const cps = (await apiCall('GET', '/v1/sessions/walk/checkpoints?limit=1000')).items;
+  const at = cps.find(c => c.preview.startsWith('assistant: (2+3)*4')); // the end of the first turn
+  assert.ok(at, 'the first turn has a checkpoint');
+  await page.click(`button.cp[data-seq="${at.seq}"]`);
+  await page.waitForSelector('.detail h2', WAIT);
+  assert.equal(await page.textContent('.detail h2'), `Checkpoint seq ${at.seq}`);
+  await page.fill('#fork-id', 'walk-from-ui');
+  await page.click('.detail button:has-text("Fork here")');
+  await page.waitForFunction(() => document.body.dataset.painted === 'walk-from-ui', null, WAIT);
+  assert.match(await page.textContent('.lineage'), new RegExp(`Branch of walk at seq ${at.seq}`));
+  const info = await apiCall('GET', '/v1/sessions/walk-from-ui');
+  assert.equal(info.parentId, 'walk');
+  assert.equal(info.parentSeq, at.seq);
+  // the branch holds the history up to there: the first turn's reply is its last message
+  const text = await page.textContent('#transcript');
+  assert.match(text, /\(2\+3\)\*4 = 20/);
+  assert.doesNotMatch(text, /call the bank/);
+  await shot('fork');
+  // the parent lists it among its branches, and the session list under its parent
+  await openSession('walk');
+  await page.waitForSelector('a.branch-link[data-branch="walk-from-ui"]', WAIT);
+  await open('#/sessions');
+  await page.waitForSelector('tr[data-id="walk-from-ui"]', WAIT);
+  assert.equal(await page.getAttribute('tr[data-id="walk-from-ui"]', 'data-depth'), '1');
+});
+
+test('diff two checkpoints: messages added and variables changed, as the API states say', async () => {
+  await openSession('walk');
+  const cps = (await apiCall('GET', '/v1/sessions/walk/checkpoints?limit=1000')).items;
+  const noted = cps.find(c => c.preview.startsWith('result: Noted')); // the step that wrote meeting_notes
+  const i = cps.indexOf(noted);
+  const prev = cps[i - 1];
+  const [a, b] = await Promise.all([apiCall('GET', `/v1/sessions/walk/checkpoints/${prev.seq}`),
+    apiCall('GET', `/v1/sessions/walk/checkpoints/${noted.seq}`)]);
+  await page.click(`button.cp[data-seq="${noted.seq}"]`);
+  await page.waitForSelector('.diff .diff-summary', WAIT);
+  const added = b.messages.length - a.messages.length;
+  assert.match(await page.textContent('.diff .diff-summary'), new RegExp(`From seq ${prev.seq} to seq ${noted.seq}: ${added} messages? added`));
+  assert.deepEqual(await page.$$eval('.diff ol.diff-msgs.added li .idx', els => els.map(e => e.textContent)),
+    b.messages.slice(a.messages.length).map((m, k) => '#' + (a.messages.length + k)));
+  const changedVars = Object.keys(b.variables).filter(k => JSON.stringify(b.variables[k]) !== JSON.stringify(a.variables[k]));
+  assert.ok(changedVars.includes('meeting_notes'));
+  const rows = await page.$$eval('.diff table.diff-vars tbody tr th', els => els.map(e => e.textContent));
+  assert.deepEqual(rows.sort(), changedVars.sort());
+  await shot('diff');
+  // and against any other seq: from the empty state, everything up to there is added
+  await page.fill('#cmp-seq', '0');
+  await page.click('form.compare button');
+  await page.waitForFunction(n => new RegExp(`From seq 0 to seq \\d+: ${n} messages? added`).test(document.querySelector('.diff .diff-summary')?.textContent || ''),
+    b.messages.length, WAIT);
+});
+
+test(`a ${BIG_MESSAGES}-message session: first paint of transcript and timeline, and it stays virtualised`, async () => {
+  // a fresh navigation, so the time counts loading the page's modules too (the key is in this tab's session storage)
+  await page.goto('about:blank');
+  const start = Date.now();
+  await open('#/session/' + BIG);
+  await page.waitForFunction(sid => document.body.dataset.painted === sid, BIG, { timeout: 60000 });
+  const wall = Date.now() - start;
+  const paint = await page.evaluate(() => window.__inspector.paint);
+  const figures = { messages: BIG_MESSAGES, transcriptMs: Math.round(paint.transcript), timelineMs: Math.round(paint.timeline),
+    firstPaintMs: Math.round(paint.firstPaint), wallMs: wall };
+  writeFileSync(join(SHOTS, 'first-paint.json'), JSON.stringify(figures) + '\n');
+  console.log('first paint of a 10,000-message session:', JSON.stringify(figures));
+  await shot('big-session');
+  const state = await apiCall('GET', `/v1/sessions/${BIG}/state`);
+  assert.equal(state.messages.length, BIG_MESSAGES);
+  // the last message is in view, and only a window of rows is in the DOM
+  await page.waitForSelector(`#transcript .msg[data-msg="${BIG_MESSAGES - 1}"]`, WAIT);
+  const rows = await page.$$eval('#transcript .vlist-row', els => els.length);
+  assert.ok(rows < 100, `virtualised: ${rows} rows in the DOM`);
+  // scrolling to the top shows the first message
+  await page.$eval('#transcript', el => { el.scrollTop = 0; });
+  await page.waitForSelector('#transcript .msg[data-msg="0"]', WAIT);
+  // the timeline is paged: a page of checkpoints, and older ones a click away
+  const first = await page.$$eval('ol.timeline button.cp', els => els.map(e => Number(e.dataset.seq)));
+  assert.ok(first.length > 0 && first.length <= 50, `one page: ${first.length}`);
+  await page.click('.timeline-nav button:has-text("Older")');
+  await page.waitForFunction(min => [...document.querySelectorAll('ol.timeline button.cp')].every(b => Number(b.dataset.seq) < min),
+    Math.min(...first), WAIT);
+});
+
+test('the pages raised no script errors', () => {
+  // 4xx answers the tests caused on purpose (the wrong key) show as console errors of the failed request only
+  const unexpected = pageErrors.filter(e => !/status of 401/.test(e));
+  assert.deepEqual(unexpected, []);
+});
