@@ -134,10 +134,15 @@ test('watch a streamed turn: a turn sent by another client appears live, then on
   assert.equal(result.outcome, 'COMPLETED');
   await page.waitForFunction(n => document.querySelectorAll('#transcript .msg').length >= n + 4, before, WAIT);
   assert.match(await page.textContent('#transcript'), /12\*12 = 144/);
-  // and one from the composer, streamed
+  // and one from the composer, streamed: the reply arrives as token deltas before it is journalled
+  await page.evaluate(() => { window.__inspector.stream = { deltas: 0 }; });
   await page.fill('#composer-text', 'what is 6*7');
   await page.press('#composer-text', 'Control+Enter');
   await page.waitForFunction(() => /6\*7 = 42/.test(document.querySelector('#transcript').textContent), null, WAIT);
+  const streamed = await page.evaluate(() => window.__inspector.stream);
+  const reply = (await apiCall('GET', '/v1/sessions/live/state')).messages.at(-1).content.find(b => b.type === 'text').text;
+  assert.ok(streamed.deltas > 1, `the reply came in ${streamed.deltas} deltas`);
+  assert.equal(streamed.text, reply, 'the deltas add up to the journalled reply');
   const seq = (await apiCall('GET', '/v1/sessions/live/state')).seq;
   await page.waitForSelector(`button.cp[data-seq="${seq}"]`, WAIT); // the timeline followed too
   await page.waitForSelector('#status [data-status="idle"]', WAIT);
@@ -152,13 +157,119 @@ test('approve a call: the turn waits, the card approves it, the turn completes',
   assert.match(await card.textContent(), /calculate/);
   assert.match(await card.textContent(), /2\+3/);
   await page.waitForSelector('#status [data-status="awaiting_approval"]', WAIT);
-  const pending = await apiCall('GET', '/v1/sessions/approve-me/state');
-  assert.equal(pending.status, 'awaiting_approval');
+  assert.equal((await apiCall('GET', '/v1/sessions/approve-me/state')).status, 'awaiting_approval');
   await shot('approval');
-  await page.click('.await-card button.primary');
+  await page.click('.await-card button:has-text("Approve")');
   await page.waitForFunction(() => /2\+3 = 5/.test(document.querySelector('#transcript').textContent), null, WAIT);
   await page.waitForSelector('.awaiting[hidden]', { ...WAIT, state: 'attached' });
   assert.equal((await apiCall('GET', '/v1/sessions/approve-me/state')).status, 'idle');
+});
+
+test('edit and approve: the call runs with the edited arguments; deny: the model reads the reason', async () => {
+  await openSession('approve-me');
+  await page.fill('#composer-text', 'what is 1+1');
+  await page.click('form.composer button[type=submit]');
+  await page.waitForSelector('.await-card', WAIT);
+  await page.click('.await-card button:has-text("Edit arguments")');
+  await page.fill('.await-card textarea[name=arguments]', '{"expression": "not json');
+  await page.click('.await-card button:has-text("Approve with these arguments")');
+  await page.waitForSelector('.await-card .error:not(:empty)', WAIT); // refused in the page, nothing sent
+  await page.fill('.await-card textarea[name=arguments]', '{"expression": "6*7"}');
+  await page.click('.await-card button:has-text("Approve with these arguments")');
+  // the call ran with 6*7: its result says so, and is 42
+  await page.waitForFunction(() => /approved this call with edited arguments/.test(document.querySelector('#transcript').textContent), null, WAIT);
+  await page.waitForSelector('#status [data-status="idle"]', WAIT);
+  const results = (await apiCall('GET', '/v1/sessions/approve-me/state')).messages.filter(m => m.role === 'tool');
+  assert.match(results.at(-1).content[0].content, /"expression":"6\*7"[\s\S]*\n42$/);
+  await page.fill('#composer-text', 'what is 3+3');
+  await page.click('form.composer button[type=submit]');
+  await page.waitForSelector('.await-card', WAIT);
+  await page.fill('.await-card input[name=reason]', 'no maths today');
+  await page.click('.await-card button:has-text("Deny")');
+  await page.waitForFunction(() => /denied by the user: no maths today/.test(document.querySelector('#transcript').textContent), null, WAIT);
+  await page.waitForSelector('#transcript .result.is-error', WAIT);
+  const state = await apiCall('GET', '/v1/sessions/approve-me/state');
+  assert.equal(state.status, 'idle');
+  assert.equal(state.permissionDenials, 1);
+});
+
+test('answer a question the model asks (ask_user)', async () => {
+  await openSession('ask-me');
+  await page.fill('#composer-text', 'plan my trip');
+  await page.click('form.composer button[type=submit]');
+  const card = await page.waitForSelector('.await-card.question', WAIT);
+  assert.match(await card.textContent(), /Which city\?/);
+  await page.waitForSelector('#status [data-status="awaiting_input"]', WAIT);
+  await page.fill('.await-card textarea[name=answer]', 'Lisbon');
+  await page.click('.await-card button:has-text("Answer")');
+  await page.waitForFunction(() => /you said Lisbon/.test(document.querySelector('#transcript').textContent), null, WAIT);
+  assert.equal((await apiCall('GET', '/v1/sessions/ask-me/state')).status, 'idle');
+});
+
+test('edit variables: set and remove, each one recorded edit on the timeline', async () => {
+  await openSession('ask-me');
+  await page.click('#tab-vars');
+  await page.fill('#var-name', 'budget');
+  await page.fill('#var-value', '{"eur": 1200}');
+  await page.fill('#var-reason', 'the user told support');
+  await page.click('.var-form button[type=submit]');
+  await page.waitForSelector('tr[data-var="budget"]', WAIT);
+  let state = await apiCall('GET', '/v1/sessions/ask-me/state');
+  assert.deepEqual(state.variables.budget, { eur: 1200 });
+  await page.click('#tab-timeline');
+  await page.waitForSelector(`button.cp[data-seq="${state.seq}"] .src-edit`, WAIT);
+  // a value that is not JSON is refused in the page and nothing is written
+  await page.click('#tab-vars');
+  await page.fill('#var-name', 'broken');
+  await page.fill('#var-value', '{oops');
+  await page.click('.var-form button[type=submit]');
+  await page.waitForSelector('#panel-vars .error:not(:empty)', WAIT);
+  assert.equal((await apiCall('GET', '/v1/sessions/ask-me/state')).seq, state.seq);
+  await shot('variables');
+  await page.click('tr[data-var="budget"] button:has-text("remove")');
+  await page.waitForSelector('tr[data-var="budget"]', { ...WAIT, state: 'detached' });
+  state = await apiCall('GET', '/v1/sessions/ask-me/state');
+  assert.equal(state.variables.budget, undefined);
+});
+
+test('double texting from the composer, and the interrupt button', async () => {
+  await openSession('gated');
+  await page.fill('#composer-text', 'gate'); // the turn waits inside the gate skill
+  await page.click('form.composer button[type=submit]');
+  await page.waitForSelector('#status [data-status="running"]', WAIT);
+  await page.waitForSelector('.commands button:has-text("Interrupt"):not([disabled])', WAIT);
+  // a second message with strategy interrupt ends the running turn, then runs
+  await page.selectOption('#composer-strategy', 'interrupt');
+  await page.fill('#composer-text', 'second');
+  await page.click('form.composer button[type=submit]');
+  await page.waitForFunction(() => /ack second/.test(document.querySelector('#transcript').textContent), null, WAIT);
+  let journal = await (await fetch(URL_ + '/v1/sessions/gated/export', { headers: { Authorization: 'Bearer ' + KEY } })).text();
+  assert.match(journal, /"type":"TurnInterrupted"/);
+  // the Interrupt button ends a running turn too
+  await page.selectOption('#composer-strategy', '');
+  await page.fill('#composer-text', 'gate');
+  await page.click('form.composer button[type=submit]');
+  await page.waitForSelector('#status [data-status="running"]', WAIT);
+  await page.click('.commands button:has-text("Interrupt")');
+  await page.waitForSelector('#status [data-status="idle"], #status [data-status="error"]', WAIT);
+  journal = await (await fetch(URL_ + '/v1/sessions/gated/export', { headers: { Authorization: 'Bearer ' + KEY } })).text();
+  assert.equal(journal.match(/"type":"TurnInterrupted"/g).length, 2);
+  assert.equal((await apiCall('GET', '/v1/sessions/gated/state')).status, 'idle');
+});
+
+test('clear and compact the context', async () => {
+  await openSession('live');
+  page.once('dialog', d => d.accept()); // "Clear the model's context?"
+  await page.click('.commands button:has-text("Clear context")');
+  await page.waitForSelector('#transcript .boundary.cleared', WAIT);
+  const state = await apiCall('GET', '/v1/sessions/live/state');
+  assert.ok(state.contextStart > 0 && state.contextStart === state.messages.length);
+  await page.fill('#composer-text', 'what is 2*21');
+  await page.click('form.composer button[type=submit]');
+  await page.waitForFunction(() => /2\*21 = 42/.test(document.querySelector('#transcript').textContent), null, WAIT);
+  await page.click('.commands button:has-text("Compact")');
+  await page.waitForSelector('.toast:not(:empty)', WAIT);
+  assert.match(await page.textContent('.toast'), /Compacted|Nothing to compact/);
 });
 
 test('fork at a checkpoint and see the branch', async () => {
@@ -189,6 +300,27 @@ test('fork at a checkpoint and see the branch', async () => {
   assert.equal(await page.getAttribute('tr[data-id="walk-from-ui"]', 'data-depth'), '1');
 });
 
+test('fork to before a side effect: the effects are listed and need an acknowledgement', async () => {
+  await openSession('pay-me');
+  const cps = (await apiCall('GET', '/v1/sessions/pay-me/checkpoints?limit=1000')).items;
+  const asked = cps.find(c => c.preview === 'user: pay');
+  // the timeline marks the step that paid
+  await page.waitForSelector('button.cp .effect-side_effect', WAIT);
+  assert.match(await page.textContent('button.cp .effect-side_effect'), /1 side effect: pay/);
+  await page.click(`button.cp[data-seq="${asked.seq}"]`);
+  await page.fill('#fork-id', 'pay-again');
+  await page.click('.detail button:has-text("Fork here")');
+  const dialog = await page.waitForSelector('dialog.confirm[open]', WAIT);
+  assert.match(await dialog.textContent(), /pay \(p\d+\) at seq \d+/);
+  assert.equal(await page.isDisabled('dialog.confirm button.danger'), true, 'not before the box is ticked');
+  await shot('acknowledge-effects');
+  await page.check('#ack-effects');
+  await page.click('dialog.confirm button.danger');
+  await page.waitForFunction(() => document.body.dataset.painted === 'pay-again', null, WAIT);
+  const info = await apiCall('GET', '/v1/sessions/pay-again');
+  assert.equal(info.parentSeq, asked.seq);
+});
+
 test('diff two checkpoints: messages added and variables changed, as the API states say', async () => {
   await openSession('walk');
   const cps = (await apiCall('GET', '/v1/sessions/walk/checkpoints?limit=1000')).items;
@@ -216,17 +348,30 @@ test('diff two checkpoints: messages added and variables changed, as the API sta
 });
 
 test(`a ${BIG_MESSAGES}-message session: first paint of transcript and timeline, and it stays virtualised`, async () => {
-  // a fresh navigation, so the time counts loading the page's modules too (the key is in this tab's session storage)
-  await page.goto('about:blank');
-  const start = Date.now();
-  await open('#/session/' + BIG);
-  await page.waitForFunction(sid => document.body.dataset.painted === sid, BIG, { timeout: 60000 });
-  const wall = Date.now() - start;
-  const paint = await page.evaluate(() => window.__inspector.paint);
-  const figures = { messages: BIG_MESSAGES, transcriptMs: Math.round(paint.transcript), timelineMs: Math.round(paint.timeline),
-    firstPaintMs: Math.round(paint.firstPaint), wallMs: wall };
+  // fresh navigations, so the time counts loading the page's modules too (the key is in this tab's
+  // session storage); the first open is the server's first read of the session since it started
+  const opens = [];
+  for (let run = 0; run < 6; run++) {
+    await page.goto('about:blank');
+    await open('#/session/' + BIG);
+    await page.waitForFunction(sid => document.body.dataset.painted === sid, BIG, { timeout: 60000 });
+    const paint = await page.evaluate(() => window.__inspector.paint);
+    opens.push({ transcriptMs: Math.round(paint.transcript), timelineMs: Math.round(paint.timeline), firstPaintMs: Math.round(paint.firstPaint) });
+  }
+  const median = key => opens.slice(1).map(o => o[key]).sort((x, y) => x - y)[2];
+  const figures = { messages: BIG_MESSAGES, firstOpen: opens[0],
+    thenMedianOf5: { transcriptMs: median('transcriptMs'), timelineMs: median('timelineMs'), firstPaintMs: median('firstPaintMs') },
+    thenAll: opens.slice(1).map(o => o.firstPaintMs) };
+  // a jump to the middle of the transcript: the time until the rows there are drawn
+  figures.scrollToMiddleMs = await page.evaluate(() => new Promise(resolve => {
+    const el = document.querySelector('#transcript');
+    const t = performance.now();
+    el.scrollTop = el.scrollHeight / 2;
+    requestAnimationFrame(() => setTimeout(() => resolve(Math.round(performance.now() - t)), 0));
+  }));
   writeFileSync(join(SHOTS, 'first-paint.json'), JSON.stringify(figures) + '\n');
-  console.log('first paint of a 10,000-message session:', JSON.stringify(figures));
+  console.log(`first paint of a ${BIG_MESSAGES}-message session (ms since navigation start):`, JSON.stringify(figures));
+  await page.$eval('#transcript', el => { el.scrollTop = el.scrollHeight; });
   await shot('big-session');
   const state = await apiCall('GET', `/v1/sessions/${BIG}/state`);
   assert.equal(state.messages.length, BIG_MESSAGES);
@@ -245,8 +390,32 @@ test(`a ${BIG_MESSAGES}-message session: first paint of transcript and timeline,
     Math.min(...first), WAIT);
 });
 
+test('the session list shows each status: running, awaiting approval, awaiting an answer, idle', async () => {
+  await apiCall('POST', '/v1/sessions/approve-me/messages', { text: 'what is 9*9' }); // waits for approval
+  await apiCall('POST', '/v1/sessions/ask-me/messages', { text: 'one more question' }); // waits for an answer
+  const gate = apiCall('POST', '/v1/sessions/gated/messages', { text: 'gate' }); // runs until interrupted
+  await waitFor(async () => (await apiCall('GET', '/v1/sessions/gated/state')).status === 'running');
+  await open('#/sessions');
+  await page.waitForSelector('tr[data-id="gated"] [data-status="running"]', WAIT);
+  await page.waitForSelector('tr[data-id="approve-me"] [data-status="awaiting_approval"]', WAIT);
+  await page.waitForSelector('tr[data-id="ask-me"] [data-status="awaiting_input"]', WAIT);
+  await page.waitForSelector('tr[data-id="walk"] [data-status="idle"]', WAIT);
+  await shot('sessions-statuses');
+  await apiCall('POST', '/v1/sessions/gated/interrupt', {});
+  await gate;
+});
+
+/** Polls cond (an async predicate) until true, for at most 30 s. */
+async function waitFor(cond) {
+  const end = Date.now() + 30000;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error('condition not met within 30 s');
+    await new Promise(r => setTimeout(r, 100));
+  }
+}
+
 test('the pages raised no script errors', () => {
-  // 4xx answers the tests caused on purpose (the wrong key) show as console errors of the failed request only
-  const unexpected = pageErrors.filter(e => !/status of 401/.test(e));
+  // answers the tests caused on purpose (a wrong key: 401; a fork before a side effect: 409) show as console errors of the request only
+  const unexpected = pageErrors.filter(e => !/status of (401|409)/.test(e));
   assert.deepEqual(unexpected, []);
 });

@@ -117,14 +117,19 @@ export const api = {
   exportUrl: id => S(id) + '/export',
 
   /**
-   * Runs a turn and streams it: onEvent(id, event, data) for each journal event, token delta and the
-   * final result. Resolves when the stream ends; rejects with ApiError when the turn was refused.
+   * Runs a turn (a message, an approval's decision or an answer: each continues or starts a turn) and
+   * streams it: onEvent(id, event, data) for each journal event, `delta` (the model's text as it is
+   * produced) and the final `result`. Resolves when the stream ends; rejects with ApiError when the
+   * command was refused before the turn began.
    */
-  async send(id, body, key, onEvent, signal) {
-    const res = await call('POST', S(id) + '/messages', { body, raw: true, signal,
+  async stream(path, body, key, onEvent, signal) {
+    const res = await call('POST', path, { body, raw: true, signal,
       headers: { Accept: 'text/event-stream', ...(key ? { 'Idempotency-Key': key } : {}) } });
     await readSse(res, onEvent);
   },
+  send: (id, body, key, onEvent, signal) => api.stream(S(id) + '/messages', body, key, onEvent, signal),
+  decideStreaming: (id, toolUseId, body, key, onEvent) => api.stream(S(id) + '/approvals/' + enc(toolUseId), body, key, onEvent),
+  answerStreaming: (id, toolUseId, text, key, onEvent) => api.stream(S(id) + '/answers/' + enc(toolUseId), { text }, key, onEvent),
 
   /**
    * Reads the journal after seq `after`: follow=false ends when caught up. onEvent may return false to

@@ -4,33 +4,44 @@
 import { h, mount, pretty, codeBlock, actionKey, notify } from './dom.js';
 import { api, ApiError } from './api.js';
 
-/** The calls that wait for a person, from the approvals endpoint, or from the state's pending calls. */
+/**
+ * The calls that wait for a person: GET /approvals (kind approval or question), falling back to the
+ * state's pending calls on a server without that route.
+ */
 export async function awaiting(id, state) {
-  const fromState = (state.pending || []).filter(p => p.awaiting).map(p => ({
-    toolUseId: p.toolUseId, name: p.name, arguments: p.input, kind: String(p.awaiting).toLowerCase() === 'answer' ? 'answer' : 'approval',
-  }));
-  if (!fromState.some(c => c.kind === 'approval')) return fromState;
+  if (!(state.pending || []).some(p => p.awaiting)) return [];
   try {
     const res = await api.approvals(id);
-    const items = Array.isArray(res) ? res : res.items || res.approvals || [];
-    const approvals = items.map(a => ({ toolUseId: a.toolUseId, name: a.name, arguments: a.arguments ?? a.input, kind: 'approval',
-      effect: a.effect }));
-    return [...approvals, ...fromState.filter(c => c.kind === 'answer')];
+    return (res.items || []).map(a => ({ toolUseId: a.toolUseId, name: a.name, arguments: a.arguments,
+      kind: a.kind === 'question' ? 'answer' : 'approval', question: a.question }));
   } catch (e) {
-    if (e instanceof ApiError && (e.status === 404 || e.status === 405)) return fromState; // a server without the endpoint
-    throw e;
+    if (!(e instanceof ApiError && (e.status === 404 || e.status === 405)) || e.type === 'session-not-found') throw e;
+    return (state.pending || []).filter(p => p.awaiting).map(p => ({ toolUseId: p.toolUseId, name: p.name, arguments: p.input,
+      kind: String(p.awaiting).toLowerCase() === 'answer' ? 'answer' : 'approval', question: p.input?.question }));
   }
 }
 
+/**
+ * The onEvent of a streamed turn: `delta` events go to sink.onDelta(text, modelCall), the journalled
+ * reply to sink.onMessage(), an `error` event to errorEl; the page's observer stream shows the rest.
+ */
+export function turnEvents(sink, errorEl) {
+  return (evId, type, data) => {
+    if (type === 'error') { errorEl.textContent = data?.detail || 'the turn failed'; return; }
+    if (type === 'delta') sink.onDelta(data?.text ?? '', data?.modelCall ?? 1);
+    else if (type === 'AssistantMessageReceived') sink.onMessage(); // the whole reply is journalled: the stream's deltas are done
+  };
+}
+
 /** Draws the cards of calls awaiting a person into el; after(result) runs when one was decided. */
-export function renderAwaiting(el, id, calls, after) {
+export function renderAwaiting(el, id, calls, after, sink) {
   if (!calls.length) { mount(el); el.hidden = true; return; }
   el.hidden = false;
   mount(el, h('h2', calls.length === 1 ? 'Waiting for you' : `${calls.length} calls waiting for you`),
-    calls.map(c => c.kind === 'answer' ? answerCard(id, c, after) : approvalCard(id, c, after)));
+    calls.map(c => c.kind === 'answer' ? answerCard(id, c, after, sink) : approvalCard(id, c, after, sink)));
 }
 
-function approvalCard(id, c, after) {
+function approvalCard(id, c, after, sink) {
   const error = h('p.error', { role: 'alert' });
   const reason = h('input', { name: 'reason', placeholder: 'why (optional)', 'aria-label': `Reason to deny ${c.name}`, autocomplete: 'off' });
   const args = h('textarea.json', { name: 'arguments', rows: 4, spellcheck: 'false', 'aria-label': `Arguments of ${c.name}` });
@@ -47,12 +58,14 @@ function approvalCard(id, c, after) {
     if (decision === 'deny' && !body.reason) body.reason = 'denied in the inspector';
     if (edited) body.arguments = edited;
     try {
-      const result = await api.decide(id, c.toolUseId, body, actionKey());
-      notify(decision === 'approve' ? `Approved ${c.name}.` : `Denied ${c.name}.`);
-      after(result);
+      notify(decision === 'approve' ? `Approved ${c.name}; the turn goes on.` : `Denied ${c.name}; the turn goes on.`);
+      await api.decideStreaming(id, c.toolUseId, body, actionKey(), turnEvents(sink, error));
+      after();
     } catch (e) {
       error.textContent = e.message + (e.field ? ` (${e.field})` : '');
       buttons.forEach(b => { b.disabled = false; });
+    } finally {
+      sink.onDone();
     }
   };
   const parseArgs = () => {
@@ -73,23 +86,25 @@ function approvalCard(id, c, after) {
     editor, error);
 }
 
-function answerCard(id, c, after) {
+function answerCard(id, c, after, sink) {
   const error = h('p.error', { role: 'alert' });
   const text = h('textarea', { name: 'answer', rows: 2, 'aria-label': 'Your answer' });
   const send = h('button.primary', { type: 'submit' }, 'Answer');
   return h('section.await-card.question', { 'aria-label': 'A question for you', dataset: { toolUse: c.toolUseId } },
-    h('p', h('strong', 'The model asks: '), c.arguments?.question ?? ''),
+    h('p', h('strong', 'The model asks: '), c.question ?? c.arguments?.question ?? ''),
     h('form', { onsubmit: async ev => {
       ev.preventDefault();
       if (!text.value.trim()) { error.textContent = 'Type an answer.'; text.focus(); return; }
       send.disabled = true;
       try {
-        const result = await api.answer(id, c.toolUseId, text.value, actionKey());
-        notify('Answered.');
-        after(result);
+        notify('Answered; the turn goes on.');
+        await api.answerStreaming(id, c.toolUseId, text.value, actionKey(), turnEvents(sink, error));
+        after();
       } catch (e) {
         error.textContent = e.message + (e.field ? ` (${e.field})` : '');
         send.disabled = false;
+      } finally {
+        sink.onDone();
       }
     } }, text, h('div.actions', send)), error);
 }
@@ -103,10 +118,10 @@ export const STRATEGIES = [
 ];
 
 /**
- * The composer: a message and the double-texting strategy to meet a running turn with. Streams the
- * turn: onDelta(text) for token deltas, onDone() when the stream ends.
+ * The composer: a message and the double-texting strategy to meet a running turn with. The turn
+ * streams: its token deltas go to sink.onDelta, and sink.onDone() runs when the stream ends.
  */
-export function composer(id, { onDelta, onDone, onEvent }) {
+export function composer(id, sink) {
   const text = h('textarea#composer-text', { name: 'text', rows: 3, placeholder: 'Message (Ctrl+Enter sends)', required: true });
   const strategy = h('select#composer-strategy', { name: 'strategy' }, STRATEGIES.map(([v, l]) => h('option', { value: v }, l)));
   const send = h('button.primary', { type: 'submit' }, 'Send');
@@ -118,22 +133,15 @@ export function composer(id, { onDelta, onDone, onEvent }) {
     error.textContent = '';
     const body = { text: message };
     if (strategy.value) body.strategy = strategy.value;
-    send.disabled = true;
     text.value = '';
+    // a second message while a turn runs is what the strategy is for: the button stays usable
     try {
-      await api.send(id, body, actionKey(), (evId, type, data) => {
-        if (type === 'error') { error.textContent = data?.detail || 'the turn failed'; return; }
-        if (type === 'result') return;
-        const delta = deltaText(type, data);
-        if (delta !== null) onDelta(delta);
-        else onEvent?.(data);
-      });
+      await api.send(id, body, actionKey(), turnEvents(sink, error));
     } catch (e) {
       if (!text.value) text.value = message; // nothing was accepted: keep what was typed
       error.textContent = e.message + (e.field ? ` (${e.field})` : '');
     } finally {
-      send.disabled = false;
-      onDone();
+      sink.onDone();
     }
   } },
     h('label.sr', { for: 'composer-text' }, 'Message'), text,
@@ -142,14 +150,6 @@ export function composer(id, { onDelta, onDone, onEvent }) {
     error);
   text.addEventListener('keydown', ev => { if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); form.requestSubmit(); } });
   return form;
-}
-
-/** The text of a token-delta SSE event (not a journal event), or null for other events. */
-export function deltaText(type, data) {
-  if (data && typeof data === 'object' && data.event && data.seq !== undefined) return null; // a journal event
-  if (!/delta|token/i.test(type)) return null;
-  if (typeof data === 'string') return data;
-  return data?.text ?? data?.delta ?? data?.token ?? '';
 }
 
 const SCOPES = ['session', 'user', 'app'];
@@ -165,7 +165,7 @@ export function variablesPanel(el, id, state, after) {
   const submit = async edits => {
     error.textContent = '';
     try {
-      await api.edit(id, { reason: reason.value.trim() || 'edited in the inspector', edits }, actionKey());
+      await api.edit(id, { author: 'inspector', reason: reason.value.trim() || 'edited in the inspector', edits }, actionKey());
       notify('Edit recorded.');
       after();
     } catch (e) {

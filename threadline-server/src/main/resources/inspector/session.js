@@ -57,17 +57,25 @@ export function sessionPage(main, id, params) {
     }
   } }, tabTimeline, tabVars);
 
-  const compose = composer(id, {
-    onDelta: text => {
+  // the reply as it streams: the token deltas of the current model call, shown until its whole
+  // message is journalled (the server sends a reply's deltas before its AssistantMessageReceived)
+  let streamCall = 0;
+  const clearStream = () => { deltas = ''; streaming.hidden = true; mount(streaming); };
+  const sink = {
+    onDelta(text, modelCall) {
+      if (modelCall !== streamCall) { streamCall = modelCall; deltas = ''; }
       deltas += text;
+      const seen = window.__inspector.stream = window.__inspector.stream || { deltas: 0 };
+      seen.deltas++;
+      seen.text = deltas;
       streaming.hidden = false;
-      streaming.dataset.deltas = String(Number(streaming.dataset.deltas || 0) + 1);
       mount(streaming, h('span.role', 'assistant'), h('span.muted.small', ' streaming…'), h('div.text', deltas));
       if (transcript.list.atBottom()) scroller.scrollTop = scroller.scrollHeight;
     },
-    onEvent: () => {},
-    onDone: () => { deltas = ''; refreshSoon(0); },
-  });
+    onMessage() { clearStream(); },
+    onDone() { streamCall = 0; clearStream(); refreshSoon(0); },
+  };
+  const compose = composer(id, sink);
 
   mount(main,
     h('div.session-head',
@@ -149,7 +157,7 @@ export function sessionPage(main, id, params) {
 
   async function paintAwaiting() {
     try {
-      renderAwaiting(waiting, id, await awaiting(id, state), () => refreshSoon(0));
+      renderAwaiting(waiting, id, await awaiting(id, state), () => refreshSoon(0), sink);
     } catch (e) {
       notify('Could not read the approvals: ' + e.message, 'error');
     }
@@ -185,7 +193,6 @@ export function sessionPage(main, id, params) {
         state = s;
         info = i;
         if (!viewing) transcript.setState(state);
-        if (!deltas) { streaming.hidden = true; mount(streaming); }
         paintHead();
         paintAwaiting();
         variablesPanel(varsEl, id, state, () => refreshSoon(0));
@@ -254,8 +261,8 @@ export function sessionPage(main, id, params) {
     }
     paintHead();
     transcript.setState(state, { first: true });
-    requestAnimationFrame(() => { perf.transcript = performance.now(); done(); });
-    timeline.newest(state.seq).then(() => requestAnimationFrame(() => { perf.timeline = performance.now(); done(); }))
+    afterPaint(() => { perf.transcript = performance.now(); done(); });
+    timeline.newest(state.seq).then(() => afterPaint(() => { perf.timeline = performance.now(); done(); }))
       .catch(e => { if (e.name !== 'AbortError') mount(timelineEl, h('p.error', e.message)); });
     paintAwaiting();
     variablesPanel(varsEl, id, state, () => refreshSoon(0));
@@ -267,6 +274,11 @@ export function sessionPage(main, id, params) {
     loadCalls(state.seq).catch(() => {});
     follow(state.seq);
   })();
+
+  /** Runs fn once the frame that shows what was just drawn has been painted. */
+  function afterPaint(fn) {
+    requestAnimationFrame(() => setTimeout(fn, 0));
+  }
 
   function done() {
     if (perf.transcript && perf.timeline && !perf.firstPaint) {

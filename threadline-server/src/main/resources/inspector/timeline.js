@@ -16,7 +16,7 @@ async function after(id, afterSeq, limit, signal) {
  * The `want` checkpoints just before seq `before`, with the one before them (prev, for diffs), found
  * by reading forward from a cursor stepped back from `before`, further each time it found too few.
  */
-export async function pageBefore(id, before, want = PAGE, signal, span = want * 4) {
+export async function pageBefore(id, before, want = PAGE, signal, span = want * 2 + 2) {
   for (;;) {
     const from = Math.max(0, before - 1 - span);
     const items = [];
@@ -83,8 +83,8 @@ export class Timeline {
   show(page, focus, keep) {
     if (page.hasNewer === undefined) page.hasNewer = page.items.length && page.items[page.items.length - 1].seq < this.lastKnown();
     this.page = page;
-    this.paint(focus);
     if (keep) this.selected = keep;
+    this.paint(focus);
     this.loadFacts(page);
   }
 

@@ -12,8 +12,6 @@ import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.skill.builtin.Builtins;
 import dev.threadline.core.state.Edit;
-import dev.threadline.models.Models;
-import dev.threadline.models.http.HttpSettings;
 import dev.threadline.store.sqlite.SqliteStateStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -31,8 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
  * The web inspector end to end: a real {@code threadline serve} on loopback with the scripted model,
  * sessions seeded through the Java API (the 10,000-message one, before the server starts) and the HTTP
  * API, and the Node tests in {@code src/test/ui} driving Debian's headless Chromium with playwright-core:
- * log in, open a session, watch a streamed turn, approve a call, fork at a checkpoint and see the branch,
- * diff two checkpoints, and the first paint of the big session. Screenshots land in
+ * log in, open a session, watch a streamed turn (token deltas included), approve / deny / edit-and-approve
+ * a call, answer a question, edit a variable, double-text with a strategy, interrupt, clear, fork at a
+ * checkpoint (with the side-effect acknowledgement) and see the branch, diff two checkpoints, and the
+ * first paint of the big session. Screenshots land in
  * {@code target/inspector-screenshots/}.
  */
 class InspectorBrowserTest {
@@ -49,26 +49,35 @@ class InspectorBrowserTest {
         String node = requireTools();
         Path db = dir.resolve("threadline.db");
         seedBeforeStart(db);
-        ServerConfig config = ServerConfig.of(db).withPort(0)
-                .withModels(Models.resolver(null, Map.of(), 0, HttpSettings.defaults())); // the scripted model, whatever the environment holds
+        // the scripted models and skills of the human-in-the-loop tests (ask_user, a gate that holds a turn, a paying side effect)
+        ServerConfig config = ServerConfig.of(db).withPort(0).withModels(TestModels.resolver()).withSkills(TestModels.skills());
+        TestModels.resetGate();
         try (TestServer server = new TestServer(config)) {
             seedOverHttp(server.http);
             npmCiIfNeeded();
             Files.createDirectories(SHOTS);
+            Files.deleteIfExists(SHOTS.resolve("first-paint.json"));
             ProcessBuilder pb = new ProcessBuilder(node, "--test", "--test-concurrency=1", "--test-reporter=spec", "inspector.test.mjs")
-                    .directory(UI.toFile()).redirectErrorStream(true);
+                    .directory(UI.toFile()).redirectErrorStream(true).redirectOutput(SHOTS.resolve("node-output.txt").toFile());
             pb.environment().put("TL_URL", server.server.url().toString());
             pb.environment().put("TL_KEY", server.http.key);
             pb.environment().put("TL_SHOTS", SHOTS.toAbsolutePath().toString());
             pb.environment().put("TL_BIG", "big");
             pb.environment().put("TL_BIG_MESSAGES", String.valueOf(BIG_MESSAGES));
             Process p = pb.start();
-            byte[] out = p.getInputStream().readAllBytes(); // ends when node exits
-            if (!p.waitFor(5, TimeUnit.MINUTES)) {
-                p.destroyForcibly();
-                fail("the browser tests did not finish within 5 minutes:\n" + new String(out, StandardCharsets.UTF_8));
+            boolean ended;
+            try {
+                ended = p.waitFor(5, TimeUnit.MINUTES);
+                if (!ended) {
+                    p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+                }
+            } finally {
+                TestModels.resetGate(); // nothing may still wait at the gate when the server stops
             }
-            String text = new String(out, StandardCharsets.UTF_8);
+            String text = Files.readString(SHOTS.resolve("node-output.txt"));
+            if (!ended) {
+                fail("the browser tests did not finish within 5 minutes:\n" + text);
+            }
             if (p.exitValue() != 0) {
                 fail("the browser tests failed (node exit " + p.exitValue() + "):\n" + text);
             }
@@ -160,6 +169,10 @@ class InspectorBrowserTest {
         ok(http.post("/v1/sessions/walk/messages", "{\"text\":\"note call the bank\"}"));
         ok(http.post("/v1/sessions/walk/fork", "{\"seq\":7,\"id\":\"walk-fork\"}"));
         ok(http.post("/v1/sessions", "{\"id\":\"live\",\"userId\":\"bo\",\"metadata\":{\"topic\":\"live\"}}"));
+        ok(http.post("/v1/sessions", "{\"id\":\"ask-me\",\"userId\":\"bo\",\"config\":{\"model\":\"ask\"}}"));
+        ok(http.post("/v1/sessions", "{\"id\":\"gated\",\"userId\":\"bo\",\"config\":{\"model\":\"gate\"}}"));
+        ok(http.post("/v1/sessions", "{\"id\":\"pay-me\",\"userId\":\"bo\",\"config\":{\"model\":\"gate\"}}"));
+        ok(http.post("/v1/sessions/pay-me/messages", "{\"text\":\"pay\"}"));
     }
 
     private static void ok(Http.Response r) {
