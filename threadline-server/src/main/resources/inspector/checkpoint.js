@@ -16,18 +16,19 @@ export async function showCheckpoint(el, sessionId, cp, prev, viewState, signal)
   const stateBox = h('div.state-then');
   const forkId = h('input#fork-id', { name: 'forkId', placeholder: 'new id (optional)', autocomplete: 'off' });
   mount(el,
-    h('h2', `Checkpoint seq ${cp.seq}`),
-    h('p.cp-meta', h('span.src.src-' + cp.source, cp.source), ` step ${cp.step} · `, h('time', { datetime: cp.time }, time(cp.time))),
+    h('div.cp-title', h('h2', `Checkpoint seq ${cp.seq}`),
+      h('span.cp-meta', h('span.src.src-' + cp.source, cp.source), ` step ${cp.step} · `, h('time', { datetime: cp.time }, time(cp.time)))),
     h('p.cp-preview-full', cp.preview),
     h('div.actions',
       h('label.sr', { for: 'fork-id' }, 'Id of the fork'), forkId,
       h('button', { type: 'button', onclick: () => branch('fork', sessionId, cp.seq, forkId.value.trim()) }, 'Fork here'),
       h('button', { type: 'button', onclick: () => branch('rewind', sessionId, cp.seq) }, 'Rewind here')),
-    h('form.compare', { onsubmit: ev => { ev.preventDefault(); compare(Number(compareIn.value)); } },
-      h('label', { for: 'cmp-seq' }, 'Diff against seq'), compareIn,
-      h('button', { type: 'submit' }, 'Diff'),
-      h('span.muted.small#cmp-help', prev ? ` (the previous checkpoint is seq ${prev.seq}; 0 is the empty state)` : ' (0 is the empty state)')),
-    h('h3', 'What changed'), diffBox,
+    h('div.diff-head', h('h3', 'What changed'),
+      h('form.compare', { onsubmit: ev => { ev.preventDefault(); compare(Number(compareIn.value)); } },
+        h('label', { for: 'cmp-seq' }, 'since seq'), compareIn,
+        h('button', { type: 'submit' }, 'Diff'))),
+    h('p.muted.small#cmp-help', prev ? `The previous checkpoint is seq ${prev.seq}; 0 is the empty state.` : '0 is the empty state.'),
+    diffBox,
     h('h3', 'State then'), stateBox);
 
   let current;

@@ -52,6 +52,14 @@ export function time(iso) {
     hour: '2-digit', minute: '2-digit', second: '2-digit' });
 }
 
+/** A time as hh:mm:ss when it is today, else with the day: for dense lists (the full time is in a title). */
+export function shortTime(iso) {
+  const d = new Date(iso);
+  if (isNaN(d)) return iso || '';
+  const t = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return d.toDateString() === new Date().toDateString() ? t : d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' }) + ' ' + t;
+}
+
 /** "3 s ago", "5 min ago", or the date when older than a day. */
 export function ago(iso, now = Date.now()) {
   const t = Date.parse(iso);

@@ -33,12 +33,16 @@ export function turnEvents(sink, errorEl) {
   };
 }
 
-/** Draws the cards of calls awaiting a person into el; after(result) runs when one was decided. */
+/**
+ * Draws the cards of calls awaiting a person into el; after() runs when one was decided. A card that
+ * is still waiting is kept as it is (with what the viewer typed in it); only new and gone calls change.
+ */
 export function renderAwaiting(el, id, calls, after, sink) {
   if (!calls.length) { mount(el); el.hidden = true; return; }
   el.hidden = false;
+  const existing = new Map([...el.querySelectorAll('.await-card')].map(c => [c.dataset.toolUse, c]));
   mount(el, h('h2', calls.length === 1 ? 'Waiting for you' : `${calls.length} calls waiting for you`),
-    calls.map(c => c.kind === 'answer' ? answerCard(id, c, after, sink) : approvalCard(id, c, after, sink)));
+    calls.map(c => existing.get(c.toolUseId) || (c.kind === 'answer' ? answerCard(id, c, after, sink) : approvalCard(id, c, after, sink))));
 }
 
 function approvalCard(id, c, after, sink) {
@@ -154,14 +158,17 @@ export function composer(id, sink) {
 
 const SCOPES = ['session', 'user', 'app'];
 
-/** The variables editor: set (JSON) or remove a variable, as one recorded edit with a reason. */
-export function variablesPanel(el, id, state, after) {
-  const vars = Object.entries(state.variables || {}).sort(([a], [b]) => a.localeCompare(b));
+/**
+ * The variables editor: set (a JSON value) or remove a variable, each one recorded edit with a
+ * reason. Returns {update(state)}, which redraws the table of variables and keeps the form as typed.
+ */
+export function variablesPanel(el, id, after) {
   const error = h('p.error', { role: 'alert' });
   const name = h('input#var-name', { name: 'name', required: true, autocomplete: 'off', placeholder: 'name' });
   const scope = h('select#var-scope', { name: 'scope' }, SCOPES.map(s => h('option', { value: s }, s)));
   const value = h('textarea#var-value.json', { name: 'value', rows: 3, spellcheck: 'false', placeholder: '"a JSON value", 42, [1, 2], {"k": "v"}' });
   const reason = h('input#var-reason', { name: 'reason', autocomplete: 'off', placeholder: 'why (recorded with the edit)' });
+  const table = h('div.vars-now');
   const submit = async edits => {
     error.textContent = '';
     try {
@@ -176,19 +183,7 @@ export function variablesPanel(el, id, state, after) {
     const m = /^(user|app|temp):(.*)$/.exec(key);
     return m ? { scope: m[1], name: m[2] } : { scope: 'session', name: key };
   };
-  mount(el,
-    vars.length ? h('table.vars', h('caption', 'Variables now'),
-      h('thead', h('tr', h('th', { scope: 'col' }, 'name'), h('th', { scope: 'col' }, 'value'), h('th', { scope: 'col' }, h('span.sr', 'actions')))),
-      h('tbody', vars.map(([k, v]) => h('tr', { dataset: { var: k } }, h('th', { scope: 'row' }, k), h('td', codeBlock(v, 400)),
-        h('td.row-actions',
-          h('button.link', { type: 'button', onclick: () => {
-            const s = split(k);
-            name.value = s.name; scope.value = s.scope; value.value = pretty(v); value.focus();
-          } }, 'edit'),
-          h('button.link.danger', { type: 'button', onclick: () => {
-            const s = split(k);
-            submit([{ kind: 'remove_variable', scope: s.scope, name: s.name }]);
-          } }, 'remove')))))) : h('p.muted', 'No variables yet.'),
+  mount(el, table,
     h('form.var-form', { onsubmit: ev => {
       ev.preventDefault();
       let parsed;
@@ -202,4 +197,21 @@ export function variablesPanel(el, id, state, after) {
       h('div.field', h('label', { for: 'var-reason' }, 'Reason'), reason),
       h('div.actions', h('button.primary', { type: 'submit' }, 'Record the edit'))),
     error);
+  return {
+    update(state) {
+      const vars = Object.entries(state.variables || {}).sort(([a], [b]) => a.localeCompare(b));
+      mount(table, vars.length ? h('table.vars', h('caption', 'Variables now (session scope)'),
+        h('thead', h('tr', h('th', { scope: 'col' }, 'name'), h('th', { scope: 'col' }, 'value'), h('th', { scope: 'col' }, h('span.sr', 'actions')))),
+        h('tbody', vars.map(([k, v]) => h('tr', { dataset: { var: k } }, h('th', { scope: 'row' }, k), h('td', codeBlock(v, 400)),
+          h('td.row-actions',
+            h('button.link', { type: 'button', 'aria-label': `edit ${k}`, onclick: () => {
+              const s = split(k);
+              name.value = s.name; scope.value = s.scope; value.value = pretty(v); value.focus();
+            } }, 'edit'),
+            h('button.link.danger', { type: 'button', 'aria-label': `remove ${k}`, onclick: () => {
+              const s = split(k);
+              submit([{ kind: 'remove_variable', scope: s.scope, name: s.name }]);
+            } }, 'remove')))))) : h('p.muted', 'No variables yet.'));
+    },
+  };
 }

@@ -87,6 +87,7 @@ export function sessionPage(main, id, params) {
       h('aside.right', tabs, panelTimeline, panelVars)));
 
   const transcript = new Transcript(scroller);
+  const vars = variablesPanel(varsEl, id, () => refreshSoon(0));
   const timeline = new Timeline(timelineEl, id, (cp, prev) => {
     detailAbort?.abort();
     detailAbort = new AbortController();
@@ -195,7 +196,7 @@ export function sessionPage(main, id, params) {
         if (!viewing) transcript.setState(state);
         paintHead();
         paintAwaiting();
-        variablesPanel(varsEl, id, state, () => refreshSoon(0));
+        vars.update(state);
         timeline.refresh(state.seq).catch(() => {});
       } catch (e) {
         if (e.name !== 'AbortError') notify('Refresh failed: ' + e.message, 'error');
@@ -265,7 +266,7 @@ export function sessionPage(main, id, params) {
     timeline.newest(state.seq).then(() => afterPaint(() => { perf.timeline = performance.now(); done(); }))
       .catch(e => { if (e.name !== 'AbortError') mount(timelineEl, h('p.error', e.message)); });
     paintAwaiting();
-    variablesPanel(varsEl, id, state, () => refreshSoon(0));
+    vars.update(state);
     const seq = Number(params.get('cp'));
     if (seq) selectTab('timeline');
     api.events(id, Math.max(0, state.seq - 12), (i, t, d) => { if (d?.event) lastTail.push(d); }, { signal })

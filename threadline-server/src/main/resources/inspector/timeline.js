@@ -1,6 +1,6 @@
 // The timeline: every checkpoint with its source, time, tokens and side effects, newest first, in
 // pages (the API pages oldest first by seq cursor; older pages are found by stepping the cursor back).
-import { h, mount, time, num, cut } from './dom.js';
+import { h, mount, shortTime, num, cut } from './dom.js';
 import { api } from './api.js';
 import { checkpointFacts } from './diff.js';
 
@@ -124,6 +124,7 @@ export class Timeline {
 
   paint(focusFirst) {
     const { items, hasOlder, hasNewer } = this.page;
+    const focused = this.el.contains(document.activeElement) ? document.activeElement.dataset.seq : null; // kept across a live repaint
     const list = h('ol.timeline', { 'aria-label': 'Checkpoints, newest first', onkeydown: ev => this.keys(ev) });
     for (let i = items.length - 1; i >= 0; i--) list.append(this.item(items[i]));
     const range = items.length ? `seq ${items[0].seq}–${items[items.length - 1].seq}` : 'no checkpoints';
@@ -134,6 +135,7 @@ export class Timeline {
         h('button', { type: 'button', disabled: !hasOlder, onclick: () => this.older() }, 'Older →')),
       list);
     if (focusFirst) list.querySelector('button')?.focus();
+    else if (focused) list.querySelector(`button.cp[data-seq="${focused}"]`)?.focus();
   }
 
   item(c) {
@@ -144,7 +146,7 @@ export class Timeline {
       h('span.cp-line',
         h('span.cp-seq', 'seq ' + c.seq),
         h('span.src.src-' + c.source, c.source),
-        h('span.muted.small', { title: c.time }, time(c.time)),
+        h('span.muted.small', { title: c.time }, shortTime(c.time)),
         f && f.tokens ? h('span.small', num(f.tokens) + ' tok') : null,
         f && f.effects.length ? h('span.tag.effect-side_effect', { title: f.effects.map(e => e.name + ' (' + e.toolUseId + ')').join(', ') },
           `⚠ ${f.effects.length} side effect${f.effects.length === 1 ? '' : 's'}: ${f.effects.map(e => e.name).join(', ')}`) : null),
