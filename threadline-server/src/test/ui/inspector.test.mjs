@@ -28,6 +28,7 @@ async function apiCall(method, path, body) {
 }
 
 async function shot(name) {
+  await page.evaluate(() => { const t = document.getElementById('toast'); t.textContent = ''; t.className = 'toast'; }); // no stale notice
   await page.screenshot({ path: join(SHOTS, name + '.png') });
 }
 
@@ -360,6 +361,7 @@ uiTest('diff two checkpoints: messages added and variables changed, as the API s
   assert.ok(changedVars.includes('meeting_notes'));
   const rows = await page.$$eval('.diff table.diff-vars tbody tr th', els => els.map(e => e.textContent));
   assert.deepEqual(rows.sort(), changedVars.sort());
+  await page.$eval('.detail .diff-head', el => el.scrollIntoView());
   await shot('diff');
   // and against any other seq: from the empty state, everything up to there is added
   await page.fill('#cmp-seq', '0');
