@@ -66,6 +66,32 @@ class OpenAiStreamingTest {
     }
 
     @Test
+    void toolCallArgumentsReachTheListenerPieceByPieceWithTheirCallsIdAndName() {
+        server.sse(chunk("{\"tool_calls\":[{\"index\":0,\"id\":\"call_a\",\"type\":\"function\",\"function\":{\"name\":\"calculate\",\"arguments\":\"\"}}]}", null),
+                chunk("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"expression\\\":\"}}]}", null),
+                chunk("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"\\\"2+2\\\"}\"}}]}", null),
+                chunk("{}", "tool_calls"), DONE);
+        List<String> calls = new ArrayList<>();
+
+        ChatResponse r = model.stream(request, new dev.threadline.core.llm.StreamListener() {
+            @Override
+            public void onText(String text) {
+                pieces.add(text);
+            }
+
+            @Override
+            public void onToolInput(String toolUseId, String toolName, String partialJson) {
+                calls.add(toolUseId + "/" + toolName + ":" + partialJson);
+            }
+        });
+
+        assertThat(pieces).isEmpty();
+        assertThat(calls).containsExactly("call_a/calculate:{\"expression\":", "call_a/calculate:\"2+2\"}");
+        assertThat(r.toMessage().toolUses()).extracting(ContentBlock.ToolUse::input)
+                .containsExactly(Json.parse("{\"expression\":\"2+2\"}", "x"));
+    }
+
+    @Test
     void aStreamCutByLengthInsideAToolCallsArgumentsReturnsNoToolUse() {
         server.sse(chunk("{\"content\":\"Computing.\"}", null),
                 chunk("{\"tool_calls\":[{\"index\":0,\"id\":\"call_a\",\"type\":\"function\",\"function\":{\"name\":\"calculate\",\"arguments\":\"{\\\"expression\\\": \\\"(1+\"}}]}", null),
