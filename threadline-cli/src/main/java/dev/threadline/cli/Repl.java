@@ -320,7 +320,7 @@ final class Repl {
             }
             case "/help" -> out.println(HELP);
             case "/history" -> Printer.history(out, session.state());
-            case "/checkpoints" -> Printer.checkpoints(out, session.checkpoints());
+            case "/checkpoints" -> Printer.checkpoints(out, session.checkpoints(), session.sideEffectsAfter(0));
             case "/rewind" -> {
                 if (arg.isEmpty()) {
                     out.println("usage: /rewind SEQ (a seq that /checkpoints lists)");

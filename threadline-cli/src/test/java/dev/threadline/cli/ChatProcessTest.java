@@ -128,12 +128,14 @@ class ChatProcessTest {
     @Test
     void rewindingPastAPaymentIsRefusedWithTheEffectUntilForcedAndThePaymentIsNotMadeAgain() throws Exception {
         try (ChildProcess c = chat("c4")) {
-            for (String line : List.of("pay 15", "y", "/rewind 1", "/rewind 1 now", "/rewind 1 --force", "/exit")) {
+            for (String line : List.of("pay 15", "y", "/checkpoints", "/rewind 1", "/rewind 1 now", "/rewind 1 --force", "/exit")) {
                 c.send(line);
             }
             assertThat(c.awaitExit(WAIT)).as(c.describe("exit code")).isZero();
             assertThat(c.lines()).extracting(Line::text).contains("  <- paid 15")
-                    .anyMatch(l -> l.startsWith("Rewound to seq 1: now on branch c4.r"));
+                    .anyMatch(l -> l.startsWith("Rewound to seq 1: now on branch c4.r"))
+                    .anyMatch(l -> l.startsWith("    1 ") && l.endsWith("[1 side effect after]"))
+                    .anyMatch(l -> l.startsWith("(side effects: pay (x") && l.contains(": ok: paid 15"));
         }
         String err = Files.readString(dir.resolve("chat.err"));
         assertThat(err).contains("cannot undo 1 side effect(s): pay").contains("/rewind 1 --force branches anyway")
