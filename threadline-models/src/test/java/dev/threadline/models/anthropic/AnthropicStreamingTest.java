@@ -100,22 +100,12 @@ class AnthropicStreamingTest {
                 delta(1, "{\"type\":\"input_json_delta\",\"partial_json\":\"+2\\\"}\"}"),
                 blockStop(1),
                 messageDelta("tool_use", 20), STOP);
-        List<String> calls = new ArrayList<>();
+        dev.threadline.models.RecordingStream seen = new dev.threadline.models.RecordingStream();
 
-        ChatResponse r = model.stream(request, new dev.threadline.core.llm.StreamListener() {
-            @Override
-            public void onText(String text) {
-                pieces.add(text);
-            }
+        ChatResponse r = model.stream(request, seen);
 
-            @Override
-            public void onToolInput(String toolUseId, String toolName, String partialJson) {
-                calls.add(toolUseId + "/" + toolName + ":" + partialJson);
-            }
-        });
-
-        assertThat(pieces).containsExactly("Sure.");
-        assertThat(calls).containsExactly("toolu_9/calculate:{\"expression\": \"2", "toolu_9/calculate:+2\"}");
+        assertThat(seen.text).containsExactly("Sure.");
+        assertThat(seen.toolInput).containsExactly("toolu_9/calculate:{\"expression\": \"2", "toolu_9/calculate:+2\"}");
         assertThat(r.toMessage().toolUses()).extracting(ContentBlock.ToolUse::input)
                 .containsExactly(Json.parse("{\"expression\":\"2+2\"}", "x"));
     }

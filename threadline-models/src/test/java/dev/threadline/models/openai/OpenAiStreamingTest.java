@@ -71,22 +71,12 @@ class OpenAiStreamingTest {
                 chunk("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"expression\\\":\"}}]}", null),
                 chunk("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"\\\"2+2\\\"}\"}}]}", null),
                 chunk("{}", "tool_calls"), DONE);
-        List<String> calls = new ArrayList<>();
+        dev.threadline.models.RecordingStream seen = new dev.threadline.models.RecordingStream();
 
-        ChatResponse r = model.stream(request, new dev.threadline.core.llm.StreamListener() {
-            @Override
-            public void onText(String text) {
-                pieces.add(text);
-            }
+        ChatResponse r = model.stream(request, seen);
 
-            @Override
-            public void onToolInput(String toolUseId, String toolName, String partialJson) {
-                calls.add(toolUseId + "/" + toolName + ":" + partialJson);
-            }
-        });
-
-        assertThat(pieces).isEmpty();
-        assertThat(calls).containsExactly("call_a/calculate:{\"expression\":", "call_a/calculate:\"2+2\"}");
+        assertThat(seen.text).isEmpty();
+        assertThat(seen.toolInput).containsExactly("call_a/calculate:{\"expression\":", "call_a/calculate:\"2+2\"}");
         assertThat(r.toMessage().toolUses()).extracting(ContentBlock.ToolUse::input)
                 .containsExactly(Json.parse("{\"expression\":\"2+2\"}", "x"));
     }
