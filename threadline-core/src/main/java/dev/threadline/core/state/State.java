@@ -27,6 +27,7 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
                     List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction,
                     int permissionDenials, @JsonIgnore ToolUseIds toolUseIds) {
 
+    /** The state of a session before its first event. */
     public static final State EMPTY = new State(0, 0, SessionStatus.IDLE, AppendOnlyList.empty(), Map.of(), List.of(),
             Usage.ZERO, 0, null, 0, ToolUseIds.EMPTY);
 
@@ -92,6 +93,7 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
         return pending.stream().filter(PendingToolCall::waitsForAPerson).toList();
     }
 
+    /** The session variable {@code name}, or null when it is not set. */
     public JsonNode variable(String name) {
         return variables.get(name);
     }
