@@ -44,7 +44,7 @@ public sealed interface ContextPolicy {
     }
 
     /**
-     * Reads the text form ({@link #toString()}): {@code full}, {@code window:40} (messages),
+     * Reads the text form ({@code toString()}): {@code full}, {@code window:40} (messages),
      * {@code window:messages=40,tokens=8000}, {@code auto-compact}, {@code auto-compact:0.8} (threshold),
      * {@code auto-compact:threshold=0.8,keep=0.25}.
      */

@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * The live data of one session as of journal position {@code seq}: an immutable value, a new one per
- * event. Produced only by {@link Reducer}.
+ * event. Produced only by the reducer.
  *
  * @param seq          journal position this state reflects (0 = nothing yet)
  * @param step         number of commits folded so far
