@@ -25,6 +25,7 @@ import java.util.function.Function;
  * small context window ({@link #withContextWindow}) and can record what it is sent ({@link #recording}).
  *
  * Streaming hands out the reply's text word by word, so callers exercise their streaming path.
+ * Thread-safe when its script is: the built-in ones are ({@link #replies} hands each reply out once).
  */
 public final class ScriptedModel implements ChatModel {
     private final Function<ChatRequest, ChatResponse> script;

@@ -62,6 +62,7 @@ public final class AnthropicChatModel implements ChatModel {
         this.providerTokenCount = b.providerTokenCount;
     }
 
+    /** A builder; set at least the model. */
     public static Builder builder() {
         return new Builder();
     }
@@ -124,7 +125,9 @@ public final class AnthropicChatModel implements ChatModel {
                 ModelException.Kind.SERVER, false, e);
     }
 
-    /** Configures an {@link AnthropicChatModel}; only the model is required. */
+    /**
+     * Configures an {@link AnthropicChatModel}; only the model is required. Not thread-safe; the model it builds is.
+     */
     public static final class Builder {
         private String apiKey;
         private String model;
@@ -142,6 +145,7 @@ public final class AnthropicChatModel implements ChatModel {
             return this;
         }
 
+        /** The model to call, e.g. {@code claude-sonnet-4-5} (required). */
         public Builder model(String model) {
             this.model = model;
             return this;
@@ -177,6 +181,11 @@ public final class AnthropicChatModel implements ChatModel {
             return this;
         }
 
+        /**
+         * The model.
+         *
+         * @throws IllegalArgumentException when no model is set or the base URL is not absolute
+         */
         public AnthropicChatModel build() {
             if (model == null || model.isBlank()) {
                 throw new IllegalArgumentException("an Anthropic model name is required, e.g. claude-sonnet-4-5");

@@ -52,6 +52,7 @@ public final class OpenAiChatModel implements ChatModel {
         this.maxTokensField = b.maxTokensField != null ? b.maxTokensField : official ? "max_completion_tokens" : "max_tokens";
     }
 
+    /** A builder; set at least the model. */
     public static Builder builder() {
         return new Builder();
     }
@@ -94,7 +95,7 @@ public final class OpenAiChatModel implements ChatModel {
                 ModelException.Kind.SERVER, false, e);
     }
 
-    /** Configures an {@link OpenAiChatModel}; only the model is required. */
+    /** Configures an {@link OpenAiChatModel}; only the model is required. Not thread-safe; the model it builds is. */
     public static final class Builder {
         private String apiKey;
         private String model;
@@ -111,6 +112,7 @@ public final class OpenAiChatModel implements ChatModel {
             return this;
         }
 
+        /** The model to call, e.g. {@code gpt-4o-mini} or a local server's model name (required). */
         public Builder model(String model) {
             this.model = model;
             return this;
@@ -143,6 +145,11 @@ public final class OpenAiChatModel implements ChatModel {
             return this;
         }
 
+        /**
+         * The model.
+         *
+         * @throws IllegalArgumentException when no model is set or the base URL is not absolute
+         */
         public OpenAiChatModel build() {
             if (model == null || model.isBlank()) {
                 throw new IllegalArgumentException("an OpenAI-compatible model name is required, e.g. gpt-4o-mini or llama3.1");
