@@ -57,7 +57,7 @@ class InspectorBrowserTest {
             npmCiIfNeeded();
             Files.createDirectories(SHOTS);
             Files.deleteIfExists(SHOTS.resolve("first-paint.json"));
-            ProcessBuilder pb = new ProcessBuilder(node, "--test", "--test-concurrency=1", "--test-reporter=spec", "inspector.test.mjs")
+            ProcessBuilder pb = new ProcessBuilder(node, "--test", "--test-concurrency=1", "--test-reporter=spec", "units.test.mjs", "inspector.test.mjs")
                     .directory(UI.toFile()).redirectErrorStream(true).redirectOutput(SHOTS.resolve("node-output.txt").toFile());
             pb.environment().put("TL_URL", server.server.url().toString());
             pb.environment().put("TL_KEY", server.http.key);
