@@ -81,6 +81,11 @@ test('the page is served from the jar with a same-origin content security policy
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-security-policy'), /script-src 'self'/);
   assert.match(await res.text(), /<script type="module" src="app.js">/);
+  // only the inspector's folder: no way up into the rest of the class path
+  for (const path of ['/ui/..%2fdev/threadline/server/Api.class', '/ui/%2e%2e/dev/threadline/server/Api.class', '/ui/nope.js']) {
+    assert.equal((await fetch(URL_ + path)).status, 404, path);
+  }
+  assert.equal((await fetch(URL_ + '/v1/sessions')).status, 401, 'the files are public, the API is not');
   const redirect = await fetch(URL_ + '/ui', { redirect: 'manual' });
   assert.equal(redirect.status, 302);
   assert.match(redirect.headers.get('location'), /\/ui\/$/);
