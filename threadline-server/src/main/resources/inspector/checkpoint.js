@@ -9,7 +9,7 @@ import { go } from './app.js';
  * Draws checkpoint `cp` into `el`, diffed against `prev` (null: the empty state before the session).
  * `viewState(state)` shows a state's transcript in the main pane.
  */
-export async function showCheckpoint(el, sessionId, cp, prev, viewState, signal) {
+export async function showCheckpoint(el, sessionId, cp, prev, viewState, signal, effectsAfter = () => []) {
   const compareIn = h('input#cmp-seq', { type: 'number', min: '0', step: '1', value: prev ? prev.seq : 0, inputmode: 'numeric',
     'aria-describedby': 'cmp-help' });
   const diffBox = h('div.diff', { 'aria-live': 'polite' }, h('p.muted', 'Loading…'));
@@ -19,6 +19,7 @@ export async function showCheckpoint(el, sessionId, cp, prev, viewState, signal)
     h('div.cp-title', h('h2', `Checkpoint seq ${cp.seq}`),
       h('span.cp-meta', h('span.src.src-' + cp.source, cp.source), ` step ${cp.step} · `, h('time', { datetime: cp.time }, time(cp.time)))),
     h('p.cp-preview-full', cp.preview),
+    undone(effectsAfter(cp.seq)),
     h('div.actions',
       h('label.sr', { for: 'fork-id' }, 'Id of the fork'), forkId,
       h('button', { type: 'button', onclick: () => branch('fork', sessionId, cp.seq, forkId.value.trim()) }, 'Fork here'),
@@ -52,6 +53,13 @@ export async function showCheckpoint(el, sessionId, cp, prev, viewState, signal)
       if (e.name !== 'AbortError') mount(diffBox, h('p.error', e.message + (e.field ? ` (${e.field})` : '')));
     }
   }
+}
+
+/** The warning that a branch here leaves side effects done (the server asks to acknowledge them too). */
+function undone(effects) {
+  if (!effects.length) return null;
+  return h('p.notice.undone', `⚠ A fork or rewind here cannot undo ${effects.length} side effect${effects.length === 1 ? '' : 's'} made after it: `,
+    effects.map(e => `${e.name} (${e.toolUseId}) at seq ${e.startSeq}`).join(', '), '.');
 }
 
 function renderState(el, s, viewState) {

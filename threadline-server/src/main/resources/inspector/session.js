@@ -30,7 +30,7 @@ export function sessionPage(main, id, params) {
   const branches = h('div.branches');
   const commands = h('div.actions.commands');
   const banner = h('div.banner', { hidden: true, role: 'status' });
-  const scroller = h('div.transcript#transcript', { tabindex: '0', role: 'grid', 'aria-label': 'Transcript', 'aria-readonly': 'true' });
+  const scroller = h('div.transcript#transcript', { tabindex: '0', role: 'list', 'aria-label': 'Transcript (scroll with the arrow keys)' });
   const streaming = h('div.streaming', { hidden: true, 'aria-live': 'polite', 'aria-label': 'The reply as it streams' });
   const waiting = h('section.awaiting', { hidden: true, 'aria-label': 'Calls waiting for you' });
   const timelineEl = h('div.timeline-box');
@@ -91,9 +91,15 @@ export function sessionPage(main, id, params) {
   const timeline = new Timeline(timelineEl, id, (cp, prev) => {
     detailAbort?.abort();
     detailAbort = new AbortController();
-    showCheckpoint(detailEl, id, cp, prev, s => viewState(s), detailAbort.signal);
+    showCheckpoint(detailEl, id, cp, prev, s => viewState(s), detailAbort.signal, effectsAfter);
   });
   let detailAbort = null;
+
+  /** The side-effect calls that ran after seq (from the journal read in the background): what a branch there cannot undo. */
+  function effectsAfter(seq) {
+    return Object.values(calls).filter(c => c.effect === 'side_effect' && c.startSeq > seq && c.endedAt && !c.error)
+      .sort((a, b) => a.startSeq - b.startSeq);
+  }
 
   function viewState(s) {
     viewing = s;

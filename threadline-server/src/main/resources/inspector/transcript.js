@@ -50,7 +50,6 @@ export class Transcript {
     this.state = state;
     this.uses = toolUses(state.messages || []);
     this.rows = buildRows(state, this.open);
-    this.scroller.setAttribute('aria-rowcount', String(this.rows.length));
     if (first || !sameBase) {
       this.list.reset(this.rows.length);
       if (first) this.list.scrollToEnd();
@@ -76,9 +75,17 @@ export class Transcript {
   }
 
   renderRow(i) {
+    const el = this.row(i);
+    el.setAttribute('role', 'listitem'); // the list is virtual: say where the row is in the whole
+    el.setAttribute('aria-posinset', String(i + 1));
+    el.setAttribute('aria-setsize', String(this.rows.length));
+    return el;
+  }
+
+  row(i) {
     const r = this.rows[i];
     if (r.kind === 'cleared') {
-      return h('div.boundary.cleared', { role: 'row' },
+      return h('div.boundary.cleared',
         h('div', h('strong', 'Context cleared'), ` — the ${num(r.to)} earlier message${r.to === 1 ? '' : 's'} are kept in the journal `,
           'but not sent to the model.'),
         h('button.link', { type: 'button', 'aria-expanded': String(!!this.open.cleared), onclick: () => this.toggle('cleared') },
@@ -86,7 +93,7 @@ export class Transcript {
     }
     if (r.kind === 'compaction') {
       const n = r.to - r.from;
-      return h('div.boundary.compaction', { role: 'row' },
+      return h('div.boundary.compaction',
         h('div.boundary-title', h('strong', 'Compaction boundary'), ` — this summary replaces ${num(n)} message${n === 1 ? '' : 's'} `,
           `(#${r.from}–#${r.to - 1}) in what the model sees:`),
         h('blockquote.summary', r.summary),
@@ -99,7 +106,7 @@ export class Transcript {
   renderMessage(index, outside) {
     const m = this.state.messages[index];
     const usage = m.usage ? (m.usage.inputTokens || 0) + (m.usage.outputTokens || 0) : 0;
-    return h('article.msg.msg-' + m.role, { role: 'row', class: outside ? 'outside' : null, 'aria-label': `${m.role} message ${index}`,
+    return h('article.msg.msg-' + m.role, { class: outside ? 'outside' : null, 'aria-label': `${m.role} message ${index}`,
       dataset: { msg: index } },
       h('header.msg-head',
         h('span.role', m.role),
