@@ -379,6 +379,11 @@ uiTest('diff two checkpoints: messages added and variables changed, as the API s
   await page.click('form.compare button');
   await page.waitForFunction(n => new RegExp(`From seq 0 to seq \\d+: ${n} messages? added`).test(document.querySelector('.diff .diff-summary')?.textContent || ''),
     b.messages.length, WAIT);
+  // the address names the checkpoint: a reload (or a shared link) opens it again
+  assert.match(page.url(), new RegExp(`#/session/walk\\?cp=${noted.seq}$`));
+  await page.reload();
+  await page.waitForSelector(`button.cp.selected[data-seq="${noted.seq}"]`, WAIT);
+  assert.equal(await page.textContent('.detail h2'), `Checkpoint seq ${noted.seq}`);
 });
 
 uiTest(`a ${BIG_MESSAGES}-message session: first paint of transcript and timeline, and it stays virtualised`, async () => {

@@ -92,6 +92,7 @@ export function sessionPage(main, id, params) {
     detailAbort?.abort();
     detailAbort = new AbortController();
     showCheckpoint(detailEl, id, cp, prev, s => viewState(s), detailAbort.signal, effectsAfter);
+    history.replaceState(null, '', `#/session/${encodeURIComponent(id)}?cp=${cp.seq}`); // a link to this checkpoint
   });
   let detailAbort = null;
 
@@ -269,12 +270,12 @@ export function sessionPage(main, id, params) {
     paintHead();
     transcript.setState(state, { first: true });
     afterPaint(() => { perf.transcript = performance.now(); done(); });
-    timeline.newest(state.seq).then(() => afterPaint(() => { perf.timeline = performance.now(); done(); }))
+    const linked = Number(params.get('cp')); // #/session/ID?cp=SEQ opens the timeline at that checkpoint
+    (linked > 0 && linked <= state.seq ? timeline.at(linked, state.seq) : timeline.newest(state.seq))
+      .then(() => afterPaint(() => { perf.timeline = performance.now(); done(); }))
       .catch(e => { if (e.name !== 'AbortError') mount(timelineEl, h('p.error', e.message)); });
     paintAwaiting();
     vars.update(state);
-    const seq = Number(params.get('cp'));
-    if (seq) selectTab('timeline');
     api.events(id, Math.max(0, state.seq - 12), (i, t, d) => { if (d?.event) lastTail.push(d); }, { signal })
       .then(() => paintHead()).catch(() => {});
     paintBranches();

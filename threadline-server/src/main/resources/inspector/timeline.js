@@ -61,6 +61,14 @@ export class Timeline {
     this.show(await pageBefore(this.id, head + 1, PAGE, this.abort.signal), false);
   }
 
+  /** Shows the page that ends at checkpoint seq (or the one just before it) and selects it. */
+  async at(seq, head) {
+    this.head = head;
+    this.show(await pageBefore(this.id, seq + 1, PAGE, this.abort.signal), false);
+    const found = this.page.items.findLast(c => c.seq <= seq);
+    if (found) this.select(found.seq, false);
+  }
+
   async older() {
     const first = this.page.items[0];
     this.show(await pageBefore(this.id, first.seq, PAGE, this.abort.signal), true);
