@@ -237,7 +237,7 @@ export function sessionPage(main, id, params) {
   }
 
   /** Tool-call durations, effects and endings from the whole journal, read in the background. */
-  async function loadCalls(upTo) {
+  async function loadCalls() {
     const res = await fetch(api.exportUrl(id), { signal, headers: { Authorization: 'Bearer ' + apiKey() } });
     if (!res.ok) return;
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -279,7 +279,7 @@ export function sessionPage(main, id, params) {
     api.events(id, Math.max(0, state.seq - 12), (i, t, d) => { if (d?.event) lastTail.push(d); }, { signal })
       .then(() => paintHead()).catch(() => {});
     paintBranches();
-    loadCalls(state.seq).catch(() => {});
+    loadCalls().catch(() => {});
     follow(state.seq);
   })();
 

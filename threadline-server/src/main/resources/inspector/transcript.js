@@ -1,7 +1,7 @@
 // The transcript as the model sees it now: what a clear left out and what a compaction summarised
 // are one row each (the original messages one click away), then every message with its tool calls,
 // their arguments, results, durations, errors and side-effect kinds. Rendered by a VirtualList.
-import { h, codeBlock, duration, num, messagePreview } from './dom.js';
+import { h, codeBlock, duration, num } from './dom.js';
 import { VirtualList } from './vlist.js';
 
 /** The rows of a state: boundary rows and messages (some shown only when their boundary is opened). */
@@ -147,6 +147,3 @@ function effectTag(effect) {
   if (!effect) return null;
   return h('span.tag.effect-' + effect, { title: 'declared effect of this tool' }, effect.replace('_', ' '));
 }
-
-/** A one-line description of a message, for diffs. */
-export { messagePreview };
