@@ -334,9 +334,8 @@ uiTest('fork to before a side effect: the effects are listed and need an acknowl
   // the timeline marks the step that paid
   await page.waitForSelector('button.cp .effect-side_effect', WAIT);
   assert.match(await page.textContent('button.cp .effect-side_effect'), /1 side effect: pay/);
-  await page.waitForSelector('#transcript .result .call-head .small', WAIT); // the journal's tool calls are read
   await page.click(`button.cp[data-seq="${asked.seq}"]`);
-  await page.waitForSelector('.detail .undone', WAIT);
+  await page.waitForSelector('.detail .undone', WAIT); // drawn when the journal's calls are read, before or after the click
   assert.match(await page.textContent('.detail .undone'), /cannot undo 1 side effect made after it: pay \(p\d+\) at seq \d+/);
   await page.fill('#fork-id', 'pay-again');
   await page.click('.detail button:has-text("Fork here")');

@@ -19,7 +19,7 @@ export async function showCheckpoint(el, sessionId, cp, prev, viewState, signal,
     h('div.cp-title', h('h2', `Checkpoint seq ${cp.seq}`),
       h('span.cp-meta', h('span.src.src-' + cp.source, cp.source), ` step ${cp.step} · `, h('time', { datetime: cp.time }, time(cp.time)))),
     h('p.cp-preview-full', cp.preview),
-    undone(effectsAfter(cp.seq)),
+    h('div.undone-slot', { dataset: { seq: cp.seq } }, undone(effectsAfter(cp.seq))),
     h('div.actions',
       h('label.sr', { for: 'fork-id' }, 'Id of the fork'), forkId,
       h('button', { type: 'button', onclick: () => branch('fork', sessionId, cp.seq, forkId.value.trim()) }, 'Fork here'),
@@ -53,6 +53,12 @@ export async function showCheckpoint(el, sessionId, cp, prev, viewState, signal,
       if (e.name !== 'AbortError') mount(diffBox, h('p.error', e.message + (e.field ? ` (${e.field})` : '')));
     }
   }
+}
+
+/** Redraws the side-effect warning of the checkpoint shown in el (the journal's calls arrived or grew). */
+export function updateUndone(el, effectsAfter) {
+  const slot = el.querySelector('.undone-slot');
+  if (slot) mount(slot, undone(effectsAfter(Number(slot.dataset.seq))));
 }
 
 /** The warning that a branch here leaves side effects done (the server asks to acknowledge them too). */

@@ -6,7 +6,7 @@ import { api, apiKey } from './api.js';
 import { foldCalls, statusFromTail } from './diff.js';
 import { Transcript } from './transcript.js';
 import { Timeline } from './timeline.js';
-import { showCheckpoint } from './checkpoint.js';
+import { showCheckpoint, updateUndone } from './checkpoint.js';
 import { awaiting, renderAwaiting, composer, variablesPanel } from './panels.js';
 
 /** First-paint times of the last session page opened, for the browser test and the curious (ms since navigation start). */
@@ -256,6 +256,7 @@ export function sessionPage(main, id, params) {
     }
     calls = Object.assign(folded, calls); // events seen live since are newer
     transcript.setCalls(calls);
+    updateUndone(detailEl, effectsAfter);
   }
 
   (async () => {
