@@ -262,6 +262,7 @@ export function sessionPage(main, id, params) {
   (async () => {
     try {
       [info, state] = await Promise.all([api.session(id), api.state(id, signal)]);
+      perf.data = performance.now(); // the state has arrived and is parsed
     } catch (e) {
       if (e.name === 'AbortError') return;
       mount(main, h('h1', id), h('p.error', e.status === 404 ? 'No session with this id in your tenant.' : e.message),
