@@ -269,13 +269,14 @@ export function sessionPage(main, id, params) {
         h('a', { href: '#/sessions' }, '← all sessions'));
       return;
     }
-    paintHead();
-    transcript.setState(state, { first: true });
-    afterPaint(() => { perf.transcript = performance.now(); done(); });
+    // the timeline's request first, so it is on its way while the transcript is drawn
     const linked = Number(params.get('cp')); // #/session/ID?cp=SEQ opens the timeline at that checkpoint
     (linked > 0 && linked <= state.seq ? timeline.at(linked, state.seq) : timeline.newest(state.seq))
       .then(() => afterPaint(() => { perf.timeline = performance.now(); done(); }))
       .catch(e => { if (e.name !== 'AbortError') mount(timelineEl, h('p.error', e.message)); });
+    paintHead();
+    transcript.setState(state, { first: true });
+    afterPaint(() => { perf.transcript = performance.now(); done(); });
     paintAwaiting();
     vars.update(state);
     api.events(id, Math.max(0, state.seq - 12), (i, t, d) => { if (d?.event) lastTail.push(d); }, { signal })
