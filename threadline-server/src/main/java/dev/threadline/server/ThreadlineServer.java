@@ -1,6 +1,8 @@
 package dev.threadline.server;
 
 import dev.threadline.core.json.Json;
+import dev.threadline.core.llm.ModelResolver;
+import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.skill.Skill;
 import dev.threadline.core.skill.builtin.Builtins;
@@ -60,8 +62,7 @@ public final class ThreadlineServer implements AutoCloseable {
     public static ThreadlineServer start(ServerConfig config) {
         ServerMetrics metrics = new ServerMetrics();
         Threadline runtime = Threadline.builder().store(StateStores.open(config.store()))
-                .models(metrics.timed(config.models() != null ? config.models()
-                        : Models.resolver(null, System.getenv(), 0, HttpSettings.defaults())))
+                .models(metrics.timed(config.models() != null ? config.models() : environmentModels()))
                 .skills(skills(config)).leaseWait(config.leaseWait()).leaseLinger(config.leaseLinger()).build();
         KeyStore keys = null;
         try {
@@ -80,6 +81,27 @@ public final class ThreadlineServer implements AutoCloseable {
             runtime.close();
             throw e;
         }
+    }
+
+    /**
+     * The models of the environment, as {@code threadline chat} resolves them. The HTTP client of the
+     * providers is made on the first spec that needs one: making it initialises TLS, which takes seconds
+     * on a loaded machine, and a server of scripted sessions never needs it.
+     */
+    private static ModelResolver environmentModels() {
+        ModelResolver scripted = ModelResolver.always(ScriptedModel.demo());
+        java.util.concurrent.atomic.AtomicReference<ModelResolver> providers = new java.util.concurrent.atomic.AtomicReference<>();
+        return spec -> {
+            if (spec.strip().equals(Models.SCRIPTED)) {
+                return scripted.find(spec);
+            }
+            ModelResolver r = providers.get();
+            if (r == null) {
+                providers.compareAndSet(null, Models.resolver(null, System.getenv(), 0, HttpSettings.defaults()));
+                r = providers.get();
+            }
+            return r.find(spec);
+        };
     }
 
     private static List<Skill> skills(ServerConfig config) {
