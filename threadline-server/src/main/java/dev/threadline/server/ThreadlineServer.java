@@ -1,6 +1,8 @@
 package dev.threadline.server;
 
 import dev.threadline.core.json.Json;
+import dev.threadline.core.llm.ModelResolver;
+import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.skill.Skill;
 import dev.threadline.core.skill.builtin.Builtins;
@@ -58,14 +60,15 @@ public final class ThreadlineServer implements AutoCloseable {
      * @throws IllegalStateException                when the port cannot be bound
      */
     public static ThreadlineServer start(ServerConfig config) {
+        ServerMetrics metrics = new ServerMetrics();
         Threadline runtime = Threadline.builder().store(StateStores.open(config.store()))
-                .models(config.models() != null ? config.models() : Models.resolver(null, System.getenv(), 0, HttpSettings.defaults()))
+                .models(metrics.timed(config.models() != null ? config.models() : environmentModels()))
                 .skills(skills(config)).leaseWait(config.leaseWait()).leaseLinger(config.leaseLinger()).build();
         KeyStore keys = null;
         try {
             keys = KeyStore.open(config.store());
             NewKey created = keys.hasActiveKey() ? null : keys.create("default");
-            Api api = new Api(runtime, keys, config, new ServerMetrics());
+            Api api = new Api(runtime, keys, config, metrics);
             Javalin app = Javalin.create(cfg -> configure(cfg, api)).start(config.host(), config.port());
             String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
             URI url = URI.create("http://" + host + ":" + app.port());
@@ -78,6 +81,27 @@ public final class ThreadlineServer implements AutoCloseable {
             runtime.close();
             throw e;
         }
+    }
+
+    /**
+     * The models of the environment, as {@code threadline chat} resolves them. The HTTP client of the
+     * providers is made on the first spec that needs one: making it initialises TLS, which takes seconds
+     * on a loaded machine, and a server of scripted sessions never needs it.
+     */
+    private static ModelResolver environmentModels() {
+        ModelResolver scripted = ModelResolver.always(ScriptedModel.demo());
+        java.util.concurrent.atomic.AtomicReference<ModelResolver> providers = new java.util.concurrent.atomic.AtomicReference<>();
+        return spec -> {
+            if (spec.strip().equals(Models.SCRIPTED)) {
+                return scripted.find(spec);
+            }
+            ModelResolver r = providers.get();
+            if (r == null) {
+                providers.compareAndSet(null, Models.resolver(null, System.getenv(), 0, HttpSettings.defaults()));
+                r = providers.get();
+            }
+            return r.find(spec);
+        };
     }
 
     private static List<Skill> skills(ServerConfig config) {
@@ -133,11 +157,11 @@ public final class ThreadlineServer implements AutoCloseable {
         new CommandRoutes(api).register(cfg.routes);
         new OpsRoutes(api).register(cfg.routes);
         InspectorRoutes.mount(cfg);
-        cfg.routes.exception(Exception.class, (e, ctx) -> problem(ctx, Problems.of(e)));
+        cfg.routes.exception(Exception.class, (e, ctx) -> problem(ctx, api.metrics, Problems.of(e)));
         for (int status : new int[] {400, 404, 405, 413, 414, 431, 500}) { // Javalin's own answers, as problems too
             cfg.routes.error(status, "*", ctx -> {
                 if (!isProblem(ctx)) {
-                    problem(ctx, Problems.of(new HttpResponseException(status, "")));
+                    problem(ctx, api.metrics, Problems.of(new HttpResponseException(status, "")));
                 }
             });
         }
@@ -157,12 +181,15 @@ public final class ThreadlineServer implements AutoCloseable {
         return type != null && type.startsWith(Problem.MEDIA_TYPE);
     }
 
-    private static void problem(Context ctx, Problem p) {
+    private static void problem(Context ctx, ServerMetrics metrics, Problem p) {
         if (ctx.res().isCommitted()) {
             return; // a stream already started; it reports its own errors
         }
+        metrics.problem(p);
         if (p.status() == 409 && p.type().endsWith("/session-busy")) {
             ctx.header("Retry-After", "1");
+        } else if (p.status() == 429) {
+            ctx.header("Retry-After", "5");
         }
         ctx.status(p.status()).contentType(Problem.MEDIA_TYPE).result(Json.write(p) + "\n");
     }
