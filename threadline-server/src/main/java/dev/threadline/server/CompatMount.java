@@ -1,0 +1,67 @@
+package dev.threadline.server;
+
+import dev.threadline.core.runtime.CommandOptions;
+import dev.threadline.core.runtime.Session;
+import dev.threadline.core.runtime.Tenant;
+import dev.threadline.core.runtime.TurnResult;
+import dev.threadline.server.compat.Host;
+import dev.threadline.server.compat.langgraph.LangGraphApi;
+import dev.threadline.server.compat.openai.OpenAiApi;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Mounts the compatible surfaces ({@code /langgraph}: the LangGraph SDK's threads and runs;
+ * {@code /openai/v1}: the OpenAI SDK's conversations) on the server's routes, lending them only what
+ * {@link Host} offers. The one hook in {@link ThreadlineServer}'s configuration.
+ */
+final class CompatMount {
+    private CompatMount() {}
+
+    static void register(RoutesConfig routes, Api api) {
+        Host host = new ApiHost(api);
+        new LangGraphApi(host).register(routes, "/langgraph");
+        new OpenAiApi(host).register(routes, "/openai/v1");
+    }
+
+    private record ApiHost(Api api) implements Host {
+        @Override
+        public Optional<Tenant> tenantOfKey(String secret) {
+            return api.keys.tenantOf(secret).map(api::tenantView);
+        }
+
+        @Override
+        public boolean closing() {
+            return api.closing.get();
+        }
+
+        @Override
+        public Limits limits() {
+            return api.limits();
+        }
+
+        @Override
+        public CompletableFuture<TurnResult> startTurn(Session session, String text, CommandOptions options) {
+            return api.turns.start(session, text, options);
+        }
+
+        @Override
+        public Sse openSse(Context ctx) throws IOException {
+            SseStreams.Stream s = api.streams.open(ctx, false);
+            return new Sse() {
+                @Override
+                public void event(Long id, String name, String json) throws IOException {
+                    s.event(id, name, json);
+                }
+
+                @Override
+                public void close() {
+                    s.close();
+                }
+            };
+        }
+    }
+}
