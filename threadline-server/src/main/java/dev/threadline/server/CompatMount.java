@@ -7,6 +7,7 @@ import dev.threadline.core.runtime.TurnResult;
 import dev.threadline.server.compat.Host;
 import dev.threadline.server.compat.langgraph.LangGraphApi;
 import dev.threadline.server.compat.openai.OpenAiApi;
+import io.javalin.config.JavalinConfig;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.io.IOException;
@@ -21,10 +22,24 @@ import java.util.concurrent.CompletableFuture;
 final class CompatMount {
     private CompatMount() {}
 
-    static void register(RoutesConfig routes, Api api) {
+    static final String LANGGRAPH = "/langgraph";
+    static final String OPENAI = "/openai/v1";
+
+    /**
+     * Adds the surfaces' routes. They follow LangGraph's and OpenAI's specifications, not Threadline's
+     * OpenAPI document, so they are left out of {@link ThreadlineServer#routes()} (which that document
+     * lists); docs/compatibility.md lists them.
+     */
+    static void register(JavalinConfig cfg, Api api) {
         Host host = new ApiHost(api);
-        new LangGraphApi(host).register(routes, "/langgraph");
-        new OpenAiApi(host).register(routes, "/openai/v1");
+        cfg.events.handlerAdded(h -> {
+            if (h.getPath().startsWith(LANGGRAPH + "/") || h.getPath().startsWith(OPENAI + "/")) {
+                api.routes.remove(h.getHttpMethod().name() + " " + h.getPath());
+            }
+        });
+        RoutesConfig routes = cfg.routes;
+        new LangGraphApi(host).register(routes, LANGGRAPH);
+        new OpenAiApi(host).register(routes, OPENAI);
     }
 
     private record ApiHost(Api api) implements Host {

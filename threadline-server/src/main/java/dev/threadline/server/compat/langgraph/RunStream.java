@@ -61,16 +61,13 @@ final class RunStream {
 
     void run(CompletableFuture<TurnResult> turn, long cursor) throws IOException {
         try {
+            open(); // the run is accepted (its double-texting strategy applied): say so at once, as LangGraph does
             while (true) {
                 if (turn.isDone()) {
                     TurnResult result;
                     try {
                         result = turn.get();
                     } catch (ExecutionException e) {
-                        if (out == null) {
-                            Errors.write(ctx, e.getCause()); // nothing sent yet: a plain problem with its status
-                            return;
-                        }
                         Problem p = Errors.problem(e.getCause());
                         send("error", Json.object().put("error", p.title()).put("message", p.detail()));
                         return;
@@ -79,7 +76,6 @@ final class RunStream {
                         return;
                     }
                     if (cursor >= result.seq()) {
-                        open();
                         flushDeltas();
                         return;
                     }

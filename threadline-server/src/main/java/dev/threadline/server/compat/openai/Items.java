@@ -64,11 +64,11 @@ final class Items {
 
     /** An input item (an easy input message or a message item) as a Threadline message. */
     static Message parse(JsonNode node, String name, int maxChars) {
-        Body item = Body.of(node, name, MESSAGE);
-        String type = item.string("type", 40);
-        if (type != null && !type.equals("message")) {
-            throw Body.unsupported(item.name("type"), "'" + type + "' items are not supported; add message items");
+        JsonNode t = node == null ? null : node.get("type");
+        if (t != null && !t.isNull() && !(t.isTextual() && t.asText().equals("message"))) {
+            throw Body.unsupported(name + ".type", "'" + clip(t.asText()) + "' items are not supported; add message items");
         }
+        Body item = Body.of(node, name, MESSAGE);
         String role = item.string("role", 20);
         if (role == null) {
             throw ApiException.invalid(item.name("role"), "is required: user, assistant, system or developer");
@@ -80,6 +80,10 @@ final class Items {
             case "system", "developer" -> Message.system(text);
             default -> throw Body.unsupported(item.name("role"), "'" + role + "' messages are not supported");
         };
+    }
+
+    private static String clip(String s) {
+        return s.length() > 40 ? s.substring(0, 40) + "…" : s;
     }
 
     private static String text(JsonNode content, String name, int maxChars) {
@@ -94,11 +98,11 @@ final class Items {
         }
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < content.size(); i++) {
-            Body part = Body.of(content.get(i), name + "[" + i + "]", PART);
-            String type = part.string("type", 40);
-            if (!Set.of("input_text", "output_text", "text").contains(String.valueOf(type))) {
-                throw Body.unsupported(part.name("type"), "only text parts (input_text, output_text) are supported");
+            JsonNode pt = content.get(i).get("type");
+            if (pt == null || !Set.of("input_text", "output_text", "text").contains(pt.asText())) {
+                throw Body.unsupported(name + "[" + i + "].type", "only text parts (input_text, output_text) are supported");
             }
+            Body part = Body.of(content.get(i), name + "[" + i + "]", PART);
             JsonNode ann = part.node("annotations");
             if (ann != null && !(ann.isArray() && ann.isEmpty())) {
                 throw Body.unsupported(part.name("annotations"), "annotations are not kept");

@@ -84,8 +84,13 @@ public final class OpenAiApi {
 
     private static void noQuery(Context ctx) {
         for (String q : ctx.queryParamMap().keySet()) {
-            throw Body.unsupported(q, "this endpoint takes no query parameters");
+            throw Body.unsupported(param(q), "this endpoint takes no query parameters");
         }
+    }
+
+    /** A query parameter's name as a client wrote it ({@code include[]} is the SDK's form of {@code include}). */
+    private static String param(String q) {
+        return q.endsWith("[]") ? q.substring(0, q.length() - 2) : q;
     }
 
     private static Session conversation(Context ctx) {
@@ -162,7 +167,7 @@ public final class OpenAiApi {
     private void addItems(Context ctx) {
         Session s = conversation(ctx);
         for (String q : ctx.queryParamMap().keySet()) {
-            throw Body.unsupported(q, "items.create takes no query parameters here (include is not supported)");
+            throw Body.unsupported(param(q), "items.create takes no query parameters here (include is not supported)");
         }
         Body b = Body.parse(ctx.bodyAsBytes(), Set.of("items"));
         List<Edit> edits = appends(b.node("items"), "items");
@@ -199,7 +204,7 @@ public final class OpenAiApi {
         Session s = conversation(ctx);
         for (String q : ctx.queryParamMap().keySet()) {
             if (!Set.of("after", "limit", "order").contains(q)) {
-                throw Body.unsupported(q, "items.list takes after, limit and order");
+                throw Body.unsupported(param(q), "items.list takes after, limit and order");
             }
         }
         String order = ctx.queryParam("order");
