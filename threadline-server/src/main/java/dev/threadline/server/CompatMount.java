@@ -1,5 +1,6 @@
 package dev.threadline.server;
 
+import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Tenant;
@@ -56,6 +57,11 @@ final class CompatMount {
         @Override
         public Limits limits() {
             return api.limits();
+        }
+
+        @Override
+        public SessionConfig sessionDefaults() {
+            return SessionConfig.DEFAULT; // the server's default config (what POST /v1/sessions creates without one)
         }
 
         @Override

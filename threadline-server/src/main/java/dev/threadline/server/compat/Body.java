@@ -14,8 +14,9 @@ import java.util.Set;
 
 /**
  * A request body of a compatible surface: a JSON object whose fields are read with their types
- * checked. A field the surface does not support is refused with a 422 problem naming it (a null value
- * asks for nothing and is accepted); a malformed value is a 400 naming it. Not thread-safe (one per
+ * checked. A field the surface does not support is refused with a 422 problem naming it (even with a
+ * null value: nothing is silently ignored); a supported field whose value is null counts as absent; a
+ * malformed value is a 400 naming it. Not thread-safe (one per
  * request).
  */
 public final class Body {
@@ -66,7 +67,7 @@ public final class Body {
     private Body only(Set<String> supported) {
         for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            if (!supported.contains(e.getKey()) && !e.getValue().isNull()) {
+            if (!supported.contains(e.getKey())) {
                 String name = e.getKey().length() > 100 ? e.getKey().substring(0, 100) + "…" : e.getKey();
                 throw unsupported(prefix + name, "Threadline does not support this field here; see docs/compatibility.md");
             }

@@ -58,7 +58,8 @@ public final class Errors {
     /** The problem for {@code error}: the server's mapping, and a 409 for a turn refused while another runs. */
     public static Problem problem(Throwable error) {
         if (error instanceof SessionBusyException b) {
-            return Problem.of(409, "session-busy", Problems.of(new ApiException(409, "x", null, b.getMessage())).detail(), null);
+            return Problem.of(409, "session-busy", Problems.of(new ApiException(409, "x", null, b.getMessage())).detail(),
+                    "multitask_strategy");
         }
         return Problems.of(error);
     }

@@ -1,5 +1,6 @@
 package dev.threadline.server.compat;
 
+import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Tenant;
@@ -26,6 +27,9 @@ public interface Host {
 
     /** What one request may carry. */
     Limits limits();
+
+    /** The config of a session created without one (the LangGraph assistant {@code default}, every OpenAI conversation). */
+    SessionConfig sessionDefaults();
 
     /**
      * Queues a turn on {@code session} and tracks it until it ends, so that a graceful shutdown lets it

@@ -23,8 +23,8 @@ import java.util.UUID;
 
 /**
  * Assistants: a Threadline session config plays the assistant. {@code default} is the server's default
- * config and always exists; {@code assistants.create} stores another config as a session of the tenant
- * that never runs a turn (metadata {@code langgraph_kind=assistant}); a thread copies its assistant's
+ * config and always exists; {@code assistants.create} stores another config (the server's default changed
+ * by {@code config.configurable}) as a session of the tenant that never runs a turn (metadata {@code langgraph_kind=assistant}); a thread copies its assistant's
  * config when it is created. Stateless.
  */
 final class Assistants {
@@ -36,9 +36,9 @@ final class Assistants {
     private Assistants() {}
 
     /** The config of assistant {@code id} in {@code tenant}; 404 when there is none. */
-    static SessionConfig config(Tenant tenant, String id) {
+    static SessionConfig config(Tenant tenant, String id, SessionConfig defaults) {
         if (DEFAULT.equals(id)) {
-            return SessionConfig.DEFAULT;
+            return defaults;
         }
         return find(tenant, id).map(s -> s.info().config()).orElseThrow(() -> Errors.notFound("assistant"));
     }
@@ -77,16 +77,16 @@ final class Assistants {
         return o;
     }
 
-    static ObjectNode view(Tenant tenant, String id) {
+    static ObjectNode view(Tenant tenant, String id, SessionConfig defaults) {
         if (DEFAULT.equals(id)) {
-            return view(DEFAULT, SessionConfig.DEFAULT, Map.of("graph_id", DEFAULT, "name", DEFAULT), Instant.EPOCH);
+            return view(DEFAULT, defaults, Map.of("graph_id", DEFAULT, "name", DEFAULT), Instant.EPOCH);
         }
         Session s = find(tenant, id).orElseThrow(() -> Errors.notFound("assistant"));
         return view(id, s.info().config(), s.info().metadata(), s.info().createdAt());
     }
 
     /** {@code POST /assistants}: stores the config given in {@code config.configurable}. */
-    static ObjectNode create(Tenant tenant, Body body, int maxText) {
+    static ObjectNode create(Tenant tenant, Body body, int maxText, SessionConfig defaults) {
         String id = body.string("assistant_id", 128);
         if (id == null) {
             id = UUID.randomUUID().toString();
@@ -100,7 +100,7 @@ final class Assistants {
             throw Body.unsupported("graph_id", "Threadline serves one graph, its agent loop: 'default'");
         }
         String name = body.string("name", 512);
-        SessionConfig config = SessionConfig.DEFAULT;
+        SessionConfig config = defaults;
         Body c = body.object("config", Set.of("configurable", "tags", "recursion_limit"));
         if (c != null) {
             if (c.node("tags") != null && !(c.node("tags").isArray() && c.node("tags").isEmpty())) {
@@ -128,7 +128,7 @@ final class Assistants {
         Optional<Session> existing = tenant.find(SessionInfo.checkId(id, "assistant_id"));
         if (existing.isPresent()) {
             if ("do_nothing".equals(ifExists) && "assistant".equals(existing.get().info().metadata().get(KIND))) {
-                return view(tenant, id);
+                return view(tenant, id, defaults);
             }
             throw new ApiException(409, "assistant-exists", "assistant_id", "an assistant or thread with this id exists");
         }

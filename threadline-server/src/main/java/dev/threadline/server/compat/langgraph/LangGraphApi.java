@@ -100,10 +100,11 @@ public final class LangGraphApi {
         r.post(prefix + "/threads/{thread_id}/history", Errors.guarded(this::history));
         r.get(prefix + "/assistants/{assistant_id}", Errors.guarded(ctx -> {
             noQuery(ctx);
-            Errors.send(ctx, 200, Assistants.view(Gate.tenant(ctx), ctx.pathParam("assistant_id")));
+            Errors.send(ctx, 200, Assistants.view(Gate.tenant(ctx), ctx.pathParam("assistant_id"), host.sessionDefaults()));
         }));
         r.post(prefix + "/assistants", Errors.guarded(ctx -> Errors.send(ctx, 200,
-                Assistants.create(Gate.tenant(ctx), Body.parse(ctx.bodyAsBytes(), ASSISTANT), host.limits().maxTextChars()))));
+                Assistants.create(Gate.tenant(ctx), Body.parse(ctx.bodyAsBytes(), ASSISTANT), host.limits().maxTextChars(),
+                host.sessionDefaults()))));
         runs.register(r, prefix);
     }
 
@@ -214,7 +215,7 @@ public final class LangGraphApi {
         String assistant = metadata.getOrDefault("assistant_id", metadata.getOrDefault("graph_id", Assistants.DEFAULT));
         SessionConfig config;
         try {
-            config = Assistants.config(tenant, assistant);
+            config = Assistants.config(tenant, assistant, host.sessionDefaults());
         } catch (ApiException e) {
             throw Body.unsupported(metadata.containsKey("assistant_id") ? "metadata.assistant_id" : "metadata.graph_id",
                     "names no assistant of your tenant: a thread runs on its assistant's config");

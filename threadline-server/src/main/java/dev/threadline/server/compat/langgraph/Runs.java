@@ -156,7 +156,7 @@ final class Runs {
     private Session session(Context ctx, Body b, Request req) {
         Tenant tenant = Gate.tenant(ctx);
         String ifNotExists = b.oneOf("if_not_exists", Set.of("create", "reject"));
-        SessionConfig assistant = Assistants.config(tenant, req.assistant());
+        SessionConfig assistant = Assistants.config(tenant, req.assistant(), host.sessionDefaults());
         String id = ctx.pathParam("thread_id");
         Session s;
         try {
@@ -165,7 +165,12 @@ final class Runs {
             if (!"create".equals(ifNotExists) || req.text() == null) {
                 throw notFound;
             }
-            return tenant.openOrCreate(dev.threadline.core.model.SessionInfo.checkId(id, "thread_id"), assistant);
+            try {
+                return tenant.create(new NewSession(dev.threadline.core.model.SessionInfo.checkId(id, "thread_id"), null, assistant,
+                        Map.of("assistant_id", req.assistant()), null));
+            } catch (dev.threadline.core.SessionExistsException raced) {
+                return LangGraphApi.find(tenant, id); // another request created it meanwhile
+            }
         }
         String own = s.info().metadata().getOrDefault("assistant_id", Assistants.DEFAULT);
         if (!own.equals(req.assistant()) && !assistant.equals(s.info().config())) {
@@ -229,7 +234,7 @@ final class Runs {
                 last = decide(s, d.getKey(), d.getValue(), o);
             }
             return last;
-        }, java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
+        }, r -> Thread.ofVirtual().name("langgraph-resume").start(r));
     }
 
     /** Refuses a resume value that does not fit the call before anything is applied. */

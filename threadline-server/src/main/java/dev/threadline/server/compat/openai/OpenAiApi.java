@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.core.InvalidInputException;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.model.Message;
-import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.NewSession;
@@ -143,7 +142,7 @@ public final class OpenAiApi {
         Tenant tenant = Gate.tenant(ctx);
         byte[] id = new byte[24];
         RANDOM.nextBytes(id);
-        Session s = tenant.create(new NewSession("conv_" + HexFormat.of().formatHex(id), null, SessionConfig.DEFAULT,
+        Session s = tenant.create(new NewSession("conv_" + HexFormat.of().formatHex(id), null, host.sessionDefaults(),
                 metadata == null ? Map.of() : new LinkedHashMap<>(metadata), null));
         if (!edits.isEmpty()) {
             s.edit("openai-sdk", "conversations.create", edits, CommandOptions.NONE);
