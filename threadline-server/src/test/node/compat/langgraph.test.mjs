@@ -42,6 +42,8 @@ test("threads: create, get and search by metadata; another tenant sees none of t
   const found = await client.threads.search({ metadata: { project: "canary-lg-7" } });
   assert.deepEqual(found.map((x) => x.thread_id), [t.thread_id]);
   assert.deepEqual(await client.threads.search({ metadata: { project: "no-such" } }), []);
+  assert.equal(await client.threads.count({ metadata: { project: "canary-lg-7" } }), 1);
+  assert.equal(await other.threads.count({ metadata: { project: "canary-lg-7" } }), 0);
 
   const e = await refused(other.threads.get(t.thread_id), 404);
   assert.ok(!e.text.includes("canary"), e.text);
@@ -308,4 +310,19 @@ test("a conversation made with the OpenAI SDK is a thread too (one session, two 
   const conv = await res.json();
   const state = await client.threads.getState(conv.id);
   assert.equal(state.values.messages[0].content, "hello from openai");
+});
+
+test("endpoints Threadline does not serve are 422 problems naming the operation", async () => {
+  const t = await client.threads.create();
+  for (const [call, op] of [
+    [() => client.runs.list(t.thread_id), `GET /threads/${t.thread_id}/runs`],
+    [() => client.threads.copy(t.thread_id), `POST /threads/${t.thread_id}/copy`],
+    [() => client.threads.update(t.thread_id, { metadata: { a: "b" } }), `PATCH /threads/${t.thread_id}`],
+    [() => client.crons.search(), "POST /runs/crons/search"],
+    [() => client.store.getItem(["ns"], "k"), "GET /store/items"],
+    [() => client.assistants.search(), "POST /assistants/search"],
+  ]) {
+    const e = await refused(call(), 422, op);
+    assert.equal(JSON.parse(e.text).type, "https://threadline.dev/problems/unsupported-endpoint");
+  }
 });

@@ -115,3 +115,8 @@ test("another tenant's conversation is not found, exactly like an unknown one", 
   const nokey = new OpenAI({ baseURL, apiKey: "tl_not-a-key", maxRetries: 0 });
   await refused(nokey.conversations.retrieve(conv.id), 401);
 });
+
+test("endpoints Threadline does not serve are 422 problems naming the operation", async () => {
+  await refused(client.responses.create({ model: "scripted", input: "hi" }), 422, "POST /responses");
+  await refused(client.models.list(), 422, "GET /models");
+});

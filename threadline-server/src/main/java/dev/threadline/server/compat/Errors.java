@@ -33,6 +33,21 @@ public final class Errors {
         return new ApiException(404, "not-found", null, "no " + what + " with this id in your tenant");
     }
 
+    /**
+     * Answers every other route under {@code prefix} (registered last, so the surface's own routes win)
+     * with a 422 naming the operation: an endpoint of the SDK that Threadline does not serve is refused
+     * as clearly as a field, and not retried by the SDKs (as a 5xx would be).
+     */
+    public static void refuseTheRest(io.javalin.config.RoutesConfig r, String prefix) {
+        Handler refuse = ctx -> write(ctx, new ApiException(422, "unsupported-endpoint", ctx.method().name() + " "
+                + ctx.path().substring(prefix.length()), "Threadline does not serve this endpoint; see docs/compatibility.md"));
+        r.get(prefix + "/*", refuse);
+        r.post(prefix + "/*", refuse);
+        r.put(prefix + "/*", refuse);
+        r.patch(prefix + "/*", refuse);
+        r.delete(prefix + "/*", refuse);
+    }
+
     /** Answers {@code error} as a problem, unless the response was already committed (a stream reports its own). */
     public static void write(Context ctx, Throwable error) {
         if (ctx.res().isCommitted()) {

@@ -105,7 +105,12 @@ public final class LangGraphApi {
         r.post(prefix + "/assistants", Errors.guarded(ctx -> Errors.send(ctx, 200,
                 Assistants.create(Gate.tenant(ctx), Body.parse(ctx.bodyAsBytes(), ASSISTANT), host.limits().maxTextChars(),
                 host.sessionDefaults()))));
+        r.post(prefix + "/threads/count", Errors.guarded(ctx -> {
+            Body b = Body.parse(ctx.bodyAsBytes(), Set.of("metadata", "status"));
+            Errors.send(ctx, 200, matching(Gate.tenant(ctx), b, null, 0, Integer.MAX_VALUE).size());
+        }));
         runs.register(r, prefix);
+        Errors.refuseTheRest(r, prefix);
     }
 
     /** The thread the path names: 404 when the caller's tenant has none (or the id cannot be one, or it is an assistant). */
@@ -251,14 +256,10 @@ public final class LangGraphApi {
 
     private void search(Context ctx) {
         Body b = Body.parse(ctx.bodyAsBytes(), SEARCH);
-        Tenant tenant = Gate.tenant(ctx);
         b.oneOf("sort_by", Set.of("updated_at"));
         b.oneOf("sort_order", Set.of("desc"));
-        String status = b.oneOf("status", Set.of("idle", "busy", "interrupted"));
         int limit = b.has("limit") ? b.integer("limit", 1, 1000).intValue() : 10;
         long offset = b.has("offset") ? b.integer("offset", 0, 1_000_000) : 0;
-        Map<String, String> metadata = b.stringMap("metadata", host.limits().maxMetadataPairs(), host.limits().maxValueChars(),
-                host.limits().maxValueChars());
         Set<String> ids = null;
         JsonNode idList = b.node("ids");
         if (idList != null) {
@@ -271,6 +272,16 @@ public final class LangGraphApi {
             }
         }
         ArrayNode out = Json.mapper().createArrayNode();
+        matching(Gate.tenant(ctx), b, ids, offset, limit).forEach(out::add);
+        Errors.send(ctx, 200, out);
+    }
+
+    /** The threads (most recently updated first) that {@code b}'s metadata and status select, from {@code offset}. */
+    private List<ObjectNode> matching(Tenant tenant, Body b, Set<String> ids, long offset, int limit) {
+        String status = b.oneOf("status", Set.of("idle", "busy", "interrupted"));
+        Map<String, String> metadata = b.stringMap("metadata", host.limits().maxMetadataPairs(), host.limits().maxValueChars(),
+                host.limits().maxValueChars());
+        List<ObjectNode> out = new ArrayList<>();
         long skipped = 0;
         String cursor = null;
         do {
@@ -292,13 +303,12 @@ public final class LangGraphApi {
                 }
                 out.add(Views.thread(sum.info(), st, sum.updatedAt()));
                 if (out.size() >= limit) {
-                    Errors.send(ctx, 200, out);
-                    return;
+                    return out;
                 }
             }
             cursor = page.nextCursor();
         } while (cursor != null);
-        Errors.send(ctx, 200, out);
+        return out;
     }
 
     private void updateState(Context ctx) {

@@ -79,6 +79,7 @@ public final class OpenAiApi {
             throw Body.unsupported("item_id", "Threadline's history is append-only: an item cannot be deleted; "
                     + "rewind the session to a checkpoint before it (POST /v1/sessions/{id}/rewind) to continue without it");
         }));
+        Errors.refuseTheRest(r, prefix);
     }
 
     private static void noQuery(Context ctx) {
