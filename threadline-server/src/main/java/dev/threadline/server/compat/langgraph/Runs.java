@@ -181,6 +181,9 @@ final class Runs {
     }
 
     private void run(Context ctx, boolean streaming) throws IOException {
+        for (String q : ctx.queryParamMap().keySet()) {
+            throw Body.unsupported(q, "runs take no query parameters here (a Threadline session has one namespace)");
+        }
         Body b = Body.parse(ctx.bodyAsBytes(), FIELDS);
         Request req = parse(b);
         Session s = session(ctx, b, req);
