@@ -326,3 +326,21 @@ test("endpoints Threadline does not serve are 422 problems naming the operation"
     assert.equal(JSON.parse(e.text).type, "https://threadline.dev/problems/unsupported-endpoint");
   }
 });
+
+test("an Idempotency-Key makes a retried run or create return the first outcome and append nothing", async () => {
+  const keyed = (key) => new Client({ apiUrl, apiKey: process.env.THREADLINE_KEY, defaultHeaders: { "Idempotency-Key": key }, callerOptions: { maxRetries: 0 } });
+  const suffix = Math.random().toString(36).slice(2);
+  const t1 = await keyed(`create-${suffix}`).threads.create({ metadata: { k: "v" } });
+  const t2 = await keyed(`create-${suffix}`).threads.create({ metadata: { k: "v" } });
+  assert.equal(t2.thread_id, t1.thread_id);
+  await refused(keyed(`create-${suffix}`).threads.create({ metadata: { k: "other" } }), 422, "Idempotency-Key");
+
+  const run = keyed(`run-${suffix}`);
+  const first = await run.runs.wait(t1.thread_id, "default", { input: input("what is 8*8") });
+  const head = (await client.threads.getState(t1.thread_id)).checkpoint.checkpoint_id;
+  const again = await run.runs.wait(t1.thread_id, "default", { input: input("what is 8*8") });
+  assert.deepEqual(again, first);
+  assert.equal((await client.threads.getState(t1.thread_id)).checkpoint.checkpoint_id, head);
+  await refused(run.runs.wait(t1.thread_id, "default", { input: input("what is 9*9") }), 422, "Idempotency-Key");
+  assert.equal((await client.threads.getState(t1.thread_id)).checkpoint.checkpoint_id, head);
+});

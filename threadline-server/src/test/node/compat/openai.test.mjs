@@ -120,3 +120,16 @@ test("endpoints Threadline does not serve are 422 problems naming the operation"
   await refused(client.responses.create({ model: "scripted", input: "hi" }), 422, "POST /responses");
   await refused(client.models.list(), 422, "GET /models");
 });
+
+test("an Idempotency-Key makes a retried create or item append return the first outcome and append nothing", async () => {
+  const suffix = Math.random().toString(36).slice(2);
+  const opts = (key) => ({ headers: { "Idempotency-Key": key } });
+  const c1 = await client.conversations.create({ items: [{ role: "user", content: "once" }] }, opts(`conv-${suffix}`));
+  const c2 = await client.conversations.create({ items: [{ role: "user", content: "once" }] }, opts(`conv-${suffix}`));
+  assert.equal(c2.id, c1.id);
+  const a1 = await client.conversations.items.create(c1.id, { items: [{ role: "assistant", content: "reply" }] }, opts(`item-${suffix}`));
+  const a2 = await client.conversations.items.create(c1.id, { items: [{ role: "assistant", content: "reply" }] }, opts(`item-${suffix}`));
+  assert.deepEqual(a2, a1);
+  await refused(client.conversations.items.create(c1.id, { items: [{ role: "assistant", content: "other" }] }, opts(`item-${suffix}`)), 422, "Idempotency-Key");
+  assert.deepEqual((await client.conversations.items.list(c1.id, { order: "asc" })).data.map((i) => i.content[0].text), ["once", "reply"]);
+});

@@ -7,11 +7,13 @@ import dev.threadline.core.json.Json;
 import dev.threadline.core.model.DoubleTexting;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.NewSession;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Tenant;
 import dev.threadline.server.compat.Body;
 import dev.threadline.server.compat.Errors;
+import dev.threadline.server.compat.Idempotency;
 import dev.threadline.server.http.ApiException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -86,10 +88,10 @@ final class Assistants {
     }
 
     /** {@code POST /assistants}: stores the config given in {@code config.configurable}. */
-    static ObjectNode create(Tenant tenant, Body body, int maxText, SessionConfig defaults) {
+    static ObjectNode create(Tenant tenant, Body body, int maxText, SessionConfig defaults, CommandOptions options) {
         String id = body.string("assistant_id", 128);
         if (id == null) {
-            id = UUID.randomUUID().toString();
+            id = options.commandId() != null ? Idempotency.uuid("assistant", options.commandId()) : UUID.randomUUID().toString();
         }
         if (DEFAULT.equals(id)) {
             throw new ApiException(409, "assistant-exists", "assistant_id", "the assistant 'default' always exists");
@@ -126,13 +128,18 @@ final class Assistants {
             metadata.put("name", name);
         }
         Optional<Session> existing = tenant.find(SessionInfo.checkId(id, "assistant_id"));
-        if (existing.isPresent()) {
+        if (existing.isPresent() && options.commandId() == null) {
             if ("do_nothing".equals(ifExists) && "assistant".equals(existing.get().info().metadata().get(KIND))) {
                 return view(tenant, id, defaults);
             }
             throw new ApiException(409, "assistant-exists", "assistant_id", "an assistant or thread with this id exists");
         }
-        Session s = tenant.create(new NewSession(id, null, config, metadata, null));
+        Session s;
+        try {
+            s = tenant.create(new NewSession(id, null, config, metadata, null), options); // with a key: a retry replays
+        } catch (dev.threadline.core.SessionExistsException e) {
+            throw new ApiException(409, "assistant-exists", "assistant_id", "an assistant or thread with this id exists");
+        }
         return view(id, s.info().config(), s.info().metadata(), s.info().createdAt());
     }
 

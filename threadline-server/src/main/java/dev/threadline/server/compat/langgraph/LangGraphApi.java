@@ -8,6 +8,7 @@ import dev.threadline.core.json.Json;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.NewSession;
 import dev.threadline.core.runtime.PageRequest;
 import dev.threadline.core.runtime.Session;
@@ -22,6 +23,7 @@ import dev.threadline.server.compat.Body;
 import dev.threadline.server.compat.Errors;
 import dev.threadline.server.compat.Gate;
 import dev.threadline.server.compat.Host;
+import dev.threadline.server.compat.Idempotency;
 import dev.threadline.server.http.ApiException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -104,7 +106,7 @@ public final class LangGraphApi {
         }));
         r.post(prefix + "/assistants", Errors.guarded(ctx -> Errors.send(ctx, 200,
                 Assistants.create(Gate.tenant(ctx), Body.parse(ctx.bodyAsBytes(), ASSISTANT), host.limits().maxTextChars(),
-                host.sessionDefaults()))));
+                host.sessionDefaults(), Idempotency.options(ctx)))));
         r.post(prefix + "/threads/count", Errors.guarded(ctx -> {
             Body b = Body.parse(ctx.bodyAsBytes(), Set.of("metadata", "status"));
             Errors.send(ctx, 200, matching(Gate.tenant(ctx), b, null, 0, Integer.MAX_VALUE).size());
@@ -227,6 +229,19 @@ public final class LangGraphApi {
         }
         metadata.put("assistant_id", assistant);
         Duration ttl = ttl(b);
+        CommandOptions options = Idempotency.options(ctx);
+        if (options.commandId() != null) { // a retry names the same thread, and the core replays the first create
+            if (id == null) {
+                id = Idempotency.uuid("thread", options.commandId());
+            }
+            SessionInfo.checkId(id, "thread_id");
+            try {
+                Errors.send(ctx, 200, thread(tenant.create(new NewSession(id, null, config, metadata, ttl), options)));
+            } catch (dev.threadline.core.SessionExistsException e) {
+                throw new ApiException(409, "thread-exists", "thread_id", "a thread with this id exists");
+            }
+            return;
+        }
         if (id == null) {
             id = UUID.randomUUID().toString();
         } else {
@@ -342,7 +357,7 @@ public final class LangGraphApi {
                 edits.add(Edit.set(name, v.getValue()));
             }
         }
-        var commit = s.edit("langgraph-sdk", "threads.updateState", edits, dev.threadline.core.runtime.CommandOptions.NONE);
+        var commit = s.edit("langgraph-sdk", "threads.updateState", edits, Idempotency.options(ctx));
         long seq = commit.state().seq();
         ObjectNode o = Json.object();
         o.set("checkpoint", Views.checkpoint(s.id(), seq));

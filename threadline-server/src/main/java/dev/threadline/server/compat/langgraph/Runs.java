@@ -22,6 +22,7 @@ import dev.threadline.server.compat.Body;
 import dev.threadline.server.compat.Errors;
 import dev.threadline.server.compat.Gate;
 import dev.threadline.server.compat.Host;
+import dev.threadline.server.compat.Idempotency;
 import dev.threadline.server.http.ApiException;
 import dev.threadline.server.http.Problem;
 import io.javalin.config.RoutesConfig;
@@ -188,7 +189,8 @@ final class Runs {
         Request req = parse(b);
         Session s = session(ctx, b, req);
         String runId = UUID.randomUUID().toString();
-        String command = "lg-" + runId;
+        CommandOptions keyed = Idempotency.options(ctx);
+        String command = keyed.commandId() != null ? keyed.commandId() : "lg-" + runId; // a retry with the key replays the first run
         ConcurrentLinkedQueue<TurnListener.TextDelta> deltas = new ConcurrentLinkedQueue<>();
         CommandOptions options = new CommandOptions(command, req.strategy(), streaming && req.modes().contains("messages-tuple")
                 ? deltas::add : null, false);

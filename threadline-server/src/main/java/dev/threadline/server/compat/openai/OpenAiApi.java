@@ -15,6 +15,7 @@ import dev.threadline.server.compat.Body;
 import dev.threadline.server.compat.Errors;
 import dev.threadline.server.compat.Gate;
 import dev.threadline.server.compat.Host;
+import dev.threadline.server.compat.Idempotency;
 import dev.threadline.server.http.ApiException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -141,12 +142,25 @@ public final class OpenAiApi {
         Map<String, String> metadata = metadata(b);
         List<Edit> edits = appends(b.node("items"), "items");
         Tenant tenant = Gate.tenant(ctx);
-        byte[] id = new byte[24];
-        RANDOM.nextBytes(id);
-        Session s = tenant.create(new NewSession("conv_" + HexFormat.of().formatHex(id), null, host.sessionDefaults(),
-                metadata == null ? Map.of() : new LinkedHashMap<>(metadata), null));
+        CommandOptions options = Idempotency.options(ctx);
+        String id;
+        if (options.commandId() != null) { // a retry names the same conversation, and the core replays the first create
+            id = "conv_" + Idempotency.hex("conversation", options.commandId());
+        } else {
+            byte[] random = new byte[24];
+            RANDOM.nextBytes(random);
+            id = "conv_" + HexFormat.of().formatHex(random);
+        }
+        Session s;
+        try {
+            s = tenant.create(new NewSession(id, null, host.sessionDefaults(),
+                    metadata == null ? Map.of() : new LinkedHashMap<>(metadata), null), options);
+        } catch (dev.threadline.core.SessionExistsException e) {
+            throw new ApiException(422, "idempotency-key-reused", Idempotency.HEADER, "this key created another conversation");
+        }
         if (!edits.isEmpty()) {
-            s.edit("openai-sdk", "conversations.create", edits, CommandOptions.NONE);
+            s.edit("openai-sdk", "conversations.create", edits, options.commandId() == null ? CommandOptions.NONE
+                    : CommandOptions.id("items:" + Idempotency.hex("items", options.commandId())));
         }
         Errors.send(ctx, 200, view(s));
     }
@@ -160,7 +174,7 @@ public final class OpenAiApi {
         if (metadata != null) {
             new java.util.TreeMap<>(metadata).forEach(value::put);
         }
-        s.edit("openai-sdk", "conversations.update", List.of(Edit.set(METADATA_VARIABLE, value)), CommandOptions.NONE);
+        s.edit("openai-sdk", "conversations.update", List.of(Edit.set(METADATA_VARIABLE, value)), Idempotency.options(ctx));
         Errors.send(ctx, 200, view(s));
     }
 
@@ -174,10 +188,9 @@ public final class OpenAiApi {
         if (edits.isEmpty()) {
             throw ApiException.invalid("items", "is required: at least one item");
         }
-        int before = s.state().messages().size();
-        var commit = s.edit("openai-sdk", "conversations.items.create", edits, CommandOptions.NONE);
-        List<ObjectNode> all = Items.of(commit.state().messages());
-        List<ObjectNode> added = all.stream().filter(i -> index(i.path("id").asText()) >= before).toList();
+        var commit = s.edit("openai-sdk", "conversations.items.create", edits, Idempotency.options(ctx));
+        int first = commit.state().messages().size() - edits.size(); // a replay answers the first call's items
+        List<ObjectNode> added = Items.of(commit.state().messages()).stream().filter(i -> index(i.path("id").asText()) >= first).toList();
         Errors.send(ctx, 200, list(added, false));
     }
 
