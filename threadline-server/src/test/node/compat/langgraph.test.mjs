@@ -165,8 +165,11 @@ test("runs.stream: metadata, then values, updates and messages-tuple events as t
 });
 
 test("human in the loop: an approval interrupt resumed with command.resume (approve, reject)", async () => {
+  const def = await client.assistants.get("default");
+  assert.equal(def.config.configurable.system_prompt, process.env.THREADLINE_DEFAULT_PROMPT); // the server's default config
   const a = await client.assistants.create({ graphId: "default", config: { configurable: { require_approval: ["calculate"] } } });
   assert.deepEqual(a.config.configurable.require_approval, ["calculate"]);
+  assert.equal(a.config.configurable.system_prompt, process.env.THREADLINE_DEFAULT_PROMPT); // changed from the default
   assert.equal((await client.assistants.get(a.assistant_id)).assistant_id, a.assistant_id);
   await refused(other.assistants.get(a.assistant_id), 404);
   const t = await client.threads.create({ metadata: { assistant_id: a.assistant_id } });

@@ -61,7 +61,7 @@ final class CompatMount {
 
         @Override
         public SessionConfig sessionDefaults() {
-            return SessionConfig.DEFAULT; // the server's default config (what POST /v1/sessions creates without one)
+            return api.config.sessionDefaults(); // what POST /v1/sessions creates without a config
         }
 
         @Override

@@ -35,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * can send a second message while a turn runs, without sleeping).
  */
 class CompatSdkTest {
+    /** The system prompt of the server's default config: the LangGraph assistant {@code default} must show it. */
+    static final String DEFAULT_PROMPT = "You are the compat test's default assistant.";
     private static final AtomicInteger SLOW = new AtomicInteger();
     private static final Path NODE_DIR = Path.of("src/test/node/compat").toAbsolutePath();
 
@@ -52,12 +54,13 @@ class CompatSdkTest {
                 fail("npm ci in " + NODE_DIR + " failed (exit " + install.code + "):\n" + install.output);
             }
         }
-        ServerConfig config = ServerConfig.of(dir.resolve("threadline.db")).withPort(0).withModels(models());
+        ServerConfig config = ServerConfig.of(dir.resolve("threadline.db")).withPort(0).withModels(models())
+                .withSessionDefaults(dev.threadline.core.model.SessionConfig.DEFAULT.withSystemPrompt(DEFAULT_PROMPT));
         try (TestServer server = new TestServer(config)) {
             String other = server.server.keys().create("other-tenant").secret();
             Run tests = run(List.of(node, "--test", "--test-reporter=tap", "langgraph.test.mjs", "openai.test.mjs"),
                     Map.of("THREADLINE_URL", server.server.url().toString(), "THREADLINE_KEY", server.http.key,
-                            "THREADLINE_OTHER_KEY", other), 300);
+                            "THREADLINE_OTHER_KEY", other, "THREADLINE_DEFAULT_PROMPT", DEFAULT_PROMPT), 300);
             if (tests.code != 0) {
                 fail("node --test failed (exit " + tests.code + "):\n" + tests.output);
             }

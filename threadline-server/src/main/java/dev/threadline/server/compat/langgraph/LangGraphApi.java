@@ -369,8 +369,9 @@ public final class LangGraphApi {
         Session s = thread(ctx);
         Body b = Body.parse(ctx.bodyAsBytes(), HISTORY);
         int limit = b.has("limit") ? b.integer("limit", 1, 1000).intValue() : 10;
-        Long before = checkpointSeq(b.object("before", Set.of("configurable", "checkpoint_id", "thread_id", "checkpoint_ns")) == null
-                ? null : Body.of(configurable(b.node("before")), "before", CHECKPOINT), s);
+        JsonNode beforeNode = b.node("before"); // a checkpoint, or a config holding one in configurable
+        Long before = beforeNode == null ? null : checkpointSeq(Body.of(configurable(beforeNode),
+                beforeNode.has("configurable") ? "before.configurable" : "before", CHECKPOINT), s);
         Long at = checkpointSeq(b.object("checkpoint", CHECKPOINT), s);
         long upTo = at != null ? at + 1 : before != null ? before : Long.MAX_VALUE;
         List<Checkpoint> page = s.checkpoints(PageRequest.before(upTo, Math.min(1000, limit + 1))).items();
