@@ -230,7 +230,11 @@ async function journal(threadId) {
 async function held(assistant) {
   const t = await client.threads.create({ metadata: { assistant_id: assistant } });
   const first = collect(client.runs.stream(t.thread_id, assistant, { input: input("slow one") }));
-  while ((await client.threads.get(t.thread_id)).status !== "busy") { await new Promise((r) => setImmediate(r)); }
+  const giveUp = Date.now() + 60_000; // a generous bound, so that a bug fails the test instead of hanging it
+  while ((await client.threads.get(t.thread_id)).status !== "busy") {
+    assert.ok(Date.now() < giveUp, "the held turn never started");
+    await new Promise((r) => setTimeout(r, 5));
+  }
   return { t, first };
 }
 
