@@ -50,12 +50,28 @@ test("threads: create, get and search by metadata; another tenant sees none of t
   const unknown = await refused(other.threads.get("00000000-0000-0000-0000-000000000000"), 404);
   assert.equal(JSON.parse(e.text).detail, JSON.parse(unknown.text).detail); // exactly as an unknown one
   assert.deepEqual(await other.threads.search({ metadata: { project: "canary-lg-7" } }), []);
-  await refused(other.threads.getState(t.thread_id), 404);
-  await refused(other.threads.getHistory(t.thread_id), 404);
-  await refused(other.runs.wait(t.thread_id, "default", { input: input("what is 1+1") }), 404);
-  await refused(other.threads.updateState(t.thread_id, { values: { x: 1 } }), 404);
-  await refused(collect(other.runs.stream(t.thread_id, "default", { input: input("what is 1+1") })), 404);
-  assert.deepEqual((await client.threads.getState(t.thread_id)).values.messages, []); // nothing ran
+  await client.threads.updateState(t.thread_id, { values: { secret: "canary-lg-7", messages: [{ role: "user", content: "canary-lg-7" }] } });
+  const head = (await client.threads.getState(t.thread_id)).checkpoint.checkpoint_id;
+  for (const call of [
+    () => other.threads.get(t.thread_id),
+    () => other.threads.getState(t.thread_id),
+    () => other.threads.getState(t.thread_id, head),
+    () => other.threads.getState(t.thread_id, { thread_id: t.thread_id, checkpoint_ns: "", checkpoint_id: head }),
+    () => other.threads.getHistory(t.thread_id),
+    () => other.threads.updateState(t.thread_id, { values: { x: 1 } }),
+    () => other.runs.wait(t.thread_id, "default", { input: input("what is 1+1") }),
+    () => other.runs.wait(t.thread_id, "default", { command: { resume: true } }),
+    () => collect(other.runs.stream(t.thread_id, "default", { input: input("what is 1+1") })),
+    () => other.threads.delete(t.thread_id),
+  ]) {
+    const refusal = await refused(call(), 404);
+    assert.ok(!refusal.text.includes("canary"), refusal.text);
+    assert.equal(JSON.parse(refusal.text).detail, JSON.parse(unknown.text).detail);
+  }
+  assert.equal(await other.threads.count(), 0);
+  const after = await client.threads.getState(t.thread_id);
+  assert.equal(after.checkpoint.checkpoint_id, head); // nothing ran, nothing was deleted
+  assert.equal(after.values.secret, "canary-lg-7");
 
   const nokey = new Client({ apiUrl, apiKey: null, callerOptions: { maxRetries: 0 } });
   await refused(nokey.threads.get(t.thread_id), 401);

@@ -28,7 +28,6 @@ import dev.threadline.server.http.Problem;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -54,7 +53,6 @@ final class Runs {
     private static final Set<String> FIELDS = Set.of("assistant_id", "input", "command", "stream_mode", "multitask_strategy",
             "if_not_exists", "config", "metadata", "on_disconnect", "stream_subgraphs", "stream_resumable", "on_completion");
     private static final Set<String> MODES = Set.of("values", "updates", "messages-tuple");
-    private static final Duration POLL = Duration.ofMillis(100);
 
     private final Host host;
 
@@ -314,9 +312,6 @@ final class Runs {
         return c != null && (c.equals(command) || c.startsWith(command + "-"));
     }
 
-    static boolean ends(Event e) {
-        return e instanceof Event.TurnCompleted || e instanceof Event.TurnInterrupted || e instanceof Event.TurnSuspended;
-    }
 
     static Logger log() {
         return LOG;
