@@ -14,6 +14,7 @@ import io.javalin.http.Context;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * Mounts the compatible surfaces ({@code /langgraph}: the LangGraph SDK's threads and runs;
@@ -65,8 +66,14 @@ final class CompatMount {
         }
 
         @Override
-        public CompletableFuture<TurnResult> startTurn(Session session, String text, CommandOptions options) {
-            return api.turns.start(session, text, options);
+        public CompletableFuture<TurnResult> startTurn(String tenant, Session session, String text, CommandOptions options) {
+            return api.turns.start(tenant, session, text, options);
+        }
+
+        @Override
+        public CompletableFuture<TurnResult> runCommand(String tenant, Session session, CommandOptions options,
+                                                        Supplier<TurnResult> command) {
+            return api.turns.run(tenant, session, options, command);
         }
 
         @Override

@@ -69,7 +69,14 @@ final class SessionRoutes {
                 throw new CommandConflictException(id, options.commandId(), "creating another session", "creating this one");
             }
         }
+        boolean retry = options.commandId() != null && id != null && tenant.find(id).isPresent();
+        if (!retry) {
+            api.sessionCounts.admit(tenant);
+        }
         Session s = tenant.create(ns, options);
+        if (!retry) {
+            api.sessionCounts.created(tenant.id());
+        }
         ctx.header("Location", "/v1/sessions/" + s.id());
         Api.send(ctx, 201, Views.session(s.info()));
     }
@@ -143,6 +150,7 @@ final class SessionRoutes {
         Session s = api.session(ctx);
         Query.only(ctx);
         api.tenant(ctx).delete(s.id());
+        api.sessionCounts.deleted(api.tenant(ctx).id());
         ctx.status(204);
     }
 }

@@ -58,14 +58,16 @@ public final class ThreadlineServer implements AutoCloseable {
      * @throws IllegalStateException                when the port cannot be bound
      */
     public static ThreadlineServer start(ServerConfig config) {
+        ServerMetrics metrics = new ServerMetrics();
         Threadline runtime = Threadline.builder().store(StateStores.open(config.store()))
-                .models(config.models() != null ? config.models() : Models.resolver(null, System.getenv(), 0, HttpSettings.defaults()))
+                .models(metrics.timed(config.models() != null ? config.models()
+                        : Models.resolver(null, System.getenv(), 0, HttpSettings.defaults())))
                 .skills(skills(config)).leaseWait(config.leaseWait()).leaseLinger(config.leaseLinger()).build();
         KeyStore keys = null;
         try {
             keys = KeyStore.open(config.store());
             NewKey created = keys.hasActiveKey() ? null : keys.create("default");
-            Api api = new Api(runtime, keys, config, new ServerMetrics());
+            Api api = new Api(runtime, keys, config, metrics);
             Javalin app = Javalin.create(cfg -> configure(cfg, api)).start(config.host(), config.port());
             String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
             URI url = URI.create("http://" + host + ":" + app.port());
@@ -133,11 +135,11 @@ public final class ThreadlineServer implements AutoCloseable {
         new CommandRoutes(api).register(cfg.routes);
         new OpsRoutes(api).register(cfg.routes);
         CompatMount.register(cfg, api); // /langgraph and /openai/v1: docs/compatibility.md
-        cfg.routes.exception(Exception.class, (e, ctx) -> problem(ctx, Problems.of(e)));
+        cfg.routes.exception(Exception.class, (e, ctx) -> problem(ctx, api.metrics, Problems.of(e)));
         for (int status : new int[] {400, 404, 405, 413, 414, 431, 500}) { // Javalin's own answers, as problems too
             cfg.routes.error(status, "*", ctx -> {
                 if (!isProblem(ctx)) {
-                    problem(ctx, Problems.of(new HttpResponseException(status, "")));
+                    problem(ctx, api.metrics, Problems.of(new HttpResponseException(status, "")));
                 }
             });
         }
@@ -157,12 +159,15 @@ public final class ThreadlineServer implements AutoCloseable {
         return type != null && type.startsWith(Problem.MEDIA_TYPE);
     }
 
-    private static void problem(Context ctx, Problem p) {
+    private static void problem(Context ctx, ServerMetrics metrics, Problem p) {
         if (ctx.res().isCommitted()) {
             return; // a stream already started; it reports its own errors
         }
+        metrics.problem(p);
         if (p.status() == 409 && p.type().endsWith("/session-busy")) {
             ctx.header("Retry-After", "1");
+        } else if (p.status() == 429) {
+            ctx.header("Retry-After", "5");
         }
         ctx.status(p.status()).contentType(Problem.MEDIA_TYPE).result(Json.write(p) + "\n");
     }

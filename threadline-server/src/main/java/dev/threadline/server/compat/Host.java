@@ -10,6 +10,7 @@ import io.javalin.http.Context;
 import java.io.IOException;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * What the server lends its compatible surfaces (the LangGraph and OpenAI wire formats): the tenant of
@@ -32,10 +33,17 @@ public interface Host {
     SessionConfig sessionDefaults();
 
     /**
-     * Queues a turn on {@code session} and tracks it until it ends, so that a graceful shutdown lets it
-     * finish or interrupts it.
+     * Queues a turn on {@code session} of {@code tenant} and tracks it until it ends, so that a graceful
+     * shutdown lets it finish or interrupts it (and the server's per-turn limits apply). {@code options}
+     * must carry a command id.
      */
-    CompletableFuture<TurnResult> startTurn(Session session, String text, CommandOptions options);
+    CompletableFuture<TurnResult> startTurn(String tenant, Session session, String text, CommandOptions options);
+
+    /**
+     * Runs {@code command}, which continues a suspended turn (approvals, denials, answers), on a thread of
+     * its own, tracked like a turn. {@code options} must carry a command id.
+     */
+    CompletableFuture<TurnResult> runCommand(String tenant, Session session, CommandOptions options, Supplier<TurnResult> command);
 
     /**
      * Starts a server-sent-event response on {@code ctx}, served by the calling thread until closed.

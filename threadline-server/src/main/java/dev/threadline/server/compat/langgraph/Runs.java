@@ -193,8 +193,9 @@ final class Runs {
         CommandOptions options = new CommandOptions(command, req.strategy(), streaming && req.modes().contains("messages-tuple")
                 ? deltas::add : null, false);
         long before = s.state().seq();
-        CompletableFuture<TurnResult> turn = req.text() != null ? host.startTurn(s, req.text(), options)
-                : resume(s, req.resume(), options);
+        String tenant = Gate.tenant(ctx).id();
+        CompletableFuture<TurnResult> turn = req.text() != null ? host.startTurn(tenant, s, req.text(), options)
+                : resume(tenant, s, req.resume(), options);
         ctx.header("Content-Location", "/threads/" + s.id() + "/runs/" + runId);
         if (!streaming) {
             waitFor(ctx, s, turn);
@@ -203,8 +204,8 @@ final class Runs {
         new RunStream(host, ctx, s, runId, command, req.modes(), deltas).run(turn, before);
     }
 
-    /** The decisions of {@code resume} applied one by one (each a command of its own), on a virtual thread. */
-    private static CompletableFuture<TurnResult> resume(Session s, JsonNode resume, CommandOptions options) {
+    /** The decisions of {@code resume} applied one by one (each a command of its own), tracked by the server like a turn. */
+    private CompletableFuture<TurnResult> resume(String tenant, Session s, JsonNode resume, CommandOptions options) {
         List<PendingApproval> pending = s.pendingApprovals();
         if (pending.isEmpty()) {
             throw new ApiException(409, "nothing-to-resume", "command.resume", "the thread waits for no approval or answer");
@@ -229,7 +230,7 @@ final class Runs {
         for (var d : decisions) {
             check(d.getKey(), d.getValue());
         }
-        return CompletableFuture.supplyAsync(() -> {
+        return host.runCommand(tenant, s, options, () -> {
             TurnResult last = null;
             int k = 0;
             for (var d : decisions) {
@@ -237,7 +238,7 @@ final class Runs {
                 last = decide(s, d.getKey(), d.getValue(), o);
             }
             return last;
-        }, r -> Thread.ofVirtual().name("langgraph-resume").start(r));
+        });
     }
 
     /** Refuses a resume value that does not fit the call before anything is applied. */
