@@ -28,7 +28,7 @@ final class LoadReport {
         }
         Files.writeString(dir.resolve(FILES.get(0)), SvgCharts.logLog(String.format(Locale.ROOT,
                 "Turn latency from the intended start, by arrival rate (HTTP saturation %.1f turns/s)",
-                r.saturation().http().offeredPerSec()), "offered turns per second", "milliseconds", load));
+                r.saturation().httpRate()), "offered turns per second", "milliseconds", load));
 
         List<SvgCharts.Curve> hot = new ArrayList<>();
         hot.add(new SvgCharts.Curve("HTTP, hot session alone", percentiles(r.hot().http().alone()), false, 0));
@@ -72,11 +72,22 @@ final class LoadReport {
         LoadResults.Saturation s = r.saturation();
         out.printf(Locale.ROOT, "server: %s; %d cpus; %s; run took %.0f s%n%n", r.server(), r.machine().cpus(), r.machine().jdk(),
                 r.seconds());
-        out.println("| saturation (closed loop) | turns/s | p50 ms | p99 ms | errors |");
+        out.printf(Locale.ROOT, "saturation (highest arrival rate kept up with): HTTP %.1f turns/s, in-process %.1f turns/s%n%n",
+                s.httpRate(), s.inProcessRate());
+        out.println("| closed loop | turns/s | p50 ms | p99 ms | errors |");
         out.println("| --- | ---: | ---: | ---: | ---: |");
         for (OpenLoop.Measurement m : List.of(s.http(), s.inProcess(), s.httpOneSession(), s.inProcessOneSession())) {
             out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %d |%n", m.name(), m.offeredPerSec(), m.p50Millis(), m.p99Millis(),
                     m.errorCount());
+        }
+        out.println();
+        out.println("| search step | offered turns/s | steady answers/s | p50 ms | p99 ms | errors | kept up |");
+        out.println("| --- | ---: | ---: | ---: | ---: | ---: | --- |");
+        for (List<OpenLoop.Measurement> steps : List.of(s.httpSearch(), s.inProcessSearch())) {
+            for (OpenLoop.Measurement m : steps) {
+                out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %d | %s |%n", steps == s.httpSearch() ? "HTTP" : "in-process",
+                        m.offeredPerSec(), m.steadyPerSec(), m.p50Millis(), m.p99Millis(), m.errorCount(), m.keptUp() ? "yes" : "no");
+            }
         }
         out.println();
         out.println("| load | offered turns/s | | achieved | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | errors |");

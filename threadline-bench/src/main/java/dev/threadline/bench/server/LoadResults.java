@@ -35,13 +35,19 @@ record LoadResults(Machine machine, String command, String server, LoadConfig co
     }
 
     /**
-     * @param http       the closed loop over HTTP: its achieved rate is the saturation the levels are fractions of
-     * @param inProcess  the same closed loop through the Java API
+     * @param httpRate       the saturation over HTTP, which the levels are fractions of: the highest arrival rate of the
+     *                       search that was kept up with (no errors, answers at 95 % of the rate or more)
+     * @param inProcessRate  the same through the Java API
+     * @param httpSearch     the search's steps over HTTP (open model, each on the same sessions)
+     * @param inProcessSearch the same in-process
+     * @param http           the closed loop over HTTP ({@code saturationClients} clients back to back): the search's start
+     * @param inProcess      the same closed loop through the Java API
      * @param httpOneSession one client on one session, back to back over HTTP (a session runs its turns one at a time)
      * @param inProcessOneSession the same in-process
      */
-    record Saturation(OpenLoop.Measurement http, OpenLoop.Measurement inProcess, OpenLoop.Measurement httpOneSession,
-                      OpenLoop.Measurement inProcessOneSession) {}
+    record Saturation(double httpRate, double inProcessRate, List<OpenLoop.Measurement> httpSearch,
+                      List<OpenLoop.Measurement> inProcessSearch, OpenLoop.Measurement http, OpenLoop.Measurement inProcess,
+                      OpenLoop.Measurement httpOneSession, OpenLoop.Measurement inProcessOneSession) {}
 
     /** One open-model level: {@code fraction} of the HTTP saturation, offered to both. */
     record Level(double fraction, double rate, OpenLoop.Measurement http, OpenLoop.Measurement inProcess) {}

@@ -52,7 +52,10 @@ final class OpenLoop {
         AtomicLong lastEnd = new AtomicLong();
         AtomicLong maxLateStart = new AtomicLong();
         CountDownLatch done = new CountDownLatch((int) count);
+        AtomicLong inWindow = new AtomicLong();
         long start = System.nanoTime() + 1_000_000;
+        long windowFrom = start + (count * period) / 4;
+        long windowTo = start + count * period;
         for (long n = 0; n < count; n++) {
             long intended = start + n * period;
             long wait;
@@ -68,6 +71,9 @@ final class OpenLoop {
                     hist.recordValue(Math.max(1, (end - intended) / 1000));
                     ok.incrementAndGet();
                     lastEnd.accumulateAndGet(end, Math::max);
+                    if (end >= windowFrom && end < windowTo) {
+                        inWindow.incrementAndGet();
+                    }
                 } catch (Failure f) {
                     errors.computeIfAbsent(f.kind, k -> new AtomicLong()).incrementAndGet();
                 } catch (Exception | Error e) {
@@ -82,7 +88,8 @@ final class OpenLoop {
             errors.computeIfAbsent("unanswered after drain", k -> new AtomicLong()).addAndGet(done.getCount());
         }
         long elapsed = Math.max(lastEnd.get(), sent) - start;
-        return Measurement.of(name, rate, count, ok.get(), errors, hist, elapsed, maxLateStart.get());
+        return Measurement.of(name, rate, count, ok.get(), errors, hist, elapsed, maxLateStart.get(),
+                inWindow.get() / ((windowTo - windowFrom) / 1e9));
     }
 
     /**
@@ -117,7 +124,8 @@ final class OpenLoop {
             t.join();
         }
         long elapsed = System.nanoTime() - start;
-        return Measurement.of(name, ok.get() / (elapsed / 1e9), next.get(), ok.get(), errors, hist, elapsed, 0);
+        double rate = ok.get() / (elapsed / 1e9);
+        return Measurement.of(name, rate, next.get(), ok.get(), errors, hist, elapsed, 0, rate);
     }
 
     /**
@@ -131,19 +139,26 @@ final class OpenLoop {
      * @param achievedPerSec successful answers per second, from the first intended start to the last answer
      * @param p50Millis      latency percentiles of the successful answers, from the intended start
      * @param maxLateStartMillis how late the generator started its latest request (its own lag; 0 in a closed loop)
+     * @param steadyPerSec   answers per second that ended in the last three quarters of the sending window: the
+     *                       offered rate while the system keeps up, its capacity when it does not
      */
     record Measurement(String name, double offeredPerSec, long sent, long ok, Map<String, Long> errors, double achievedPerSec,
                        double p50Millis, double p90Millis, double p99Millis, double p999Millis, double maxMillis,
-                       double meanMillis, double maxLateStartMillis) {
+                       double meanMillis, double maxLateStartMillis, double steadyPerSec) {
         static Measurement of(String name, double rate, long sent, long ok, Map<String, AtomicLong> errors, Histogram h,
-                              long elapsedNanos, long lateNanos) {
+                              long elapsedNanos, long lateNanos, double steady) {
             Map<String, Long> e = new TreeMap<>();
             errors.forEach((k, v) -> e.put(k, v.get()));
             boolean any = h.getTotalCount() > 0;
             return new Measurement(name, round(rate), sent, ok, e, round(ok / (elapsedNanos / 1e9)),
                     any ? ms(h.getValueAtPercentile(50)) : 0, any ? ms(h.getValueAtPercentile(90)) : 0,
                     any ? ms(h.getValueAtPercentile(99)) : 0, any ? ms(h.getValueAtPercentile(99.9)) : 0,
-                    any ? ms(h.getMaxValue()) : 0, any ? round(h.getMean() / 1000) : 0, round(lateNanos / 1e6));
+                    any ? ms(h.getMaxValue()) : 0, any ? round(h.getMean() / 1000) : 0, round(lateNanos / 1e6), round(steady));
+        }
+
+        /** No errors, and the answers kept up with the arrivals (at least 95 % of the rate) while it sent. */
+        boolean keptUp() {
+            return errorCount() == 0 && steadyPerSec >= 0.95 * offeredPerSec;
         }
 
         long errorCount() {

@@ -102,10 +102,9 @@ public final class ServeLoad {
         long t0 = System.nanoTime();
         Files.createDirectories(out);
         String how;
-        LoadResults.Saturation saturation;
         List<OpenLoop.Measurement> httpLevels = new ArrayList<>();
         LoadResults.StreamRun httpStreams;
-        double satRate;
+        Search httpSearch;
         OpenLoop.Measurement httpSat;
         OpenLoop.Measurement httpOne;
         try (ServerUnderTest server = start("main"); HttpTurns http = new HttpTurns(server, timeout())) {
@@ -114,14 +113,16 @@ public final class ServeLoad {
             warmUp(http);
             httpSat = saturation(http, "HTTP closed loop");
             httpOne = oneSession(http, "HTTP one session");
-            satRate = httpSat.offeredPerSec();
+            httpSearch = search(http, httpSat.offeredPerSec());
             for (double f : config.fractions()) {
-                httpLevels.add(level(http, f, satRate));
+                httpLevels.add(level(http, f, httpSearch.rate()));
             }
             httpStreams = streamsOverHttp(http);
         }
+        double satRate = httpSearch.rate();
         List<LoadResults.Level> levels = new ArrayList<>();
         LoadResults.StreamRun inStreams;
+        Search inSearch;
         OpenLoop.Measurement inSat;
         OpenLoop.Measurement inOne;
         try (InProcessTurns in = new InProcessTurns(work.resolve("inprocess.db"))) {
@@ -129,19 +130,71 @@ public final class ServeLoad {
             warmUp(in);
             inSat = saturation(in, "in-process closed loop");
             inOne = oneSession(in, "in-process one session");
+            inSearch = search(in, inSat.offeredPerSec());
             for (int i = 0; i < config.fractions().size(); i++) {
                 double f = config.fractions().get(i);
                 levels.add(new LoadResults.Level(f, rate(f * satRate), httpLevels.get(i), level(in, f, satRate)));
             }
             inStreams = streamsInProcess(in);
         }
-        saturation = new LoadResults.Saturation(httpSat, inSat, httpOne, inOne);
+        LoadResults.Saturation saturation = new LoadResults.Saturation(satRate, inSearch.rate(), httpSearch.steps(),
+                inSearch.steps(), httpSat, inSat, httpOne, inOne);
         LoadResults.Hot hot = hot(satRate, httpOne.offeredPerSec());
         LoadResults r = new LoadResults(LoadResults.Machine.here(), command, how, config, saturation, levels, hot,
                 new LoadResults.Streams(config.streams(), httpStreams, inStreams), Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
         Files.writeString(out.resolve("results.json"), Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(r) + "\n");
         LoadReport.plots(r, out);
         return r;
+    }
+
+    /** The highest rate kept up with, and the steps that found it. */
+    record Search(double rate, List<OpenLoop.Measurement> steps) {}
+
+    /**
+     * The open-model search for saturation: from 60 % of the closed loop's rate, up by 25 % a step while
+     * each step is kept up with ({@link OpenLoop.Measurement#keptUp}), then one step halfway between the
+     * last kept up and the first not. With no step kept up, the first step's steady answer rate.
+     */
+    private Search search(Turns t, double closedRate) throws Exception {
+        List<String> ids = ids(t.name() + "-search", config.sessionsPerLevel());
+        t.create(ids);
+        List<OpenLoop.Measurement> steps = new ArrayList<>();
+        double good = 0;
+        double bad = 0;
+        double r = rate(0.6 * closedRate);
+        for (int i = 0; i < config.searchSteps(); i++) {
+            OpenLoop.Measurement m = searchStep(t, ids, r);
+            steps.add(m);
+            if (!m.keptUp()) {
+                bad = r;
+                break;
+            }
+            good = r;
+            double next = rate(r * 1.25);
+            if (next <= r) {
+                break; // at the cap
+            }
+            r = next;
+        }
+        if (good > 0 && bad > 0 && steps.size() < config.searchSteps() + 1) {
+            double mid = rate((good + bad) / 2);
+            OpenLoop.Measurement m = searchStep(t, ids, mid);
+            steps.add(m);
+            if (m.keptUp()) {
+                good = mid;
+            }
+        }
+        double found = good > 0 ? good : Math.max(0.5, steps.getFirst().steadyPerSec());
+        step(String.format(Locale.ROOT, "  %s saturation: %.1f turns/s", t.name(), found));
+        return new Search(found, steps);
+    }
+
+    private OpenLoop.Measurement searchStep(Turns t, List<String> ids, double rate) throws Exception {
+        OpenLoop.Measurement m = OpenLoop.open(t.name() + " search " + rate, rate, seconds(config.searchSeconds()),
+                Duration.ofSeconds(config.timeoutSeconds() + 5), n -> t.turn(ids.get((int) (n % ids.size())), text(n)));
+        step(String.format(Locale.ROOT, "  search %.1f turns/s: steady %.1f, p50 %.1f, p99 %.1f ms, errors %s -> %s", rate,
+                m.steadyPerSec(), m.p50Millis(), m.p99Millis(), m.errors(), m.keptUp() ? "kept up" : "not kept up"));
+        return m;
     }
 
     private ServerUnderTest start(String name) throws IOException, InterruptedException {
@@ -244,7 +297,7 @@ public final class ServeLoad {
 
     /** The hot session alone, then beside the quiet ones, over HTTP and in-process. */
     private LoadResults.Hot hot(double satRate, double oneSessionRate) throws Exception {
-        double rate = rate(Math.min(0.5 * oneSessionRate, 0.25 * satRate));
+        double rate = rate(Math.min(config.hotFraction() * oneSessionRate, 0.25 * satRate));
         double trickle = rate(config.quietTrickle() * satRate);
         phase(String.format(Locale.ROOT, "hot session at %.1f turns/s beside %d quiet ones trickling at %.1f turns/s", rate,
                 config.quietSessions(), trickle));
@@ -322,7 +375,7 @@ public final class ServeLoad {
         exchange.addAll(BenchMessage.at(0).toEvents()); // the user's question
         exchange.addAll(BenchMessage.at(3).toEvents()); // the assistant's answer
         try (Threadline tl = Threadline.builder().store(SqliteStateStore.open(db)).build()) {
-            int threads = 32;
+            int threads = 256; // concurrent creates share commits (the store's group commit)
             List<Thread> all = new ArrayList<>();
             List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
             for (int k = 0; k < threads; k++) {
