@@ -74,24 +74,25 @@ final class LoadReport {
                 r.seconds());
         out.printf(Locale.ROOT, "saturation (highest arrival rate kept up with): HTTP %.1f turns/s, in-process %.1f turns/s%n%n",
                 s.httpRate(), s.inProcessRate());
-        out.println("| closed loop | turns/s | p50 ms | p99 ms | errors |");
-        out.println("| --- | ---: | ---: | ---: | ---: |");
+        out.println("| closed loop | turns/s | p50 ms | p99 ms | errors | machine load avg |");
+        out.println("| --- | ---: | ---: | ---: | ---: | ---: |");
         for (OpenLoop.Measurement m : List.of(s.http(), s.inProcess(), s.httpOneSession(), s.inProcessOneSession())) {
-            out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %d |%n", m.name(), m.offeredPerSec(), m.p50Millis(), m.p99Millis(),
-                    m.errorCount());
+            out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %d | %.1f |%n", m.name(), m.offeredPerSec(), m.p50Millis(), m.p99Millis(),
+                    m.errorCount(), m.loadAverage());
         }
         out.println();
-        out.println("| search step | offered turns/s | steady answers/s | p50 ms | p99 ms | errors | kept up |");
-        out.println("| --- | ---: | ---: | ---: | ---: | ---: | --- |");
+        out.println("| search step | offered turns/s | steady answers/s | p50 ms | p99 ms | errors | kept up | machine load avg |");
+        out.println("| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |");
         for (List<OpenLoop.Measurement> steps : List.of(s.httpSearch(), s.inProcessSearch())) {
             for (OpenLoop.Measurement m : steps) {
-                out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %d | %s |%n", steps == s.httpSearch() ? "HTTP" : "in-process",
-                        m.offeredPerSec(), m.steadyPerSec(), m.p50Millis(), m.p99Millis(), m.errorCount(), m.keptUp() ? "yes" : "no");
+                out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %d | %s | %.1f |%n", steps == s.httpSearch() ? "HTTP" : "in-process",
+                        m.offeredPerSec(), m.steadyPerSec(), m.p50Millis(), m.p99Millis(), m.errorCount(), m.keptUp() ? "yes" : "no",
+                        m.loadAverage());
             }
         }
         out.println();
-        out.println("| load | offered turns/s | | achieved | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | errors |");
-        out.println("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        out.println("| load | offered turns/s | | achieved | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | errors | machine load avg |");
+        out.println("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         for (LoadResults.Level l : r.levels()) {
             row(out, String.format(Locale.ROOT, "%.0f %%", l.fraction() * 100), l.rate(), "HTTP", l.http());
             row(out, "", l.rate(), "in-process", l.inProcess());
@@ -100,8 +101,8 @@ final class LoadReport {
         LoadResults.Hot h = r.hot();
         out.printf(Locale.ROOT, "hot session at %.1f turns/s; %d quiet sessions (seeded in %.1f s) trickling at %.1f turns/s%n%n",
                 h.rate(), h.quietSessions(), h.seedSeconds(), h.trickleRate());
-        out.println("| | | achieved | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | errors | heap after GC | RSS |");
-        out.println("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        out.println("| | | achieved | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | errors | heap after GC | RSS | machine load avg |");
+        out.println("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         for (LoadResults.HotRun run : List.of(h.http(), h.inProcess())) {
             String who = run == h.http() ? "HTTP" : "in-process";
             hotRow(out, who, "hot, alone", run.alone(), run.heapAloneBytes(), run.rssAloneBytes());
@@ -120,15 +121,15 @@ final class LoadReport {
     }
 
     private static void row(PrintStream out, String load, double rate, String who, OpenLoop.Measurement m) {
-        out.printf(Locale.ROOT, "| %s | %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %s |%n", load, load.isEmpty() ? "" :
+        out.printf(Locale.ROOT, "| %s | %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %s | %.1f |%n", load, load.isEmpty() ? "" :
                 String.format(Locale.ROOT, "%.1f", rate), who, m.achievedPerSec(), m.p50Millis(), m.p90Millis(), m.p99Millis(),
-                m.p999Millis(), m.maxMillis(), errors(m));
+                m.p999Millis(), m.maxMillis(), errors(m), m.loadAverage());
     }
 
     private static void hotRow(PrintStream out, String who, String what, OpenLoop.Measurement m, long heap, long rss) {
-        out.printf(Locale.ROOT, "| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %s | %s | %s |%n", who, what,
+        out.printf(Locale.ROOT, "| %s | %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %s | %s | %s | %.1f |%n", who, what,
                 m.achievedPerSec(), m.p50Millis(), m.p90Millis(), m.p99Millis(), m.p999Millis(), m.maxMillis(), errors(m),
-                heap < 0 ? "" : mib(heap), rss < 0 ? "" : mib(rss));
+                heap < 0 ? "" : mib(heap), rss < 0 ? "" : mib(rss), m.loadAverage());
     }
 
     private static String errors(OpenLoop.Measurement m) {

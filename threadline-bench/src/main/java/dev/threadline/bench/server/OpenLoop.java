@@ -141,10 +141,11 @@ final class OpenLoop {
      * @param maxLateStartMillis how late the generator started its latest request (its own lag; 0 in a closed loop)
      * @param steadyPerSec   answers per second that ended in the last three quarters of the sending window: the
      *                       offered rate while the system keeps up, its capacity when it does not
+     * @param loadAverage    the machine's one-minute load average when it ended (other work on the shared cores), or -1
      */
     record Measurement(String name, double offeredPerSec, long sent, long ok, Map<String, Long> errors, double achievedPerSec,
                        double p50Millis, double p90Millis, double p99Millis, double p999Millis, double maxMillis,
-                       double meanMillis, double maxLateStartMillis, double steadyPerSec) {
+                       double meanMillis, double maxLateStartMillis, double steadyPerSec, double loadAverage) {
         static Measurement of(String name, double rate, long sent, long ok, Map<String, AtomicLong> errors, Histogram h,
                               long elapsedNanos, long lateNanos, double steady) {
             Map<String, Long> e = new TreeMap<>();
@@ -153,12 +154,20 @@ final class OpenLoop {
             return new Measurement(name, round(rate), sent, ok, e, round(ok / (elapsedNanos / 1e9)),
                     any ? ms(h.getValueAtPercentile(50)) : 0, any ? ms(h.getValueAtPercentile(90)) : 0,
                     any ? ms(h.getValueAtPercentile(99)) : 0, any ? ms(h.getValueAtPercentile(99.9)) : 0,
-                    any ? ms(h.getMaxValue()) : 0, any ? round(h.getMean() / 1000) : 0, round(lateNanos / 1e6), round(steady));
+                    any ? ms(h.getMaxValue()) : 0, any ? round(h.getMean() / 1000) : 0, round(lateNanos / 1e6), round(steady), machineLoad());
         }
 
         /** No errors, and the answers kept up with the arrivals (at least 95 % of the rate) while it sent. */
         boolean keptUp() {
             return errorCount() == 0 && steadyPerSec >= 0.95 * offeredPerSec;
+        }
+
+        private static double machineLoad() {
+            try {
+                return Double.parseDouble(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/loadavg")).split(" ")[0]);
+            } catch (java.io.IOException | RuntimeException e) {
+                return -1;
+            }
         }
 
         long errorCount() {

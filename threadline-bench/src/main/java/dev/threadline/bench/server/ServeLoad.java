@@ -102,44 +102,34 @@ public final class ServeLoad {
         long t0 = System.nanoTime();
         Files.createDirectories(out);
         String how;
-        List<OpenLoop.Measurement> httpLevels = new ArrayList<>();
+        List<LoadResults.Level> levels = new ArrayList<>();
+        LoadResults.Saturation saturation;
         LoadResults.StreamRun httpStreams;
-        Search httpSearch;
-        OpenLoop.Measurement httpSat;
-        OpenLoop.Measurement httpOne;
-        try (ServerUnderTest server = start("main"); HttpTurns http = new HttpTurns(server, timeout())) {
+        LoadResults.StreamRun inStreams;
+        // Both alive at once and measured alternately, step by step, so that the other work on a shared
+        // machine falls on both alike; the one not being measured is idle.
+        try (ServerUnderTest server = start("main"); HttpTurns http = new HttpTurns(server, timeout());
+             InProcessTurns in = new InProcessTurns(work.resolve("inprocess.db"))) {
             how = server.how();
-            phase("HTTP at " + server.url() + " (" + how + ")");
+            phase("HTTP at " + server.url() + " (" + how + "), beside the Java API in this JVM");
             warmUp(http);
-            httpSat = saturation(http, "HTTP closed loop");
-            httpOne = oneSession(http, "HTTP one session");
-            httpSearch = search(http, httpSat.offeredPerSec());
+            warmUp(in);
+            OpenLoop.Measurement httpSat = saturation(http, "HTTP closed loop");
+            OpenLoop.Measurement inSat = saturation(in, "in-process closed loop");
+            OpenLoop.Measurement httpOne = oneSession(http, "HTTP one session");
+            OpenLoop.Measurement inOne = oneSession(in, "in-process one session");
+            Search httpSearch = search(http, httpSat.offeredPerSec());
+            Search inSearch = search(in, inSat.offeredPerSec());
+            saturation = new LoadResults.Saturation(httpSearch.rate(), inSearch.rate(), httpSearch.steps(), inSearch.steps(),
+                    httpSat, inSat, httpOne, inOne);
             for (double f : config.fractions()) {
-                httpLevels.add(level(http, f, httpSearch.rate()));
+                levels.add(new LoadResults.Level(f, rate(f * httpSearch.rate()), level(http, f, httpSearch.rate()),
+                        level(in, f, httpSearch.rate())));
             }
             httpStreams = streamsOverHttp(http);
-        }
-        double satRate = httpSearch.rate();
-        List<LoadResults.Level> levels = new ArrayList<>();
-        LoadResults.StreamRun inStreams;
-        Search inSearch;
-        OpenLoop.Measurement inSat;
-        OpenLoop.Measurement inOne;
-        try (InProcessTurns in = new InProcessTurns(work.resolve("inprocess.db"))) {
-            phase("in-process (Java API)");
-            warmUp(in);
-            inSat = saturation(in, "in-process closed loop");
-            inOne = oneSession(in, "in-process one session");
-            inSearch = search(in, inSat.offeredPerSec());
-            for (int i = 0; i < config.fractions().size(); i++) {
-                double f = config.fractions().get(i);
-                levels.add(new LoadResults.Level(f, rate(f * satRate), httpLevels.get(i), level(in, f, satRate)));
-            }
             inStreams = streamsInProcess(in);
         }
-        LoadResults.Saturation saturation = new LoadResults.Saturation(satRate, inSearch.rate(), httpSearch.steps(),
-                inSearch.steps(), httpSat, inSat, httpOne, inOne);
-        LoadResults.Hot hot = hot(satRate, httpOne.offeredPerSec());
+        LoadResults.Hot hot = hot(saturation.httpRate(), saturation.httpOneSession().offeredPerSec());
         LoadResults r = new LoadResults(LoadResults.Machine.here(), command, how, config, saturation, levels, hot,
                 new LoadResults.Streams(config.streams(), httpStreams, inStreams), Math.round((System.nanoTime() - t0) / 1e8) / 10.0);
         Files.writeString(out.resolve("results.json"), Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(r) + "\n");
@@ -309,32 +299,32 @@ public final class ServeLoad {
         Path httpDb = copy(seed, work.resolve("serve-quiet.db"));
         Path inDb = copy(seed, work.resolve("inprocess-quiet.db"));
 
+        OpenLoop.Measurement httpAlone;
+        OpenLoop.Measurement inAlone;
+        long[] httpMem;
+        long[] inMem;
+        try (ServerUnderTest server = start("hot"); HttpTurns h = new HttpTurns(server, timeout());
+             InProcessTurns i = new InProcessTurns(work.resolve("inprocess-hot.db"))) {
+            warmUp(h);
+            warmUp(i);
+            httpAlone = hotAlone(h, rate);
+            inAlone = hotAlone(i, rate);
+            httpMem = new long[] {h.memory().heapAfterGcBytes(), h.memory().rssBytes()};
+            inMem = new long[] {i.memory().heapAfterGcBytes(), i.memory().rssBytes()};
+        }
         LoadResults.HotRun http;
-        OpenLoop.Measurement alone;
-        long heapAlone;
-        long rssAlone;
-        try (ServerUnderTest server = start("hot"); HttpTurns t = new HttpTurns(server, timeout())) {
-            alone = hotAlone(t, rate);
-            heapAlone = t.memory().heapAfterGcBytes();
-            rssAlone = t.memory().rssBytes();
-        }
-        try (ServerUnderTest server = start(httpDb, "quiet"); HttpTurns t = new HttpTurns(server, timeout())) {
-            http = hotBeside(t, rate, trickle, alone, heapAlone, rssAlone);
-        }
         LoadResults.HotRun in;
-        try (InProcessTurns t = new InProcessTurns(work.resolve("inprocess-hot.db"))) {
-            alone = hotAlone(t, rate);
-            heapAlone = t.memory().heapAfterGcBytes();
-            rssAlone = t.memory().rssBytes();
-        }
-        try (InProcessTurns t = new InProcessTurns(inDb)) {
-            in = hotBeside(t, rate, trickle, alone, heapAlone, rssAlone);
+        try (ServerUnderTest server = start(httpDb, "quiet"); HttpTurns h = new HttpTurns(server, timeout());
+             InProcessTurns i = new InProcessTurns(inDb)) {
+            warmUp(h);
+            warmUp(i);
+            http = hotBeside(h, rate, trickle, httpAlone, httpMem[0], httpMem[1]);
+            in = hotBeside(i, rate, trickle, inAlone, inMem[0], inMem[1]);
         }
         return new LoadResults.Hot(rate, trickle, config.quietSessions(), seedSecs, http, in);
     }
 
     private OpenLoop.Measurement hotAlone(Turns t, double rate) throws Exception {
-        warmUp(t);
         t.create(List.of("hot"));
         step(t.name() + " hot session alone");
         OpenLoop.Measurement m = OpenLoop.open(t.name() + " hot alone", rate, seconds(config.hotSeconds()),
@@ -345,7 +335,6 @@ public final class ServeLoad {
 
     private LoadResults.HotRun hotBeside(Turns t, double rate, double trickle, OpenLoop.Measurement alone, long heapAlone,
                                          long rssAlone) throws Exception {
-        warmUp(t);
         t.create(List.of("hot"));
         step(t.name() + " hot session beside " + config.quietSessions() + " quiet ones");
         AtomicReference<Object> quiet = new AtomicReference<>();
