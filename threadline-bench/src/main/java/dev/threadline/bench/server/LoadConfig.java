@@ -9,7 +9,7 @@ import java.util.List;
  * @param saturationClients  clients of the closed loop that finds the saturation rate
  * @param saturationSeconds  how long that loop runs
  * @param searchSeconds      each step of the open-model search for the highest rate that is kept up with
- * @param searchSteps        at most this many steps (25 % apart, then one between the last kept up and the first not)
+ * @param searchSteps        at most this many steps (40 % apart), then two halvings of the interval between the last kept up and the first not
  * @param fractions          the open-model levels, as fractions of the HTTP saturation rate
  * @param levelSeconds       how long each level sends
  * @param sessionsPerLevel   fresh sessions per level; turn n goes to session n mod this
@@ -28,9 +28,9 @@ record LoadConfig(int warmupSeconds, int saturationClients, double saturationSec
 
     static final List<Double> FRACTIONS = List.of(0.25, 0.5, 0.75, 0.9, 1.0, 1.2);
 
-    /** The documented run: about 8-9 minutes on two cores. */
+    /** The documented run: about 9 minutes on two shared cores. */
     static LoadConfig full() {
-        return new LoadConfig(5, 16, 6, 6, 8, FRACTIONS, 12, 256, 0, 10_000, 15, 0.25, 0.1, 1_000, 30);
+        return new LoadConfig(5, 16, 6, 6, 10, FRACTIONS, 10, 256, 0, 10_000, 15, 0.25, 0.1, 1_000, 30);
     }
 
     /** Seconds, tiny rates, few requests: the harness end to end, figures meaningless. */

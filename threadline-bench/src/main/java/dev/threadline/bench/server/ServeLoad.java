@@ -118,8 +118,9 @@ public final class ServeLoad {
             OpenLoop.Measurement inSat = saturation(in, "in-process closed loop");
             OpenLoop.Measurement httpOne = oneSession(http, "HTTP one session");
             OpenLoop.Measurement inOne = oneSession(in, "in-process one session");
-            Search httpSearch = search(http, httpSat.offeredPerSec());
-            Search inSearch = search(in, inSat.offeredPerSec());
+            double closed = Math.max(httpSat.offeredPerSec(), inSat.offeredPerSec());
+            Search httpSearch = search(http, Math.max(closed, httpOne.offeredPerSec()));
+            Search inSearch = search(in, Math.max(closed, inOne.offeredPerSec()));
             saturation = new LoadResults.Saturation(httpSearch.rate(), inSearch.rate(), httpSearch.steps(), inSearch.steps(),
                     httpSat, inSat, httpOne, inOne);
             for (double f : config.fractions()) {
@@ -141,9 +142,10 @@ public final class ServeLoad {
     record Search(double rate, List<OpenLoop.Measurement> steps) {}
 
     /**
-     * The open-model search for saturation: from 60 % of the closed loop's rate, up by 25 % a step while
-     * each step is kept up with ({@link OpenLoop.Measurement#keptUp}), then one step halfway between the
-     * last kept up and the first not. With no step kept up, the first step's steady answer rate.
+     * The open-model search for saturation: from 60 % of the better of the two closed loops' rates, up by
+     * 40 % a step while each step is kept up with ({@link OpenLoop.Measurement#keptUp}), then two halvings
+     * of the interval between the last rate kept up with and the first not. With no step kept up, the
+     * first step's steady answer rate.
      */
     private Search search(Turns t, double closedRate) throws Exception {
         List<String> ids = ids(t.name() + "-search", config.sessionsPerLevel());
@@ -160,22 +162,25 @@ public final class ServeLoad {
                 break;
             }
             good = r;
-            double next = rate(r * 1.25);
+            double next = rate(r * 1.4);
             if (next <= r) {
                 break; // at the cap
             }
             r = next;
         }
-        if (good > 0 && bad > 0 && steps.size() < config.searchSteps() + 1) {
+        for (int i = 0; i < 2 && good > 0 && bad > 0; i++) {
             double mid = rate((good + bad) / 2);
             OpenLoop.Measurement m = searchStep(t, ids, mid);
             steps.add(m);
             if (m.keptUp()) {
                 good = mid;
+            } else {
+                bad = mid;
             }
         }
         double found = good > 0 ? good : Math.max(0.5, steps.getFirst().steadyPerSec());
-        step(String.format(Locale.ROOT, "  %s saturation: %.1f turns/s", t.name(), found));
+        step(String.format(Locale.ROOT, "  %s saturation: %.1f turns/s%s", t.name(), found,
+                bad == 0 && config.maxRate() == 0 ? " (every step kept up: at least this)" : ""));
         return new Search(found, steps);
     }
 

@@ -35,7 +35,7 @@ class ServeLoadSmokeTest {
         JsonNode json = Json.mapper().readTree(Files.readString(out.resolve("results.json")));
         assertThat(json.path("server").asText()).startsWith("in-process");
         assertThat(json.path("saturation").path("http").path("ok").asLong()).isPositive();
-        assertThat(json.path("saturation").path("httpSearch").size()).isBetween(1, 3);
+        assertThat(json.path("saturation").path("httpSearch").size()).isBetween(1, 4);
         assertThat(json.path("saturation").path("httpRate").asDouble()).isPositive();
         assertThat(json.path("levels")).hasSize(6);
         for (JsonNode level : json.path("levels")) {
