@@ -127,10 +127,14 @@ abstract class ServerUnderTest implements AutoCloseable {
         private final URI url;
         private final String key;
 
+        private final Thread onExit;
+
         Child(Process process, URI url, String key) {
             this.process = process;
             this.url = url;
             this.key = key;
+            this.onExit = new Thread(process::destroy, "serve-load-child-stop"); // a stopped benchmark leaves no server behind
+            Runtime.getRuntime().addShutdownHook(onExit);
         }
 
         @Override
@@ -156,6 +160,11 @@ abstract class ServerUnderTest implements AutoCloseable {
         /** SIGTERM (the server shuts down gracefully), then SIGKILL if it has not ended within 30 s. */
         @Override
         public void close() throws InterruptedException {
+            try {
+                Runtime.getRuntime().removeShutdownHook(onExit);
+            } catch (IllegalStateException exiting) {
+                // the JVM is already exiting: the hook stops the server
+            }
             process.destroy();
             if (!process.waitFor(30, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
