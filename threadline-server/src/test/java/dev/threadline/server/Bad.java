@@ -21,7 +21,7 @@ final class Bad {
                 "{\"ttlSeconds\":-5}", "{\"ttlSeconds\":1e999}", "{\"config\":[]}", "{\"config\":{\"maxIterations\":-1}}",
                 "{\"config\":{\"maxIterations\":1e10}}", "{\"config\":{\"model\":\"\"}}", "{\"config\":{\"contextPolicy\":\"bogus\"}}",
                 "{\"config\":{\"skills\":[5]}}", "{\"config\":{\"skills\":[\"no_such_skill\"]}}", "{\"config\":{\"extra\":1}}",
-                "{\"focus\":5}", "{\"focus\":\"a\\u0000\"}", "{\"unknown\":1}", "{\"text\":\"x\",\"strategy\":\"enqueue\"}",
+                "{\"focus\":5}", "{\"focus\":\"a\\u0000\"}", "{\"unknown\":1}", "{\"text\":\"x\",\"strategy\":\"shout\"}", "{\"text\":\"x\",\"strategy\":5}",
                 "{\"userId\":\"../u\"}", "{\"userId\":7}");
         Arbitrary<String> big = Arbitraries.of("[".repeat(10_000), "{\"a\":".repeat(10_000), "{\"text\":" + "[".repeat(5000) + "}",
                 "{\"seq\":" + "9".repeat(5000) + "}", "{\"text\":\"" + "x".repeat(100_001) + "\"}",
