@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * The same turns through the Java API in this JVM: a runtime built as {@code threadline serve}
  * builds its own (SQLite file, the environment's model resolver, so the scripted model; the built-in
- * skills without the file ones; 30 s lease wait), {@code Tenant.create} and {@code Session.submit}.
+ * skills without the file ones, ask_user; 30 s lease wait, no lease linger), {@code Tenant.create} and {@code Session.submit}.
  * A caller keeps its session handles. Thread-safe.
  */
 final class InProcessTurns implements Turns {
@@ -29,9 +29,15 @@ final class InProcessTurns implements Turns {
     InProcessTurns(Path db) {
         this.runtime = Threadline.builder().store(SqliteStateStore.open(db))
                 .models(Models.resolver(null, System.getenv(), 0, HttpSettings.defaults()))
-                .skills(Builtins.all(Path.of("").toAbsolutePath()).stream()
-                        .filter(s -> !s.name().equals(ReadFileSkill.NAME) && !s.name().equals(ListFilesSkill.NAME)).toList())
-                .leaseWait(Duration.ofSeconds(30)).build();
+                .skills(skills()).leaseWait(Duration.ofSeconds(30)).leaseLinger(Duration.ZERO).build();
+    }
+
+    /** The server's skills without a workspace: the built-in ones but the file ones, and ask_user. */
+    private static List<dev.threadline.core.skill.Skill> skills() {
+        List<dev.threadline.core.skill.Skill> all = new java.util.ArrayList<>(Builtins.all(Path.of("").toAbsolutePath()));
+        all.removeIf(s -> s.name().equals(ReadFileSkill.NAME) || s.name().equals(ListFilesSkill.NAME));
+        all.add(Builtins.askUser());
+        return all;
     }
 
     @Override

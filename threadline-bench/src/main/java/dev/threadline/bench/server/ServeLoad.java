@@ -198,8 +198,9 @@ public final class ServeLoad {
     }
 
     private ServerUnderTest start(Path db, String name) throws IOException, InterruptedException {
-        return childServer ? ServerUnderTest.child(launcher, db, work.resolve("serve-" + name + ".log"), Duration.ofMinutes(10))
-                : ServerUnderTest.inProcess(db);
+        int sse = Math.max(200, config.streams() + 100); // the default limit per tenant is 200 streams
+        return childServer ? ServerUnderTest.child(launcher, db, work.resolve("serve-" + name + ".log"), Duration.ofMinutes(10), sse)
+                : ServerUnderTest.inProcess(db, sse);
     }
 
     private void warmUp(Turns t) throws Exception {

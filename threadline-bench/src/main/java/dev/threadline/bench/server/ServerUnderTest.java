@@ -1,5 +1,6 @@
 package dev.threadline.bench.server;
 
+import dev.threadline.server.Limits;
 import dev.threadline.server.ServerConfig;
 import dev.threadline.server.ThreadlineServer;
 import java.io.BufferedReader;
@@ -39,12 +40,16 @@ abstract class ServerUnderTest implements AutoCloseable {
     public abstract void close() throws Exception;
 
     /**
-     * Starts {@code launcher serve --db DB --port 0} and waits (up to {@code startup}, which covers the
+     * Starts {@code launcher serve --db DB --port 0 --config FILE} (the file raises the limit of SSE
+     * streams per tenant to {@code sseStreams}, the default configuration otherwise) and waits (up to {@code startup}, which covers the
      * launcher building the CLI jar when it is stale) for the line with the URL; the server's stderr
      * goes to {@code log}.
      */
-    static ServerUnderTest child(Path launcher, Path db, Path log, Duration startup) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(launcher.toString(), "serve", "--db", db.toString(), "--port", "0")
+    static ServerUnderTest child(Path launcher, Path db, Path log, Duration startup, int sseStreams)
+            throws IOException, InterruptedException {
+        Path config = Path.of(db + ".serve.json");
+        Files.writeString(config, "{\"limits\": {\"maxSseStreamsPerTenant\": " + sseStreams + "}}\n");
+        Process p = new ProcessBuilder(launcher.toString(), "serve", "--db", db.toString(), "--port", "0", "--config", config.toString())
                 .redirectError(log.toFile()).start();
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Thread.ofVirtual().start(() -> {
@@ -81,8 +86,9 @@ abstract class ServerUnderTest implements AutoCloseable {
     }
 
     /** {@link ThreadlineServer#start} in this JVM on port 0. */
-    static ServerUnderTest inProcess(Path db) {
-        ThreadlineServer server = ThreadlineServer.start(ServerConfig.of(db).withPort(0));
+    static ServerUnderTest inProcess(Path db, int sseStreams) {
+        ThreadlineServer server = ThreadlineServer.start(ServerConfig.of(db).withPort(0)
+                .withLimits(Limits.DEFAULT.withMaxSseStreamsPerTenant(sseStreams)));
         String key = server.createdKey().orElseThrow(() -> new IllegalStateException("the key file beside " + db
                 + " already had a key; give the server a new file")).secret();
         return new ServerUnderTest() {
