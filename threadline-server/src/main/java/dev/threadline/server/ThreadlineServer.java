@@ -156,6 +156,8 @@ public final class ThreadlineServer implements AutoCloseable {
         new HistoryRoutes(api).register(cfg.routes);
         new CommandRoutes(api).register(cfg.routes);
         new OpsRoutes(api).register(cfg.routes);
+        CompatMount.register(cfg, api); // /langgraph and /openai/v1: docs/compatibility.md
+        InspectorRoutes.mount(cfg);
         cfg.routes.exception(Exception.class, (e, ctx) -> problem(ctx, api.metrics, Problems.of(e)));
         for (int status : new int[] {400, 404, 405, 413, 414, 431, 500}) { // Javalin's own answers, as problems too
             cfg.routes.error(status, "*", ctx -> {
