@@ -33,14 +33,17 @@ public record Limits(long maxBodyBytes, int maxTextChars, int maxMetadataPairs, 
         this(maxBodyBytes, maxTextChars, maxMetadataPairs, maxValueChars, 2_000, 100_000, 200);
     }
 
+    /** A copy with another {@code maxEventsPerTurn}. */
     public Limits withMaxEventsPerTurn(int n) {
         return new Limits(maxBodyBytes, maxTextChars, maxMetadataPairs, maxValueChars, n, maxSessionsPerTenant, maxSseStreamsPerTenant);
     }
 
+    /** A copy with another {@code maxSessionsPerTenant}. */
     public Limits withMaxSessionsPerTenant(int n) {
         return new Limits(maxBodyBytes, maxTextChars, maxMetadataPairs, maxValueChars, maxEventsPerTurn, n, maxSseStreamsPerTenant);
     }
 
+    /** A copy with another {@code maxSseStreamsPerTenant}. */
     public Limits withMaxSseStreamsPerTenant(int n) {
         return new Limits(maxBodyBytes, maxTextChars, maxMetadataPairs, maxValueChars, maxEventsPerTurn, maxSessionsPerTenant, n);
     }

@@ -63,66 +63,79 @@ public record ServerConfig(String store, String host, int port, Limits limits, P
         return ofStore("sqlite:" + db);
     }
 
+    /** A copy with another {@code store}. */
     public ServerConfig withStore(String store) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
     }
 
+    /** A copy with another {@code host}. */
     public ServerConfig withHost(String host) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
     }
 
+    /** A copy with another {@code port}. */
     public ServerConfig withPort(int port) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
     }
 
+    /** A copy with another {@code limits}. */
     public ServerConfig withLimits(Limits limits) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
     }
 
+    /** A copy with another {@code workspace}. */
     public ServerConfig withWorkspace(Path workspace) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
     }
 
+    /** A copy with another {@code shutdownGrace}. */
     public ServerConfig withShutdownGrace(Duration grace) {
         return new ServerConfig(store, host, port, limits, workspace, grace, heartbeat, leaseWait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
     }
 
+    /** A copy with another {@code leaseWait}. */
     public ServerConfig withLeaseWait(Duration wait) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, wait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
     }
 
+    /** A copy with another {@code leaseLinger}. */
     public ServerConfig withLeaseLinger(Duration linger) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, linger, models, skills,
                 sessionDefaults, logContent);
     }
 
+    /** A copy with another {@code models}. */
     public ServerConfig withModels(ModelResolver models) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
     }
 
+    /** A copy with another {@code skills}. */
     public ServerConfig withSkills(List<Skill> skills) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
     }
 
+    /** A copy with another {@code heartbeat}. */
     public ServerConfig withHeartbeat(Duration heartbeat) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
     }
 
+    /** A copy with another {@code sessionDefaults}. */
     public ServerConfig withSessionDefaults(SessionConfig defaults) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
                 defaults, logContent);
     }
 
+    /** A copy with another {@code logContent}. */
     public ServerConfig withLogContent(boolean logContent) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
