@@ -114,6 +114,11 @@ public final class ServerMetrics {
         }
 
         @Override
+        public ChatResponse stream(ChatRequest request, dev.threadline.core.llm.StreamListener listener) {
+            return timer.record(() -> model.stream(request, listener));
+        }
+
+        @Override
         public int contextWindowTokens() {
             return model.contextWindowTokens();
         }

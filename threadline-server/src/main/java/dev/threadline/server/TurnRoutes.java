@@ -16,6 +16,7 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -101,6 +102,8 @@ final class TurnRoutes {
     private sealed interface Item {
         record Delta(TurnListener.TextDelta delta) implements Item {}
 
+        record ToolDelta(TurnListener.ToolInputDelta delta) implements Item {}
+
         record Journal(StoredEvent event) implements Item {}
 
         record Done(TurnResult result) implements Item {}
@@ -120,18 +123,36 @@ final class TurnRoutes {
         private final long before;
         private final BlockingQueue<Item> queue = new LinkedBlockingQueue<>();
         private volatile boolean gone;
+        /** Guards {@link #cursor} and the hand-over of journal events, shared by the reader and the turn's thread. */
+        private final Object order = new Object();
+        private long cursor;
+        private volatile boolean ended;
+        private int caughtUpFor; // the turn's thread only
 
         TurnStream(Context ctx, Session s, String commandId, long before) {
             this.ctx = ctx;
             this.s = s;
             this.commandId = commandId;
             this.before = before;
+            this.cursor = before;
         }
 
         void run(CommandOptions cmd, Function<CommandOptions, CompletableFuture<TurnResult>> command) throws IOException {
-            CompletableFuture<TurnResult> turn = command.apply(cmd.withListener(d -> {
-                if (!gone) {
-                    queue.add(new Item.Delta(d));
+            CompletableFuture<TurnResult> turn = command.apply(cmd.withListener(new TurnListener() {
+                @Override
+                public void onTextDelta(TextDelta d) {
+                    if (!gone) {
+                        catchUp(d.modelCall());
+                        queue.add(new Item.Delta(d));
+                    }
+                }
+
+                @Override
+                public void onToolInputDelta(ToolInputDelta d) {
+                    if (!gone) {
+                        catchUp(d.modelCall());
+                        queue.add(new Item.ToolDelta(d));
+                    }
                 }
             }));
             Thread reader = Thread.ofVirtual().name("threadline-turn-stream-" + s.id()).start(() -> follow(turn));
@@ -148,6 +169,9 @@ final class TurnRoutes {
                     switch (item) {
                         case Item.Delta d -> out.event(null, "delta",
                                 Json.write(Json.object().put("modelCall", d.delta().modelCall()).put("text", d.delta().text())));
+                        case Item.ToolDelta d -> out.event(null, "tool_input_delta", Json.write(Json.object()
+                                .put("modelCall", d.delta().modelCall()).put("toolUseId", d.delta().toolUseId())
+                                .put("name", d.delta().toolName()).put("json", d.delta().partialJson())));
                         case Item.Journal j -> out.event(j.event().seq(), j.event().event().type(), Json.write(Views.event(j.event())));
                         case Item.Done d -> {
                             out.event(null, "result", Json.write(d.result()));
@@ -175,10 +199,50 @@ final class TurnRoutes {
             }
         }
 
+        /**
+         * Before the first delta of each model call (on the turn's thread): hands over the command's
+         * events committed so far, so that the stream keeps the order things happened in (the user's
+         * message, tool results, then the reply's deltas) whichever thread reads the journal first.
+         */
+        private void catchUp(int modelCall) {
+            if (modelCall == caughtUpFor) {
+                return; // a model call commits nothing while it streams
+            }
+            caughtUpFor = modelCall;
+            synchronized (order) {
+                List<StoredEvent> batch;
+                do {
+                    batch = s.events(cursor, 1_000);
+                    drain(batch);
+                } while (batch.size() == 1_000);
+            }
+        }
+
+        /** Hands the command's events after the cursor to the queue, in seq order (each once). */
+        private void drain(List<StoredEvent> events) {
+            synchronized (order) {
+                for (StoredEvent e : events) {
+                    if (e.seq() <= cursor) {
+                        continue; // handed over already (by the other thread)
+                    }
+                    cursor = e.seq();
+                    if (commandId.equals(e.commandId())) {
+                        queue.add(new Item.Journal(e));
+                        ended |= e.event() instanceof Event.TurnCompleted || e.event() instanceof Event.TurnInterrupted
+                                || e.event() instanceof Event.TurnSuspended;
+                    }
+                }
+            }
+        }
+
+        private long cursor() {
+            synchronized (order) {
+                return cursor;
+            }
+        }
+
         /** Follows the journal from before the command until its turn has ended and every event of it was read. */
         private void follow(CompletableFuture<TurnResult> turn) {
-            long cursor = before;
-            boolean ended = false;
             try {
                 while (!gone) {
                     if (ended || turn.isDone()) {
@@ -189,19 +253,12 @@ final class TurnRoutes {
                             queue.add(new Item.Failed(e));
                             return;
                         }
-                        if (cursor >= result.seq()) {
+                        if (cursor() >= result.seq()) {
                             queue.add(new Item.Done(result));
                             return;
                         }
                     }
-                    for (StoredEvent e : s.awaitEvents(cursor, POLL)) {
-                        cursor = e.seq();
-                        if (commandId.equals(e.commandId())) {
-                            queue.add(new Item.Journal(e));
-                            ended |= e.event() instanceof Event.TurnCompleted || e.event() instanceof Event.TurnInterrupted
-                                    || e.event() instanceof Event.TurnSuspended;
-                        }
-                    }
+                    drain(s.awaitEvents(cursor(), POLL));
                 }
             } catch (RuntimeException e) {
                 if (!gone) {

@@ -2,6 +2,7 @@ package dev.threadline.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.threadline.core.json.Json;
 import java.io.InputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -44,7 +45,22 @@ class StreamingTest {
         assertThat(res.headers().firstValue("Content-Type").orElse("")).startsWith("text/event-stream");
         List<Http.Sse> all = Http.readEvents(res.body(), l -> false);
         assertThat(all).extracting(Http.Sse::event).contains("delta"); // the model's text as it streams (HumanInTheLoopTest checks them)
-        List<Http.Sse> events = all.stream().filter(e -> !e.event().equals("delta")).toList();
+        List<Http.Sse> events = all.stream().filter(e -> !e.event().equals("delta") && !e.event().equals("tool_input_delta")).toList();
+        // the calculate call's arguments stream as pieces, all before the journalled reply that holds the call
+        List<Http.Sse> pieces = all.stream().filter(e -> e.event().equals("tool_input_delta")).toList();
+        assertThat(pieces).hasSizeGreaterThan(1).allSatisfy(p -> {
+            assertThat(p.id()).isNull();
+            assertThat(p.json().path("name").asText()).isEqualTo("calculate");
+        });
+        int reply = all.indexOf(all.stream().filter(e -> e.event().equals("AssistantMessageReceived")).findFirst().orElseThrow());
+        assertThat(all.indexOf(pieces.getLast())).isLessThan(reply);
+        int user = all.indexOf(all.stream().filter(e -> e.event().equals("UserMessageReceived")).findFirst().orElseThrow());
+        assertThat(all.indexOf(pieces.getFirst())).as("the stream keeps the order things happened in").isGreaterThan(user);
+        var call = all.get(reply).json().path("event").path("message").path("content").findValue("input");
+        assertThat(Json.parse(String.join("", pieces.stream().map(p -> p.json().path("json").asText()).toList()), "pieces"))
+                .isEqualTo(call);
+        assertThat(pieces).allSatisfy(p -> assertThat(p.json().path("toolUseId").asText())
+                .isEqualTo(all.get(reply).json().path("event").path("message").path("content").findValue("id").asText()));
 
         Http.Sse last = events.getLast();
         assertThat(last.event()).isEqualTo("result");
