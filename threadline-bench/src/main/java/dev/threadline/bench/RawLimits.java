@@ -1,7 +1,6 @@
 package dev.threadline.bench;
 
 import dev.threadline.core.event.Event;
-import dev.threadline.core.json.Json;
 import dev.threadline.core.internal.json.RecordCodec;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -58,11 +57,12 @@ final class RawLimits {
         long t0 = System.nanoTime(); // a fresh reader: the connection is opened inside the timing, as a cold load's is
         int n = 0;
         try (Connection c = SqliteFiles.open(threadlineDb);
-             PreparedStatement ps = c.prepareStatement("SELECT payload FROM events WHERE session_id = ? ORDER BY seq")) {
+             PreparedStatement ps = c.prepareStatement( // schema v5: the journal is keyed by the session's number
+                     "SELECT payload, v FROM events WHERE sid = (SELECT sid FROM sessions WHERE id = ?) ORDER BY seq")) {
             ps.setString(1, session);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    Json.mapper().readValue(rs.getString(1), Event.class);
+                    RecordCodec.decodeEvent(session, n + 1, rs.getInt(2), rs.getString(1)); // the stored form's own parse
                     n++;
                 }
             }
