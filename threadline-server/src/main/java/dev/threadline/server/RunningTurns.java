@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * The turns this node is running, so that shutdown can let them finish or interrupt them. Every
@@ -27,7 +28,26 @@ final class RunningTurns {
 
     /** Queues a turn on {@code session} (the runtime runs it on its own thread) and tracks it until it ends. */
     CompletableFuture<TurnResult> start(Session session, String text, CommandOptions options) {
-        CompletableFuture<TurnResult> turn = session.submitAsync(text, options);
+        return track(session, session.submitAsync(text, options));
+    }
+
+    /**
+     * Runs a command that continues a suspended turn ({@code approve}, {@code deny}, {@code answer}) on a
+     * virtual thread of its own, tracked like a turn.
+     */
+    CompletableFuture<TurnResult> run(Session session, Supplier<TurnResult> command) {
+        CompletableFuture<TurnResult> turn = new CompletableFuture<>();
+        Thread.ofVirtual().name("threadline-command-" + session.id()).start(() -> {
+            try {
+                turn.complete(command.get());
+            } catch (Throwable e) {
+                turn.completeExceptionally(e);
+            }
+        });
+        return track(session, turn);
+    }
+
+    private CompletableFuture<TurnResult> track(Session session, CompletableFuture<TurnResult> turn) {
         Running r = new Running(session, turn);
         running.add(r);
         metrics.turnsRunning().incrementAndGet();

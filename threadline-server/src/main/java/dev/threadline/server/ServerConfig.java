@@ -1,8 +1,10 @@
 package dev.threadline.server;
 
 import dev.threadline.core.llm.ModelResolver;
+import dev.threadline.core.skill.Skill;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -19,9 +21,11 @@ import java.util.Objects;
  * @param leaseWait     how long a command waits for a session another node is running
  * @param models        the models sessions run on, or null for those of the environment (as {@code threadline chat}
  *                      resolves them: {@code scripted}, Anthropic and OpenAI models when their keys are set)
+ * @param skills        skills served beside the built-in ones ({@code calculate}, {@code meeting_minutes},
+ *                      {@code ask_user}, and the file skills with a workspace); empty for none
  */
 public record ServerConfig(Path db, String host, int port, Limits limits, Path workspace, Duration shutdownGrace,
-                           Duration heartbeat, Duration leaseWait, ModelResolver models) {
+                           Duration heartbeat, Duration leaseWait, ModelResolver models, List<Skill> skills) {
 
     public ServerConfig {
         Objects.requireNonNull(db, "db");
@@ -30,6 +34,7 @@ public record ServerConfig(Path db, String host, int port, Limits limits, Path w
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
         Objects.requireNonNull(heartbeat, "heartbeat");
         Objects.requireNonNull(leaseWait, "leaseWait");
+        skills = skills == null ? List.of() : List.copyOf(skills);
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be 0-65535, was " + port);
         }
@@ -38,38 +43,42 @@ public record ServerConfig(Path db, String host, int port, Limits limits, Path w
     /** Loopback, port 8080, default limits, no file skills, 10 s grace, 15 s heartbeats, 30 s lease wait. */
     public static ServerConfig of(Path db) {
         return new ServerConfig(db, "127.0.0.1", 8080, Limits.DEFAULT, null, Duration.ofSeconds(10), Duration.ofSeconds(15),
-                Duration.ofSeconds(30), null);
+                Duration.ofSeconds(30), null, List.of());
     }
 
     public ServerConfig withHost(String host) {
-        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models);
+        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models, skills);
     }
 
     public ServerConfig withPort(int port) {
-        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models);
+        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models, skills);
     }
 
     public ServerConfig withLimits(Limits limits) {
-        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models);
+        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models, skills);
     }
 
     public ServerConfig withWorkspace(Path workspace) {
-        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models);
+        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models, skills);
     }
 
     public ServerConfig withShutdownGrace(Duration grace) {
-        return new ServerConfig(db, host, port, limits, workspace, grace, heartbeat, leaseWait, models);
+        return new ServerConfig(db, host, port, limits, workspace, grace, heartbeat, leaseWait, models, skills);
     }
 
     public ServerConfig withLeaseWait(Duration wait) {
-        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, wait, models);
+        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, wait, models, skills);
     }
 
     public ServerConfig withModels(ModelResolver models) {
-        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models);
+        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models, skills);
+    }
+
+    public ServerConfig withSkills(List<Skill> skills) {
+        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models, skills);
     }
 
     public ServerConfig withHeartbeat(Duration heartbeat) {
-        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models);
+        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models, skills);
     }
 }

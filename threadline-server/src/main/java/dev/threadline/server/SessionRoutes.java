@@ -2,6 +2,7 @@ package dev.threadline.server;
 
 import dev.threadline.core.CommandConflictException;
 import dev.threadline.core.context.ContextPolicy;
+import dev.threadline.core.model.DoubleTexting;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.runtime.CommandOptions;
@@ -27,7 +28,7 @@ import java.util.Set;
 final class SessionRoutes {
     private static final Set<String> CREATE = Set.of("id", "userId", "metadata", "ttlSeconds", "config");
     private static final Set<String> CONFIG = Set.of("model", "systemPrompt", "skills", "contextPolicy", "maxIterations",
-            "toolTimeoutMillis", "maxOutputTokens", "turnTokenBudget");
+            "toolTimeoutMillis", "maxOutputTokens", "turnTokenBudget", "requireApproval", "doubleTexting");
     private static final String META = "metadata.";
 
     private final Api api;
@@ -87,12 +88,20 @@ final class SessionRoutes {
         Long toolTimeout = c.integer("toolTimeoutMillis", 1, 3_600_000);
         Long maxOutput = c.integer("maxOutputTokens", 1, 1_000_000);
         Long budget = c.integer("turnTokenBudget", 0, Long.MAX_VALUE);
+        var approval = c.strings("requireApproval", 100, 128);
+        String strategy = c.string("doubleTexting", 20);
+        DoubleTexting doubleTexting;
+        try {
+            doubleTexting = strategy == null ? null : DoubleTexting.fromWire(strategy);
+        } catch (dev.threadline.core.InvalidInputException e) {
+            throw ApiException.invalid("config.doubleTexting", "must be one of enqueue, reject, interrupt, rollback");
+        }
         return new SessionConfig(model != null ? model : config.model(), prompt, skills,
                 policy != null ? ContextPolicy.parse(policy) : config.contextPolicy(),
                 maxIterations != null ? maxIterations.intValue() : config.maxIterations(),
                 toolTimeout != null ? toolTimeout : config.toolTimeoutMillis(),
                 maxOutput != null ? maxOutput.intValue() : config.maxOutputTokens(),
-                budget != null ? budget : config.turnTokenBudget());
+                budget != null ? budget : config.turnTokenBudget(), approval, doubleTexting);
     }
 
     /** The id of a session created with an Idempotency-Key and no id: derived from the key. */

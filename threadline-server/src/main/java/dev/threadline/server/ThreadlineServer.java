@@ -63,7 +63,7 @@ public final class ThreadlineServer implements AutoCloseable {
             NewKey created = keys.hasActiveKey() ? null : keys.create("default");
             runtime = Threadline.builder().store(SqliteStateStore.open(config.db()))
                     .models(config.models() != null ? config.models() : Models.resolver(null, System.getenv(), 0, HttpSettings.defaults()))
-                    .skills(skills(config.workspace())).leaseWait(config.leaseWait()).build();
+                    .skills(skills(config)).leaseWait(config.leaseWait()).build();
             Api api = new Api(runtime, keys, config, new ServerMetrics());
             Javalin app = Javalin.create(cfg -> configure(cfg, api)).start(config.host(), config.port());
             String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
@@ -79,10 +79,15 @@ public final class ThreadlineServer implements AutoCloseable {
         }
     }
 
-    private static List<Skill> skills(Path workspace) {
-        List<Skill> all = Builtins.all(workspace != null ? workspace : Path.of("").toAbsolutePath());
-        return workspace != null ? all : all.stream()
-                .filter(s -> !s.name().equals(ReadFileSkill.NAME) && !s.name().equals(ListFilesSkill.NAME)).toList();
+    private static List<Skill> skills(ServerConfig config) {
+        Path workspace = config.workspace();
+        List<Skill> all = new java.util.ArrayList<>(Builtins.all(workspace != null ? workspace : Path.of("").toAbsolutePath()));
+        if (workspace == null) {
+            all.removeIf(s -> s.name().equals(ReadFileSkill.NAME) || s.name().equals(ListFilesSkill.NAME));
+        }
+        all.add(Builtins.askUser()); // callers answer it with POST .../answers/{toolUseId}
+        all.addAll(config.skills());
+        return all;
     }
 
     private static void configure(JavalinConfig cfg, Api api) {

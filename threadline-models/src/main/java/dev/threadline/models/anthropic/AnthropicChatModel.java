@@ -6,6 +6,7 @@ import dev.threadline.core.llm.ChatModel;
 import dev.threadline.core.llm.ChatRequest;
 import dev.threadline.core.llm.ChatResponse;
 import dev.threadline.core.llm.ModelException;
+import dev.threadline.core.llm.StreamListener;
 import dev.threadline.models.ContextWindows;
 import dev.threadline.models.http.Endpoint;
 import dev.threadline.models.http.HttpSettings;
@@ -84,6 +85,13 @@ public final class AnthropicChatModel implements ChatModel {
 
     @Override
     public ChatResponse stream(ChatRequest request, Consumer<String> listener) {
+        Objects.requireNonNull(listener, "listener");
+        return stream(request, StreamListener.ofText(listener));
+    }
+
+    /** Streams the reply: text and each tool call's arguments reach {@code listener} as the provider sends them. */
+    @Override
+    public ChatResponse stream(ChatRequest request, StreamListener listener) {
         Objects.requireNonNull(listener, "listener");
         String body = Json.write(AnthropicRequests.body(request, http.endpoint().model(), thinkingBudget, true));
         AnthropicStream stream = new AnthropicStream(http.endpoint(), listener);
