@@ -42,6 +42,7 @@ final class CommandRoutes {
         Session s = api.session(ctx);
         JsonBody body = api.body(ctx, FORK);
         long seq = seq(body);
+        api.sessionCounts.admit(api.tenant(ctx));
         Session branch = s.fork(seq, body.string("id", 128), acknowledged(body, api.options(ctx)));
         created(ctx, branch);
     }
@@ -50,6 +51,7 @@ final class CommandRoutes {
         Session s = api.session(ctx);
         JsonBody body = api.body(ctx, REWIND);
         long seq = seq(body);
+        api.sessionCounts.admit(api.tenant(ctx));
         created(ctx, s.rewind(seq, acknowledged(body, api.options(ctx))));
     }
 
@@ -87,7 +89,8 @@ final class CommandRoutes {
         return seq;
     }
 
-    private static void created(Context ctx, Session branch) {
+    private void created(Context ctx, Session branch) {
+        api.sessionCounts.created(api.tenant(ctx).id());
         ctx.header("Location", "/v1/sessions/" + branch.id());
         Api.send(ctx, 201, Views.session(branch.info()));
     }

@@ -78,6 +78,7 @@ final class HumanRoutes {
     private void decide(Context ctx) throws IOException {
         Session s = api.session(ctx);
         String toolUseId = toolUseId(ctx);
+        String tenant = api.tenant(ctx).id();
         JsonBody body = api.body(ctx, DECISION);
         String decision = body.requiredString("decision", 20);
         String reason = body.string("reason", api.limits().maxTextChars());
@@ -91,7 +92,7 @@ final class HumanRoutes {
                 if (arguments != null && !arguments.isObject()) {
                     throw ApiException.invalid("arguments", "must be an object: the call's edited arguments");
                 }
-                turns.answer(ctx, s, options, o -> api.turns.run(s, refused(() -> s.approve(toolUseId, arguments, o))));
+                turns.answer(ctx, s, options, o -> api.turns.run(tenant, s, o, refused(() -> s.approve(toolUseId, arguments, o))));
             }
             case "deny" -> {
                 if (arguments != null) {
@@ -100,7 +101,7 @@ final class HumanRoutes {
                 if (reason == null || reason.isBlank()) {
                     throw ApiException.invalid("reason", "is required to deny: the model reads it as the call's error result");
                 }
-                turns.answer(ctx, s, options, o -> api.turns.run(s, refused(() -> s.deny(toolUseId, reason, o))));
+                turns.answer(ctx, s, options, o -> api.turns.run(tenant, s, o, refused(() -> s.deny(toolUseId, reason, o))));
             }
             default -> throw ApiException.invalid("decision", "must be \"approve\" or \"deny\"");
         }
@@ -109,12 +110,13 @@ final class HumanRoutes {
     private void answer(Context ctx) throws IOException {
         Session s = api.session(ctx);
         String toolUseId = toolUseId(ctx);
+        String tenant = api.tenant(ctx).id();
         String text = api.body(ctx, ANSWER).requiredString("text", api.limits().maxTextChars());
         if (text.isBlank()) {
             throw ApiException.invalid("text", "must not be blank");
         }
         var options = api.options(ctx);
-        turns.answer(ctx, s, options, o -> api.turns.run(s, refused(() -> s.answer(toolUseId, text, o))));
+        turns.answer(ctx, s, options, o -> api.turns.run(tenant, s, o, refused(() -> s.answer(toolUseId, text, o))));
     }
 
     private void edit(Context ctx) {

@@ -17,7 +17,6 @@ import io.javalin.http.Context;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -68,7 +67,11 @@ final class TurnRoutes {
                 throw ApiException.invalid("strategy", "must be one of enqueue, reject, interrupt, rollback");
             }
         }
-        answer(ctx, s, options, o -> api.turns.start(s, text, o));
+        String tenant = api.tenant(ctx).id();
+        if (api.config.logContent()) { // opt-in (ServerConfig.logContent): by default no log line holds what users wrote
+            LOG.info("session {} of tenant {}: message {}", s.id(), tenant, text);
+        }
+        answer(ctx, s, options, o -> api.turns.start(tenant, s, text, o));
     }
 
     /**
@@ -78,14 +81,15 @@ final class TurnRoutes {
      */
     void answer(Context ctx, Session s, CommandOptions options, Function<CommandOptions, CompletableFuture<TurnResult>> command)
             throws IOException {
+        // Each turn is followed by its command id (its stream shows its events; the events-per-turn limit counts them).
+        CommandOptions cmd = Api.withCommandId(options);
         if (!wantsStream(ctx)) {
-            Api.send(ctx, 200, Json.tree(join(command.apply(options))));
+            Api.send(ctx, 200, Json.tree(join(command.apply(cmd))));
             return;
         }
-        // The stream shows this command's events only, so it needs the command's id even without a key.
-        CommandOptions cmd = options.commandId() != null ? options : new CommandOptions("http-" + UUID.randomUUID(),
-                options.doubleTexting(), options.listener(), options.acknowledgeEffects());
-        new TurnStream(ctx, s, cmd.commandId(), s.state().seq()).run(cmd, command);
+        try (SseStreams.Slot slot = api.streams.reserve(api.tenant(ctx).id())) {
+            new TurnStream(ctx, s, cmd.commandId(), s.state().seq()).run(cmd, command);
+        }
     }
 
     static boolean wantsStream(Context ctx) {
@@ -150,7 +154,9 @@ final class TurnRoutes {
                             return;
                         }
                         case Item.Failed f -> {
-                            out.event(null, "error", Json.write(Problems.of(f.error())));
+                            var problem = Problems.of(f.error());
+                            api.metrics.problem(problem);
+                            out.event(null, "error", Json.write(problem));
                             return;
                         }
                     }
