@@ -11,6 +11,7 @@ import java.util.Locale;
  * <pre>
  * threadline bench [--store sqlite:/path/file.db | memory:] [--quick | --smoke] [--out DIR] [--no-alternatives]
  * threadline bench jmh [JMH options]      e.g. jmh -f 1 -wi 3 -i 5 ReducerBench
+ * threadline bench serve-load [--out DIR] [--smoke]   the load benchmark of threadline serve
  * </pre>
  */
 public final class BenchMain {
@@ -24,6 +25,9 @@ public final class BenchMain {
         if (args.length > 0 && args[0].equals("jmh")) {
             org.openjdk.jmh.Main.main(Arrays.copyOfRange(args, 1, args.length));
             return;
+        }
+        if (args.length > 0 && args[0].equals("serve-load")) {
+            System.exit(dev.threadline.bench.server.ServeLoad.main(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
         }
         System.exit(run(args, System.out, System.err));
     }

@@ -30,9 +30,16 @@ final class ServeProcess implements AutoCloseable {
     final List<String> output = new ArrayList<>();
 
     ServeProcess(Path db) throws IOException {
+        this("--db", db.toString());
+    }
+
+    /** {@code threadline serve --port 0} with these arguments, e.g. {@code --store URL} or {@code --config FILE}. */
+    ServeProcess(String... args) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        process = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "serve", "--port", "0", "--db", db.toString()).redirectErrorStream(true).start();
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), Main.class.getName(), "serve", "--port", "0"));
+        command.addAll(List.of(args));
+        process = new ProcessBuilder(command).redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         URI found = null;
         String key = null;

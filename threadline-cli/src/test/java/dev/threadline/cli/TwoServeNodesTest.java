@@ -18,12 +18,16 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import dev.threadline.store.tck.servers.PgServer;
+import dev.threadline.store.tck.servers.RedisProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two {@code threadline serve} processes on one SQLite file serve the same session: a client that
- * alternates between them sees one linear history, and an SSE observer on node 2 sees node 1's turns.
+ * Two {@code threadline serve} processes on one store — a SQLite file, a PostgreSQL database, a Redis —
+ * serve the same session: a client that alternates between them sees one linear history, an SSE
+ * observer on node 2 sees node 1's turns, and a key made with {@code threadline keys create --store}
+ * while they run works on both and is refused by both once revoked (the keys are in the store).
  */
 class TwoServeNodesTest {
     private static final int TURNS = 6;
@@ -32,12 +36,42 @@ class TwoServeNodesTest {
     Path dir;
 
     @Test
-    void twoNodesServeOneLinearHistoryAndObserversSeeTheOtherNodesTurns() throws Exception {
-        Path db = dir.resolve("shared.db");
+    void twoNodesOnOneSqliteFile() throws Exception {
+        twoNodes("sqlite:" + dir.resolve("shared.db"));
+    }
+
+    @Test
+    void twoNodesOnOnePostgresqlDatabase() throws Exception {
+        PgServer.shared().createDatabase("serve_nodes");
+        twoNodes(PgServer.shared().url("serve_nodes"));
+    }
+
+    @Test
+    void twoNodesOnOneRedis() throws Exception {
+        try (RedisProcess redis = RedisProcess.start(List.of())) {
+            twoNodes(redis.url());
+        }
+    }
+
+    private void twoNodes(String store) throws Exception {
         ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
-        try (ServeProcess node1 = new ServeProcess(db); ServeProcess node2 = new ServeProcess(db)) {
-            String key = node1.createdKey;
+        // a key made in the store before the nodes start: neither makes one, so they can start together
+        String key = cli("keys", "create", "--tenant", "default", "--store", store).trim();
+        CompletableFuture<ServeProcess> second = CompletableFuture.supplyAsync(() -> serve(store), pool);
+        try (ServeProcess node1 = serve(store); ServeProcess node2 = second.get(180, TimeUnit.SECONDS)) {
+            assertThat(node1.createdKey).isNull();
             assertThat(node2.createdKey).isNull();
+            String acme = cli("keys", "create", "--tenant", "acme", "--store", store).trim();
+            for (ServeProcess node : List.of(node1, node2)) {
+                assertThat(node.send(acme, "POST", "/v1/sessions", "{\"id\":\"acme-" + node.url.getPort() + "\"}").status())
+                        .isEqualTo(201);
+            }
+            String acmeId = cli("keys", "list", "--store", store).lines().filter(l -> l.contains("acme")).findFirst().orElseThrow()
+                    .split("\\s+")[0];
+            cli("keys", "revoke", acmeId, "--store", store);
+            for (ServeProcess node : List.of(node1, node2)) {
+                assertThat(node.send(acme, "GET", "/v1/sessions", null).status()).isEqualTo(401);
+            }
             assertThat(node1.send(key, "POST", "/v1/sessions", "{\"id\":\"shared\"}").status()).isEqualTo(201);
             long start = node2.send(key, "GET", "/v1/sessions/shared/state", null).json().path("seq").asLong();
 
@@ -72,6 +106,23 @@ class TwoServeNodesTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    private static ServeProcess serve(String store) {
+        try {
+            return new ServeProcess("--store", store);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static String cli(String... args) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        int code = Main.run(new java.io.ByteArrayInputStream(new byte[0]), new java.io.PrintWriter(out, true),
+                new java.io.PrintWriter(err, true), args);
+        assertThat(code).as(err.toString()).isZero();
+        return out.toString();
     }
 
     /** Follows the session's events on {@code node} and returns the user texts, once it has seen {@code turns} turns end. */

@@ -33,17 +33,17 @@ public record Limits(long maxBodyBytes, int maxTextChars, int maxMetadataPairs, 
         this(maxBodyBytes, maxTextChars, maxMetadataPairs, maxValueChars, 2_000, 100_000, 200);
     }
 
-    /** These limits with at most {@code n} journal events per command's turn. */
+    /** A copy with another {@code maxEventsPerTurn}. */
     public Limits withMaxEventsPerTurn(int n) {
         return new Limits(maxBodyBytes, maxTextChars, maxMetadataPairs, maxValueChars, n, maxSessionsPerTenant, maxSseStreamsPerTenant);
     }
 
-    /** These limits with at most {@code n} sessions per tenant. */
+    /** A copy with another {@code maxSessionsPerTenant}. */
     public Limits withMaxSessionsPerTenant(int n) {
         return new Limits(maxBodyBytes, maxTextChars, maxMetadataPairs, maxValueChars, maxEventsPerTurn, n, maxSseStreamsPerTenant);
     }
 
-    /** These limits with at most {@code n} open SSE streams per tenant on one node. */
+    /** A copy with another {@code maxSseStreamsPerTenant}. */
     public Limits withMaxSseStreamsPerTenant(int n) {
         return new Limits(maxBodyBytes, maxTextChars, maxMetadataPairs, maxValueChars, maxEventsPerTurn, maxSessionsPerTenant, n);
     }

@@ -63,79 +63,79 @@ public record ServerConfig(String store, String host, int port, Limits limits, P
         return ofStore("sqlite:" + db);
     }
 
-    /** This config on the store URL {@code store}. */
+    /** A copy with another {@code store}. */
     public ServerConfig withStore(String store) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
     }
 
-    /** This config binding {@code host}. */
+    /** A copy with another {@code host}. */
     public ServerConfig withHost(String host) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
     }
 
-    /** This config on {@code port} (0: a free one). */
+    /** A copy with another {@code port}. */
     public ServerConfig withPort(int port) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
     }
 
-    /** This config with request limits {@code limits}. */
+    /** A copy with another {@code limits}. */
     public ServerConfig withLimits(Limits limits) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
     }
 
-    /** This config letting {@code read_file} and {@code list_files} read {@code workspace} (null: no file skills). */
+    /** A copy with another {@code workspace}. */
     public ServerConfig withWorkspace(Path workspace) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
     }
 
-    /** This config letting running turns finish for {@code grace} on close. */
+    /** A copy with another {@code shutdownGrace}. */
     public ServerConfig withShutdownGrace(Duration grace) {
         return new ServerConfig(store, host, port, limits, workspace, grace, heartbeat, leaseWait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
     }
 
-    /** This config with commands waiting up to {@code wait} for a session another node runs. */
+    /** A copy with another {@code leaseWait}. */
     public ServerConfig withLeaseWait(Duration wait) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, wait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
     }
 
-    /** This config keeping a session's lease for {@code linger} after a command. */
+    /** A copy with another {@code leaseLinger}. */
     public ServerConfig withLeaseLinger(Duration linger) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, linger, models, skills,
                 sessionDefaults, logContent);
     }
 
-    /** This config running sessions on {@code models} (null: the environment's). */
+    /** A copy with another {@code models}. */
     public ServerConfig withModels(ModelResolver models) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
     }
 
-    /** This config serving {@code skills} beside the built-in ones (empty: none). */
+    /** A copy with another {@code skills}. */
     public ServerConfig withSkills(List<Skill> skills) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
     }
 
-    /** This config sending an idle SSE stream a comment line every {@code heartbeat}. */
+    /** A copy with another {@code heartbeat}. */
     public ServerConfig withHeartbeat(Duration heartbeat) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
                 sessionDefaults, logContent);
     }
 
-    /** This config creating sessions from {@code defaults} when a create gives no config. */
+    /** A copy with another {@code sessionDefaults}. */
     public ServerConfig withSessionDefaults(SessionConfig defaults) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
                 defaults, logContent);
     }
 
-    /** This config letting logs quote message content ({@code true}) or not. */
+    /** A copy with another {@code logContent}. */
     public ServerConfig withLogContent(boolean logContent) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
                 sessionDefaults, logContent);

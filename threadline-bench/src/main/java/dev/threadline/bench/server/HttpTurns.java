@@ -1,0 +1,93 @@
+package dev.threadline.bench.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.json.Json;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Turns over HTTP against a running {@code threadline serve}: {@code POST /v1/sessions} and
+ * {@code POST /v1/sessions/{id}/messages} (the JSON answer, not the stream), with the JDK's HTTP/1.1
+ * client on virtual threads, keep-alive connections. Thread-safe.
+ */
+final class HttpTurns implements Turns {
+    private final ServerUnderTest server;
+    private final String key;
+    private final Duration timeout;
+    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    private final HttpClient client;
+
+    HttpTurns(ServerUnderTest server, Duration timeout) {
+        this.server = server;
+        this.key = server.key();
+        this.timeout = timeout;
+        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(executor)
+                .connectTimeout(Duration.ofSeconds(10)).build();
+    }
+
+    @Override
+    public String name() {
+        return "HTTP";
+    }
+
+    @Override
+    public void create(List<String> ids) throws Exception {
+        for (String id : ids) {
+            HttpResponse<String> r = post("/v1/sessions", Json.write(Map.of("id", id)));
+            if (r.statusCode() != 201) {
+                throw new IllegalStateException("POST /v1/sessions answered " + r.statusCode() + ": " + r.body());
+            }
+        }
+    }
+
+    @Override
+    public void turn(String id, String text) throws Exception {
+        HttpResponse<String> r = post("/v1/sessions/" + id + "/messages", Json.write(Map.of("text", text)));
+        if (r.statusCode() != 200) {
+            throw new OpenLoop.Failure("HTTP " + r.statusCode(), r.body());
+        }
+        JsonNode result = Json.mapper().readTree(r.body());
+        if (!"COMPLETED".equals(result.path("outcome").asText()) || result.path("toolCalls").asInt() < 1) {
+            throw new OpenLoop.Failure("turn without a completed tool call", r.body());
+        }
+    }
+
+    private HttpResponse<String> post(String path, String json) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(server.url().resolve(path)).timeout(timeout)
+                .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
+                .header("Accept", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build();
+        try {
+            return client.send(request, HttpResponse.BodyHandlers.ofString());
+        } catch (java.net.http.HttpTimeoutException e) {
+            throw new OpenLoop.Failure("timeout after " + timeout.toSeconds() + " s", e.getMessage());
+        } catch (java.io.IOException e) {
+            throw new OpenLoop.Failure("I/O: " + e.getClass().getSimpleName(), String.valueOf(e.getMessage()));
+        }
+    }
+
+    URI url() {
+        return server.url();
+    }
+
+    String key() {
+        return key;
+    }
+
+    @Override
+    public Memory memory() {
+        return server.memory();
+    }
+
+    @Override
+    public void close() {
+        client.close();
+        executor.close();
+    }
+}
