@@ -80,7 +80,7 @@ public final class Threadline implements AutoCloseable {
      */
     public static Builder demoBuilder() {
         Builder b = builder();
-        b.store(new InMemoryStateStore(b.clock));
+        b.demoStore = true; // made in build(), on the clock the builder ends up with
         b.model(ScriptedModel.demo());
         return b;
     }
@@ -140,6 +140,7 @@ public final class Threadline implements AutoCloseable {
         private Duration leaseWait = Duration.ofSeconds(60);
         private Duration leaseLinger = Duration.ofMillis(50);
         private ScheduledExecutorService scheduler;
+        private boolean demoStore;
 
         private Builder() {}
 
@@ -269,6 +270,9 @@ public final class Threadline implements AutoCloseable {
          * @throws dev.threadline.core.InvalidInputException when no store was set
          */
         public Threadline build() {
+            if (store == null && demoStore) {
+                store = new InMemoryStateStore(clock);
+            }
             if (store == null) {
                 throw new dev.threadline.core.InvalidInputException("store", "none was set: call store(StateStore) or store(url)"
                         + " before build() (new InMemoryStateStore() keeps sessions in memory only), or start from"

@@ -47,4 +47,15 @@ class BuilderDefaultsTest {
             assertThat(tl.durability()).containsIgnoringCase("memory");
         }
     }
+
+    @Test
+    void theDemoStoreRunsOnTheClockTheBuilderEndsUpWith() {
+        java.time.Instant t0 = java.time.Instant.parse("2030-01-01T00:00:00Z");
+        try (Threadline tl = Threadline.demoBuilder().clock(java.time.Clock.fixed(t0, java.time.ZoneOffset.UTC)).build()) {
+            tl.defaultTenant().create("demo", SessionConfig.DEFAULT);
+
+            // the store's own times (the sessions index) follow the builder's clock, set after demoBuilder()
+            assertThat(tl.defaultTenant().sessions().items()).singleElement().extracting(s -> s.updatedAt()).isEqualTo(t0);
+        }
+    }
 }

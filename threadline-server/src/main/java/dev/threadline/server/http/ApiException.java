@@ -11,6 +11,8 @@ public final class ApiException extends RuntimeException {
     private final String field;
 
     /**
+     * A refusal answered with {@code status} and a problem+json body.
+     *
      * @param status the HTTP status
      * @param type   the problem type's last path part, e.g. {@code invalid-input}
      * @param field  the field at fault, or null
@@ -33,14 +35,17 @@ public final class ApiException extends RuntimeException {
         return new ApiException(404, "session-not-found", "id", "no session with this id in your tenant");
     }
 
+    /** The HTTP status of the answer. */
     public int status() {
         return status;
     }
 
+    /** The problem type's last path part, e.g. {@code invalid-input}. */
     public String type() {
         return type;
     }
 
+    /** The field at fault, or null. */
     public String field() {
         return field;
     }

@@ -43,7 +43,12 @@ import org.sqlite.SQLiteConfig;
 public final class SqliteStateStore implements StateStore {
 
     /** When SQLite syncs to disk: FULL at every commit, NORMAL only at checkpoints (WAL). */
-    public enum Synchronous { FULL, NORMAL }
+    public enum Synchronous {
+        /** An fsync at every commit: an acknowledged append survives a power loss (the default). */
+        FULL,
+        /** An fsync at WAL checkpoints only: an append survives a process kill; a power loss may drop the last commits. */
+        NORMAL
+    }
 
     /**
      * How to open a store.
@@ -69,22 +74,30 @@ public final class SqliteStateStore implements StateStore {
             }
         }
 
+        /**
+         * Options with {@code synchronous} (null: FULL), {@code busyTimeout} (null: 10 s) and {@code clock} (null: the
+         * system clock), at the default batch size.
+         */
         public Options(Synchronous synchronous, Duration busyTimeout, Clock clock) {
             this(synchronous, busyTimeout, clock, 0);
         }
 
+        /** The defaults: {@code synchronous=FULL}, a 10 s busy timeout, the system clock, batches of 512. */
         public static Options defaults() {
             return new Options(Synchronous.FULL, null, null, 0);
         }
 
+        /** These options with SQLite's {@code synchronous} mode {@code s}. */
         public Options withSynchronous(Synchronous s) {
             return new Options(s, busyTimeout, clock, maxBatch);
         }
 
+        /** These options with busy timeout {@code d}: how long a write waits for another process's write lock. */
         public Options withBusyTimeout(Duration d) {
             return new Options(synchronous, d, clock, maxBatch);
         }
 
+        /** These options with clock {@code c}: session times and lease expiries. */
         public Options withClock(Clock c) {
             return new Options(synchronous, busyTimeout, c, maxBatch);
         }

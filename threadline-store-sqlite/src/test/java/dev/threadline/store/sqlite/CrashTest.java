@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
+import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.runtime.Threadline;

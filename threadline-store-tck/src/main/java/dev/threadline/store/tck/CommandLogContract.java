@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The command log: a caller's command id is recorded with the first step of its command, is unique
  * per session, and a repeat is refused with the first record while nothing at all is written.
+ * JUnit makes an instance per test; not shared between threads.
  */
 public abstract class CommandLogContract extends LeaseContract {
 

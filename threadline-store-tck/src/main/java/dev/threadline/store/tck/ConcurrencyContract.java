@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Many writers racing on one session: the expected-seq check lets exactly one of them win each seq
  * (even under one lease epoch), and of many owners racing for a free lease exactly one gets it.
+ * JUnit makes an instance per test; the threads are the test's own.
  */
 public abstract class ConcurrencyContract extends JournalContract {
 

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
  * Checks that a backend runs the whole contract: no contract test can be overridden (they are all
  * public and final), none is disabled or conditional, and the backend's test class itself is neither
  * abstract nor disabled. Each backend calls {@link #problems} from a small test of its own.
+ * Stateless: safe from any thread.
  */
 public final class ContractGuard {
     private static final String CONDITIONS = "org.junit.jupiter.api.condition.";

@@ -22,7 +22,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Creating sessions, appending with an expected seq, and reading a session's own events back. */
+/**
+ * Creating sessions, appending with an expected seq, and reading a session's own events back. JUnit makes an instance
+ * per test; not shared between threads.
+ */
 public abstract class JournalContract extends StoreContractSupport {
 
     @Test

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Leases and fencing: who may run a session, judged by the store's clock, and the epoch that makes
  * {@code append} refuse a writer whose lease was taken over. The clock is moved past a lease's expiry
- * with {@link TickingClock#advance}, never waited for.
+ * with {@link TickingClock#advance}, never waited for. JUnit makes an instance per test; not shared between threads.
  */
 public abstract class LeaseContract extends LineageContract {
 

@@ -12,7 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Branches (forks and rewinds) and snapshots: a branch shares its parent's prefix and stores only its own events. */
+/**
+ * Branches (forks and rewinds) and snapshots: a branch shares its parent's prefix and stores only its own events. JUnit
+ * makes an instance per test; not shared between threads.
+ */
 public abstract class LineageContract extends ConcurrencyContract {
 
     @Test

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Listing by pages: most recently updated first (ties by id), a cursor per page that only the query
  * it came from accepts, filters by user and by metadata (every given pair must match), limit 1..1000.
+ * JUnit makes an instance per test; not shared between threads.
  */
 public abstract class PagingContract extends TailContract {
     private static final String T = SessionInfo.DEFAULT_TENANT;

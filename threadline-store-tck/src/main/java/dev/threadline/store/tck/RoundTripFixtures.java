@@ -25,6 +25,7 @@ import java.util.Map;
 /**
  * A journal holding every kind of event, with the values serializers get wrong: nested JSON,
  * unicode, quotes, newlines, big and fractional numbers, JSON null, nanosecond times.
+ * Stateless: its fixtures are immutable values.
  */
 public final class RoundTripFixtures {
     /** Text that breaks naive escaping. */
@@ -38,6 +39,7 @@ public final class RoundTripFixtures {
 
     private RoundTripFixtures() {}
 
+    /** A session {@code id} whose config and metadata hold every awkward value. */
     public static SessionInfo session(String id) {
         SessionConfig config = new SessionConfig("claude-test", "You are terse. " + AWKWARD, List.of("read_file", "calc"),
                 "full", 7, 1234);

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
  * Lifecycle and helpers shared by the parts of {@link StateStoreContract}: a fresh store per test,
  * closed after it, and shortcuts to build journals. Every session the helpers create gets a lease for
  * {@link #OWNER}, so the helpers' appends carry a valid fencing epoch. Backends extend
- * {@link StateStoreContract}, not this class.
+ * {@link StateStoreContract}, not this class. JUnit makes an instance per test; not shared between threads.
  */
 public abstract class StoreContractSupport {
 
@@ -78,6 +78,7 @@ public abstract class StoreContractSupport {
         return info;
     }
 
+    /** Creates root session {@code id} with a journal of {@code length} events; returns its description. */
     protected final SessionInfo createRoot(String id, int length) {
         return createRoot(StoreFixtures.root(id), length);
     }

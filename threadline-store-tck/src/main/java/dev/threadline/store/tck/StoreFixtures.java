@@ -17,7 +17,7 @@ import java.util.Map;
 
 /**
  * Builders of sessions and stored events for store tests. Every time is derived from {@link #T0}
- * (never the wall clock), so fixtures are equal from run to run.
+ * (never the wall clock), so fixtures are equal from run to run. Stateless: its fixtures are immutable values.
  */
 public final class StoreFixtures {
     /** The instant every fixture time is derived from (with nanoseconds, to catch truncation). */
@@ -25,10 +25,12 @@ public final class StoreFixtures {
 
     private StoreFixtures() {}
 
+    /** Root session {@code id} of the default tenant and user {@code local}, created at {@link #T0}. */
     public static SessionInfo root(String id) {
         return root(id, SessionInfo.DEFAULT_TENANT, "local");
     }
 
+    /** Root session {@code id} of {@code tenant} and {@code userId}, created at {@link #T0}. */
     public static SessionInfo root(String id, String tenant, String userId) {
         return new SessionInfo(id, tenant, userId, SessionConfig.DEFAULT, Map.of(), T0, null, null, 0);
     }
@@ -46,10 +48,12 @@ public final class StoreFixtures {
         return at(info.id(), info.parentSeq() + 1, info.isBranch() ? CheckpointSource.FORK : CheckpointSource.INPUT, e);
     }
 
+    /** A user message event at {@code seq} of session {@code sessionId}. */
     public static StoredEvent user(String sessionId, long seq, String text) {
         return at(sessionId, seq, CheckpointSource.INPUT, new Event.UserMessageReceived(Message.user(text)));
     }
 
+    /** An assistant text event at {@code seq} of session {@code sessionId}. */
     public static StoredEvent assistant(String sessionId, long seq, String text) {
         return at(sessionId, seq, CheckpointSource.LOOP, new Event.AssistantMessageReceived(Message.assistantText(text)));
     }
@@ -85,6 +89,7 @@ public final class StoreFixtures {
         return new ScopedWrite(VariableScope.APP, ScopedWrite.appKey(tenant), Map.of(name, parse(json)), List.of());
     }
 
+    /** {@code json} as a tree (fixtures' own JSON, never malformed). */
     public static JsonNode parse(String json) {
         return Json.parse(json, "fixture");
     }

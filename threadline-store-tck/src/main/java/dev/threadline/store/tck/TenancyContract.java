@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Session ids are unique per tenant: two tenants may both have a session "secret", each sees only its
  * own rows, and another tenant's id behaves exactly as an unknown one (architecture §3.5).
+ * JUnit makes an instance per test; not shared between threads.
  */
 public abstract class TenancyContract extends PagingContract {
     private static final SessionKey A = new SessionKey("tenant-a", "secret");

@@ -7,7 +7,7 @@ import java.util.Objects;
  * build a {@link History} of them: {@code START <session> <commandId> <text>} just before a call and
  * {@code END <outcome> <session> <commandId>} when it returns or throws. A call that has a START but no
  * END when its process dies has outcome {@link Outcome#UNKNOWN}. Session and command ids hold no
- * whitespace; the text may.
+ * whitespace; the text may. Stateless: safe from any thread.
  */
 public final class HistoryLines {
     /** Prefix of a line announcing a call. */

@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * A rough token count (four characters a token) for the children of the multi-process tests: loading
  * the default tokenizer's vocabulary costs more than a second of every child start, and the tests kill
- * and restart children fifty times; what the count is does not matter to them.
+ * and restart children fifty times; what the count is does not matter to them. Stateless: safe from any thread.
  */
 public final class CheapTokenCounter implements TokenCounter {
     @Override

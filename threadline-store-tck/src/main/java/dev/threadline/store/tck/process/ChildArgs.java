@@ -13,6 +13,7 @@ import java.util.Map;
  */
 public record ChildArgs(Map<String, String> values) {
 
+    /** The {@code key=value} arguments of a child's command line. */
     public static ChildArgs parse(String[] args) {
         Map<String, String> m = new HashMap<>();
         for (String a : args) {
@@ -48,14 +49,17 @@ public record ChildArgs(Map<String, String> values) {
         return get("name", null);
     }
 
+    /** The tenant the child works in (default {@code acme}). */
     public String tenant() {
         return get("tenant", "acme");
     }
 
+    /** The child runtime's lease TTL (default 1 s). */
     public Duration leaseTtl() {
         return Duration.ofMillis(Long.parseLong(get("ttlMillis", "1000")));
     }
 
+    /** How long the child's commands wait for a held session (default 3 s). */
     public Duration leaseWait() {
         return Duration.ofMillis(Long.parseLong(get("waitMillis", "3000")));
     }

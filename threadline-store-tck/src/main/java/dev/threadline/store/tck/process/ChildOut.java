@@ -10,6 +10,7 @@ public final class ChildOut {
 
     private ChildOut() {}
 
+    /** Prints {@code line} to stdout and flushes it, whole, whatever other threads print. */
     public static void line(String line) {
         synchronized (OUT) {
             OUT.println(line);

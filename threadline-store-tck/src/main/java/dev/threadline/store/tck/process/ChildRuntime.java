@@ -46,6 +46,7 @@ public final class ChildRuntime implements AutoCloseable {
         this.tenant = tenant;
     }
 
+    /** Starts the runtime {@code a} describes: its store, skill, lease timing and tenant. */
     public static ChildRuntime start(ChildArgs a) {
         Skill work = a.skill().equals("gate") ? new GateSkill(a.gates()) : new SlowSkill();
         Threadline tl = Threadline.builder()
@@ -66,6 +67,7 @@ public final class ChildRuntime implements AutoCloseable {
         return new ChildRuntime(tl, tenant);
     }
 
+    /** The tenant the child works in. */
     public Tenant tenant() {
         return tenant;
     }

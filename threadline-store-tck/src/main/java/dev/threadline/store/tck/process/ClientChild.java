@@ -19,6 +19,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class ClientChild {
     private ClientChild() {}
 
+    /**
+     * Runs the child with {@code key=value} arguments (see {@link ChildArgs}).
+     *
+     * @throws Exception any failure: the child exits non-zero and the test reads its stderr
+     */
     public static void main(String[] args) throws Exception {
         ChildArgs a = ChildArgs.parse(args);
         Watchdog.exitAfter(a.maxRun());

@@ -127,6 +127,8 @@ public final class Fleet implements AutoCloseable {
 
     /**
      * The next step heard from any child, or null when none comes within {@code timeout}.
+     *
+     * @throws InterruptedException when the test's thread is interrupted while waiting
      */
     public Ack nextAck(Duration timeout) throws InterruptedException {
         return acks.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);

@@ -19,10 +19,12 @@ import java.util.concurrent.TimeUnit;
  * A tool that announces itself ({@code GATE <session> <toolUseId>}) and then blocks until the test
  * creates the file {@code <gates>/<toolUseId>}: the test decides when a turn may go on, with no sleeps on
  * either side. Gives up (an error result) at the call's deadline or after 60 s.
+ * Thread-safe: it keeps no state but the folder.
  */
 public final class GateSkill implements Skill {
     private final Path gates;
 
+    /** A gate skill waiting on files in folder {@code gates}. */
     public GateSkill(Path gates) {
         this.gates = gates;
     }

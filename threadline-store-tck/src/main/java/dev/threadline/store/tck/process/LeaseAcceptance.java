@@ -43,6 +43,7 @@ public final class LeaseAcceptance {
      * @param store       the backend's name, for the report
      * @param writerBlock how to tell a pause that blocks writers (see {@link LeaseCycles.WriterBlock})
      * @throws AssertionError on a slow take-over, an unexpected error, or any history violation
+     * @throws InterruptedException when the test's thread is interrupted
      */
     public static String run(Fleet fleet, String store, int cycles, LeaseCycles.WriterBlock writerBlock)
             throws InterruptedException {

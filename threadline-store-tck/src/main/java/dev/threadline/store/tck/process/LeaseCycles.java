@@ -30,6 +30,7 @@ public final class LeaseCycles {
     /**
      * Whether a paused child blocks every writer of the session it was paused on until it resumes (for
      * example it holds a database lock inside a write transaction): such a pause is no lease test.
+     * Called on the test's thread.
      */
     @FunctionalInterface
     public interface WriterBlock {
@@ -100,6 +101,8 @@ public final class LeaseCycles {
      * resumed at once and false returned), waits until this JVM sees the session's lease held by another
      * process (the take-over, asserted to take less than the bound) and then for the other process's first
      * step on the session (asserted to come within the bound plus {@link #FIRST_STEP_ALLOWANCE}), and resumes it.
+     *
+     * @throws InterruptedException when the test's thread is interrupted
      */
     public boolean pause() throws InterruptedException {
         long readyFrom = System.nanoTime();
@@ -158,6 +161,8 @@ public final class LeaseCycles {
      * waiting for it, has it retry the calls the killed one's clients had in flight, under their command ids
      * (a retry cut short by a later kill is not retried again, so retries do not pile up), and boots the
      * incarnation after it as the role's new standby.
+     *
+     * @throws InterruptedException when the test's thread is interrupted
      */
     public void kill() throws InterruptedException {
         Fleet.Ack midTurn = nextToolStart();
@@ -204,7 +209,12 @@ public final class LeaseCycles {
         return Duration.ofNanos(maxTakeOverNanos);
     }
 
-    /** Runs {@code cycles} measured pauses and {@code cycles} kills, kills in pairs between pairs of pauses, then quits both. */
+    /**
+     * Runs {@code cycles} measured pauses and {@code cycles} kills, kills in pairs between pairs of pauses, then quits
+     * both.
+     *
+     * @throws InterruptedException when the test's thread is interrupted
+     */
     public void run(int cycles, int maxAttempts) throws InterruptedException {
         for (int attempt = 1; pauses < cycles || kills < cycles; attempt++) {
             if (attempt > maxAttempts) {

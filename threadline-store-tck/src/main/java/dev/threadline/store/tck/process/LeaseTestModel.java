@@ -10,6 +10,7 @@ import java.util.List;
  * The scripted model of the multi-process tests: {@code work <cid>} gets one call of the configured
  * skill under tool_use id {@code tu-<cid>} (unique over the session's history as command ids are), and the
  * tool's result gets {@code done <cid>}; any other text gets {@code re: <text>} at once.
+ * Stateless; the models it makes are thread-safe.
  */
 public final class LeaseTestModel {
     private LeaseTestModel() {}

@@ -16,11 +16,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code READ <n> <status> <pending calls> <state seq> <journal size> <last journal seq> <checkpoints> <sessions>}
  * per round; every {@code submitEvery} rounds it also submits a turn of its own ({@code hello <cid>}, which
  * calls no tool), reported as {@link ChildRuntime#submit} does. Runs until {@code QUIT} or stdin closes,
- * then prints {@code DONE}.
+ * then prints {@code DONE}. Runs on the child JVM's main thread.
  */
 public final class ReaderChild {
     private ReaderChild() {}
 
+    /**
+     * Runs the reader with {@code key=value} arguments (see {@link ChildArgs}).
+     *
+     * @throws Exception any failure: the child exits non-zero and the test reads its stderr
+     */
     public static void main(String[] args) throws Exception {
         ChildArgs a = ChildArgs.parse(args);
         Watchdog.exitAfter(a.maxRun());

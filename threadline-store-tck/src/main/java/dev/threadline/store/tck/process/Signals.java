@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * POSIX job-control signals for child processes, through the {@code kill} command (the JDK can only
- * SIGTERM and SIGKILL). Linux and macOS.
+ * SIGTERM and SIGKILL). Linux and macOS. Stateless: safe from any thread.
  */
 public final class Signals {
     private Signals() {}

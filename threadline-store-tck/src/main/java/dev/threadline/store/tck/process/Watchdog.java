@@ -2,10 +2,14 @@ package dev.threadline.store.tck.process;
 
 import java.time.Duration;
 
-/** Ends a child JVM by itself after a bound, so no child outlives a test that died without killing it. */
+/**
+ * Ends a child JVM by itself after a bound, so no child outlives a test that died without killing it. Stateless: safe
+ * from any thread.
+ */
 public final class Watchdog {
     private Watchdog() {}
 
+    /** Halts this JVM with exit code 3 once {@code bound} has passed, from a daemon thread. */
     public static void exitAfter(Duration bound) {
         Thread.ofPlatform().daemon().name("watchdog").start(() -> {
             try {

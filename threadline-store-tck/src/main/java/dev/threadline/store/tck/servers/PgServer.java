@@ -30,6 +30,7 @@ import java.util.stream.Stream;
  * starts its own. Thread-safe.
  */
 public final class PgServer implements AutoCloseable {
+    /** The database user the server is initialised with. */
     public static final String USER = "threadline";
     private static final String INSTALL = "apt-get install postgresql";
     private static PgServer shared;
@@ -226,6 +227,7 @@ public final class PgServer implements AutoCloseable {
         }
     }
 
+    /** The loopback port the server listens on. */
     public int port() {
         return port;
     }
@@ -235,7 +237,11 @@ public final class PgServer implements AutoCloseable {
         return "postgresql://" + USER + "@127.0.0.1:" + port + "/" + db;
     }
 
-    /** A plain JDBC connection to database {@code db} (for tests' own SQL). */
+    /**
+     * A plain JDBC connection to database {@code db} (for tests' own SQL).
+     *
+     * @throws SQLException when the server refuses the connection
+     */
     public Connection connect(String db) throws SQLException {
         Properties p = new Properties();
         p.setProperty("user", USER);

@@ -17,6 +17,7 @@ public final class RedisClusterProcesses implements AutoCloseable {
         this.nodes = nodes;
     }
 
+    /** Starts a cluster of 3 Redis masters on free loopback ports and waits until it serves. */
     public static RedisClusterProcesses start() {
         List<RedisProcess> nodes = new ArrayList<>();
         try {
@@ -57,6 +58,7 @@ public final class RedisClusterProcesses implements AutoCloseable {
         return "redis-cluster://" + String.join(",", nodes.stream().map(n -> "127.0.0.1:" + n.port()).toList());
     }
 
+    /** The cluster's nodes. */
     public List<RedisProcess> nodes() {
         return nodes;
     }

@@ -43,14 +43,17 @@ public final class RedisProcess implements AutoCloseable {
         }
     }
 
+    /** The loopback port the server listens on. */
     public int port() {
         return port;
     }
 
+    /** The server's data folder. */
     public Path dir() {
         return dir;
     }
 
+    /** The store URL of this server. */
     public String url() {
         return "redis://127.0.0.1:" + port;
     }
@@ -101,6 +104,7 @@ public final class RedisProcess implements AutoCloseable {
         }, "redis-server on port " + port + " to answer PING");
     }
 
+    /** The server's log so far (for a failing test's message). */
     public String log() {
         try {
             String text = Files.readString(dir.resolve("server.log"));
@@ -153,7 +157,11 @@ public final class RedisProcess implements AutoCloseable {
                 + " — the Redis store's tests need a real server" + ("true".equals(System.getenv("CI")) ? " (CI=true: this is a failure)" : ""));
     }
 
-    /** A free loopback port whose cluster bus port (+10000) is free too. */
+    /**
+     * A free loopback port whose cluster bus port (+10000) is free too.
+     *
+     * @throws IOException when no free port pair is found
+     */
     public static int freePort() throws IOException {
         for (int i = 0; i < 50; i++) {
             int p;

@@ -17,7 +17,11 @@ import java.nio.charset.StandardCharsets;
 public final class Resp {
     private Resp() {}
 
-    /** The reply to {@code args} from 127.0.0.1:{@code port}; throws IOException when nothing answers. */
+    /**
+     * The reply to {@code args} from 127.0.0.1:{@code port}; throws IOException when nothing answers.
+     *
+     * @throws IOException when nothing answers
+     */
     public static String call(int port, String... args) throws IOException {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress("127.0.0.1", port), 500);
