@@ -16,22 +16,23 @@ import java.util.List;
  *                        number of steps of a throughput point
  * @param concurrency     sessions writing at once in the throughput curve
  * @param loadRepeats     cold loads (and document reads) per history length; the median is reported
+ * @param rounds          rounds of each throughput point, each between two raw floor rounds
  */
 public record SharedConfig(List<String> stores, Path out, List<Integer> historyLengths, int stepsPerLength, int rawOps,
-                           List<Integer> concurrency, int loadRepeats) {
+                           List<Integer> concurrency, int loadRepeats, int rounds) {
 
     /** The run docs/benchmarks.md reports. */
     static SharedConfig full(List<String> stores, Path out) {
-        return new SharedConfig(stores, out, List.of(10, 100, 1_000, 10_000), 200, 400, List.of(1, 16, 256), 7);
+        return new SharedConfig(stores, out, List.of(10, 100, 1_000, 10_000), 200, 400, List.of(1, 16, 256), 7, 3);
     }
 
     /** Fewer steps and rounds. */
     static SharedConfig quick(List<String> stores, Path out) {
-        return new SharedConfig(stores, out, List.of(10, 100, 1_000, 10_000), 60, 100, List.of(1, 16, 256), 3);
+        return new SharedConfig(stores, out, List.of(10, 100, 1_000, 10_000), 60, 100, List.of(1, 16, 256), 3, 2);
     }
 
     /** A few seconds (the smoke test): numbers meaningless. */
     static SharedConfig smoke(List<String> stores, Path out) {
-        return new SharedConfig(stores, out, List.of(10, 100), 8, 8, List.of(1, 4), 1);
+        return new SharedConfig(stores, out, List.of(10, 100), 8, 8, List.of(1, 4), 1, 1);
     }
 }

@@ -23,6 +23,19 @@ interface SharedTarget extends AutoCloseable {
     /** The pool or connection the store uses, in one line (e.g. "HikariCP pool of 10"). */
     String storeConnections();
 
+    /**
+     * Another configuration of the same store whose throughput is set beside the default's, in one line
+     * (null: none). PostgreSQL: notifications off, to show what {@code pg_notify} in an append costs.
+     */
+    default String variant() {
+        return null;
+    }
+
+    /** A new store in the {@link #variant()} configuration, on the same namespace. */
+    default StateStore openVariant() {
+        throw new UnsupportedOperationException("no variant");
+    }
+
     /** One connection for the raw floor; the caller closes it. */
     RawFloor openRawFloor() throws Exception;
 
