@@ -13,6 +13,7 @@ import java.util.Locale;
  * threadline bench --store postgresql|redis|redis-cluster|URL [--store ...] [--quick | --smoke] [--out DIR]
  * threadline bench frameworks [--dir DIR] [--quick | --smoke] [--out DIR]
  * threadline bench jmh [JMH options]      e.g. jmh -f 1 -wi 3 -i 5 ReducerBench
+ * threadline bench stored-form [--store sqlite:PATH | postgresql://…]   (see {@link StoredFormRun})
  * </pre>
  */
 public final class BenchMain {
@@ -26,6 +27,9 @@ public final class BenchMain {
         if (args.length > 0 && args[0].equals("jmh")) {
             org.openjdk.jmh.Main.main(Arrays.copyOfRange(args, 1, args.length));
             return;
+        }
+        if (args.length > 0 && args[0].equals("stored-form")) {
+            System.exit(StoredFormRun.main(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
         }
         System.exit(run(args, System.out, System.err));
     }

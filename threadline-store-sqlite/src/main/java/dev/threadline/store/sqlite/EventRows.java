@@ -6,28 +6,76 @@ import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.store.SessionKey;
+import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 
 /**
- * The {@code events} table: one row per journal entry, written once and never updated. The payload
- * is the event's JSON from {@link RecordCodec}, stored with the version {@code v} it was written in.
+ * The {@code events} table: one row per journal entry, written once and never updated, in the b-tree
+ * of its key (tenant, session, seq). The payload is the event's JSON from {@link RecordCodec}, stored
+ * with the version {@code v} it was written in; the time is epoch nanoseconds ({@link Instants#nanos});
+ * a command id in the runtime's UUID form is its 16 bytes ({@link #uuidBytes}).
  */
 final class EventRows {
-    private static final String COLUMNS = "seq, step, time, command_id, source, type, touches_transcript, payload, v";
+    private static final String COLUMNS = "seq, step, time, command_id, source, touches_transcript, payload, v";
 
     private EventRows() {}
 
     /** An event ready to insert, encoded before the write lock is taken. */
-    record Row(long seq, long step, String time, String commandId, String source, String type,
-               boolean transcript, String payload) {
+    record Row(long seq, long step, long time, String commandId, String source, boolean transcript, String payload) {
         static Row of(StoredEvent e) {
-            return new Row(e.seq(), e.step(), e.time().toString(), e.commandId(), e.source().wireName(),
-                    e.event().type(), e.event().touchesTranscript(), RecordCodec.encodeEvent(e.event()));
+            return new Row(e.seq(), e.step(), Instants.nanos(e.time()), e.commandId(), e.source().wireName(),
+                    e.event().touchesTranscript(), RecordCodec.encodeEvent(e.event()));
+        }
+    }
+
+    /**
+     * A command id in the canonical lower-case UUID form (as the runtime makes them) as its 16 bytes,
+     * 20 fewer than its text; any other id (a caller's own) is stored as text. Null for those.
+     */
+    static byte[] uuidBytes(String id) {
+        if (id.length() != 36 || id.charAt(8) != '-' || id.charAt(13) != '-' || id.charAt(18) != '-' || id.charAt(23) != '-') {
+            return null;
+        }
+        UUID u;
+        try {
+            u = UUID.fromString(id);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        if (!u.toString().equals(id)) {
+            return null; // upper case, say: only a form that reads back as the same text is packed
+        }
+        return ByteBuffer.allocate(16).putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits()).array();
+    }
+
+    /** The command id column as text: a 16-byte blob is a packed UUID ({@link #uuidBytes}). */
+    static String commandId(Object column) {
+        if (column instanceof byte[] b) {
+            if (b.length != 16) {
+                throw new IllegalArgumentException("command id is a blob of " + b.length + " bytes, not a UUID's 16");
+            }
+            ByteBuffer buf = ByteBuffer.wrap(b);
+            return new UUID(buf.getLong(), buf.getLong()).toString();
+        }
+        if (column instanceof String text) {
+            return text;
+        }
+        throw new IllegalArgumentException("command id is " + (column == null ? "null" : "not text"));
+    }
+
+    /** {@code now - time}, saturated (only instants centuries apart could overflow it). */
+    static long appended(long now, long time) {
+        try {
+            return Math.subtractExact(now, time);
+        } catch (ArithmeticException e) {
+            return now < time ? Long.MIN_VALUE : Long.MAX_VALUE;
         }
     }
 
@@ -35,21 +83,35 @@ final class EventRows {
         return events == null ? List.of() : events.stream().map(Row::of).toList();
     }
 
-    static void insert(Connection c, SessionKey key, List<Row> rows) throws SQLException {
+    /**
+     * Inserts the rows of one append; the last one carries the append's time {@code now} (as
+     * {@code appended}, its distance from the event's own time), which is the session's last update.
+     */
+    static void insert(Connection c, SessionKey key, List<Row> rows, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO events (tenant, session_id, " + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
-            for (Row r : rows) {
+                "INSERT INTO events (tenant, session_id, " + COLUMNS + ", appended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            for (int n = 0; n < rows.size(); n++) {
+                Row r = rows.get(n);
                 ps.setString(1, key.tenant());
                 ps.setString(2, key.id());
                 ps.setLong(3, r.seq());
                 ps.setLong(4, r.step());
-                ps.setString(5, r.time());
-                ps.setString(6, r.commandId());
+                ps.setLong(5, r.time());
+                byte[] uuid = uuidBytes(r.commandId());
+                if (uuid != null) {
+                    ps.setBytes(6, uuid);
+                } else {
+                    ps.setString(6, r.commandId());
+                }
                 ps.setString(7, r.source());
-                ps.setString(8, r.type());
-                ps.setInt(9, r.transcript() ? 1 : 0);
-                ps.setString(10, r.payload());
-                ps.setInt(11, RecordCodec.VERSION);
+                ps.setInt(8, r.transcript() ? 1 : 0);
+                ps.setString(9, r.payload());
+                ps.setInt(10, RecordCodec.VERSION);
+                if (n == rows.size() - 1) {
+                    ps.setLong(11, appended(Instants.nanos(now), r.time()));
+                } else {
+                    ps.setNull(11, java.sql.Types.INTEGER);
+                }
                 ps.addBatch();
             }
             ps.executeBatch();
@@ -90,13 +152,16 @@ final class EventRows {
         long seq = rs.getLong(1);
         Event event;
         try {
-            event = RecordCodec.decodeEvent(sessionId, seq, rs.getInt(9), rs.getString(8));
+            event = RecordCodec.decodeEvent(sessionId, seq, rs.getInt(8), rs.getBytes(7)); // UTF-8 bytes straight to the parser
         } catch (StorageException e) {
             throw OneLine.of(e); // the parser's detail runs onto more lines
         }
         try {
-            return new StoredEvent(sessionId, seq, rs.getLong(2), Instants.parse(rs.getString(3)),
-                    rs.getString(4), CheckpointSource.fromWire(rs.getString(5)), event);
+            if (!(rs.getObject(3) instanceof Number time)) { // a text there would read as 0 through getLong
+                throw new IllegalArgumentException("time is not an integer of nanoseconds: '" + rs.getString(3) + "'");
+            }
+            return new StoredEvent(sessionId, seq, rs.getLong(2), Instants.ofNanos(time.longValue()),
+                    commandId(rs.getObject(4)), CheckpointSource.fromWire(rs.getString(5)), event);
         } catch (RuntimeException e) {
             throw new StorageException("session '" + sessionId + "' seq " + seq + ": corrupt event row ("
                     + OneLine.of(e.getMessage()) + ")", e);

@@ -1,5 +1,7 @@
 package dev.threadline.store.sqlite;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -13,6 +15,41 @@ import java.time.ZoneOffset;
  */
 final class Instants {
     private Instants() {}
+
+    /**
+     * The stored form of an event time from version 5 on: epoch nanoseconds, exact for the years
+     * 1678 to 2262 and clamped outside them (as the PostgreSQL store does).
+     */
+    static long nanos(Instant t) {
+        try {
+            return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
+        } catch (ArithmeticException e) {
+            return t.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+    }
+
+    /** The instant of {@link #nanos}. */
+    static Instant ofNanos(long nanos) {
+        return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
+    }
+
+    /**
+     * Registers {@code threadline_nanos(text)} on {@code c}: the version 4 time text as {@link #nanos}, for
+     * the upgrade to version 5; a text it cannot parse fails the statement (and so the upgrade) naming it.
+     */
+    static void registerNanosFunction(Connection c) throws SQLException {
+        org.sqlite.Function.create(c.unwrap(org.sqlite.SQLiteConnection.class), "threadline_nanos", new org.sqlite.Function() {
+            @Override
+            protected void xFunc() throws SQLException {
+                String text = value_text(0);
+                try {
+                    result(nanos(parse(text)));
+                } catch (RuntimeException e) {
+                    throw new SQLException("event time '" + text + "' is not an instant (" + e.getMessage() + ")");
+                }
+            }
+        }, 1, org.sqlite.Function.FLAG_DETERMINISTIC);
+    }
 
     static Instant parse(String s) {
         int n = s.length();

@@ -14,6 +14,7 @@ import dev.threadline.core.internal.store.StoreChecks;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -42,8 +43,9 @@ final class JournalWrites {
             if (command != null && !command.session().equals(key)) {
                 refuseDuplicate(c, command);
             }
-            SessionRows.insert(c, info, json, info.parentSeq() + rows.size(), clock.instant());
-            EventRows.insert(c, key, rows);
+            Instant now = clock.instant();
+            SessionRows.insert(c, info, json, now);
+            EventRows.insert(c, key, rows, now);
             if (command != null) {
                 CommandRows.insert(c, command);
             }
@@ -69,9 +71,8 @@ final class JournalWrites {
             if (request.command() != null) {
                 refuseDuplicate(c, request.command());
             }
-            EventRows.insert(c, key, rows);
+            EventRows.insert(c, key, rows, clock.instant()); // the head moves with the journal: no sessions row to write
             long newHead = request.expectedSeq() + rows.size();
-            SessionRows.moveHead(c, key, newHead, clock.instant());
             SharedRows.apply(c, changes);
             if (request.command() != null) {
                 CommandRows.insert(c, request.command()); // only steps that carry a command id write this table

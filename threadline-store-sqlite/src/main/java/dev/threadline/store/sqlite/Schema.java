@@ -19,13 +19,14 @@ final class Schema {
     /**
      * The table layout this code creates and reads. Version 3: sessions keyed by (tenant, id), events,
      * snapshots and commands by tenant and session, and each session's lease on its row. Version 4 adds
-     * the {@code interrupts} table.
+     * the {@code interrupts} table. Version 5 keeps events and snapshots in their keys' b-trees, the
+     * event time as nanoseconds, and no type column (ADR 0025).
      */
-    static final int VERSION = 4;
+    static final int VERSION = 5;
 
     /** {@code UPGRADES.get(v - 1)} turns a version {@code v} file into a version {@code v + 1} one. */
     private static final List<List<String>> UPGRADES = List.of(SchemaDdl.UPGRADE_1_TO_2, SchemaDdl.UPGRADE_2_TO_3,
-            SchemaDdl.UPGRADE_3_TO_4);
+            SchemaDdl.UPGRADE_3_TO_4, SchemaDdl.UPGRADE_4_TO_5);
 
     private Schema() {}
 
@@ -54,6 +55,7 @@ final class Schema {
                 }
             } else {
                 Connections.exec(c, "PRAGMA defer_foreign_keys = ON"); // rows are copied parent and child in any order
+                Instants.registerNanosFunction(c); // threadline_nanos(text), for the upgrade to version 5
                 for (int v = version; v < VERSION; v++) {
                     for (String ddl : UPGRADES.get(v - 1)) {
                         Connections.exec(c, ddl);

@@ -3,7 +3,7 @@ package dev.threadline.store.sqlite;
 import java.util.List;
 
 /**
- * The statements of {@link Schema}: the version 4 tables and indexes, and the upgrades from earlier
+ * The statements of {@link Schema}: the version 5 tables and indexes, and the upgrades from earlier
  * versions. Stateless.
  */
 final class SchemaDdl {
@@ -24,11 +24,66 @@ final class SchemaDdl {
               FOREIGN KEY (tenant, session_id) REFERENCES sessions(tenant, id) ON DELETE CASCADE) WITHOUT ROWID""";
 
     /**
-     * The tables, parents first. Each session's lease is on its row so that the fencing check of an
-     * append reads the row the append updates anyway; {@code commands} is written only by the steps
-     * that carry a caller's command id.
+     * The journal (version 5, ADR 0025): one row per event, stored in its key's b-tree
+     * ({@code WITHOUT ROWID}), so an append writes one leaf instead of a table leaf and a key leaf; the
+     * time is epoch nanoseconds ({@code INTEGER}, 8 bytes instead of 30 of text) and the event's type is
+     * not repeated beside the payload that already names it. A command id in the runtime's UUID form is
+     * stored as its 16 bytes, any other as text (so the column is declared BLOB: no conversion). The last event of each append carries
+     * {@code appended}: the store's clock at the append minus the event's time, in nanoseconds (a few
+     * bytes), from which the session's last update is read; the other events leave it NULL (no bytes).
      */
-    static final List<String> TABLES = List.of("""
+    private static final String EVENTS = """
+            CREATE TABLE events (
+              tenant              TEXT NOT NULL,
+              session_id          TEXT NOT NULL,
+              seq                 INTEGER NOT NULL,
+              step                INTEGER NOT NULL,
+              time                INTEGER NOT NULL,
+              command_id          BLOB NOT NULL,
+              source              TEXT NOT NULL,
+              touches_transcript  INTEGER NOT NULL,
+              payload             TEXT NOT NULL,
+              v                   INTEGER NOT NULL,
+              appended            INTEGER,
+              PRIMARY KEY (tenant, session_id, seq),
+              FOREIGN KEY (tenant, session_id) REFERENCES sessions(tenant, id) ON DELETE CASCADE) WITHOUT ROWID""";
+
+    /** Snapshots (version 5): small rows, kept in their key's b-tree like the events. */
+    private static final String SNAPSHOTS = """
+            CREATE TABLE snapshots (
+              tenant      TEXT NOT NULL,
+              session_id  TEXT NOT NULL,
+              seq         INTEGER NOT NULL,
+              payload     TEXT NOT NULL,
+              v           INTEGER NOT NULL,
+              PRIMARY KEY (tenant, session_id, seq),
+              FOREIGN KEY (tenant, session_id) REFERENCES sessions(tenant, id) ON DELETE CASCADE) WITHOUT ROWID""";
+
+    /**
+     * Sessions (version 5): no head column. The head is the journal's last seq (or the branch point of a
+     * branch with no events of its own) and the last update the time of the last append, both read from
+     * the journal's key, so an append writes nothing here (ADR 0025). {@code updated_at} is the time the
+     * row was created, and stands for the last update while the session has no events of its own.
+     */
+    private static final String SESSIONS = """
+            CREATE TABLE sessions (
+              tenant         TEXT NOT NULL,
+              id             TEXT NOT NULL,
+              user_id        TEXT NOT NULL,
+              parent_id      TEXT,
+              parent_seq     INTEGER NOT NULL,
+              info           TEXT NOT NULL,
+              created_at     INTEGER NOT NULL,
+              updated_at     INTEGER NOT NULL,
+              v              INTEGER NOT NULL,
+              lease_owner    TEXT,
+              lease_epoch    INTEGER NOT NULL DEFAULT 0,
+              lease_expires  INTEGER,
+              PRIMARY KEY (tenant, id),
+              FOREIGN KEY (tenant, parent_id) REFERENCES sessions(tenant, id))""";
+
+    /** The sessions table of versions 3 and 4 (frozen), with its head column. */
+    private static final String SESSIONS_V3 = """
             CREATE TABLE sessions (
               tenant         TEXT NOT NULL,
               id             TEXT NOT NULL,
@@ -44,8 +99,10 @@ final class SchemaDdl {
               lease_epoch    INTEGER NOT NULL DEFAULT 0,
               lease_expires  INTEGER,
               PRIMARY KEY (tenant, id),
-              FOREIGN KEY (tenant, parent_id) REFERENCES sessions(tenant, id))""",
-            """
+              FOREIGN KEY (tenant, parent_id) REFERENCES sessions(tenant, id))""";
+
+    /** The events table of versions 3 and 4, which the upgrade from version 2 creates (frozen: never today's). */
+    private static final String EVENTS_V3 = """
             CREATE TABLE events (
               tenant              TEXT NOT NULL,
               session_id          TEXT NOT NULL,
@@ -59,8 +116,10 @@ final class SchemaDdl {
               payload             TEXT NOT NULL,
               v                   INTEGER NOT NULL,
               PRIMARY KEY (tenant, session_id, seq),
-              FOREIGN KEY (tenant, session_id) REFERENCES sessions(tenant, id) ON DELETE CASCADE)""",
-            """
+              FOREIGN KEY (tenant, session_id) REFERENCES sessions(tenant, id) ON DELETE CASCADE)""";
+
+    /** The snapshots table of versions 3 and 4 (frozen). */
+    private static final String SNAPSHOTS_V3 = """
             CREATE TABLE snapshots (
               tenant      TEXT NOT NULL,
               session_id  TEXT NOT NULL,
@@ -68,7 +127,16 @@ final class SchemaDdl {
               payload     TEXT NOT NULL,
               v           INTEGER NOT NULL,
               PRIMARY KEY (tenant, session_id, seq),
-              FOREIGN KEY (tenant, session_id) REFERENCES sessions(tenant, id) ON DELETE CASCADE)""",
+              FOREIGN KEY (tenant, session_id) REFERENCES sessions(tenant, id) ON DELETE CASCADE)""";
+
+    /**
+     * The tables, parents first. Each session's lease is on its row so that the fencing check of an
+     * append reads the row the append updates anyway; {@code commands} is written only by the steps
+     * that carry a caller's command id.
+     */
+    static final List<String> TABLES = List.of(SESSIONS,
+            EVENTS,
+            SNAPSHOTS,
             """
             CREATE TABLE IF NOT EXISTS variables (
               scope      TEXT NOT NULL,
@@ -115,7 +183,7 @@ final class SchemaDdl {
             "ALTER TABLE snapshots RENAME TO snapshots_v2",
             "ALTER TABLE events RENAME TO events_v2",
             "ALTER TABLE sessions RENAME TO sessions_v2",
-            TABLES.get(0), TABLES.get(1), TABLES.get(2), TABLES.get(4),
+            SESSIONS_V3, EVENTS_V3, SNAPSHOTS_V3, TABLES.get(4),
             "INSERT INTO sessions (tenant, id, user_id, parent_id, parent_seq, info, head_seq, created_at, updated_at, v)"
                     + " SELECT tenant, id, user_id, parent_id, parent_seq, info, head_seq, created_at, updated_at, v FROM sessions_v2",
             "INSERT INTO events (tenant, session_id, seq, step, time, command_id, source, type, touches_transcript, payload, v)"
@@ -130,4 +198,28 @@ final class SchemaDdl {
 
     /** Version 3 to 4: the {@code interrupts} table; nothing else changes. */
     static final List<String> UPGRADE_3_TO_4 = List.of(INTERRUPTS);
+
+    /**
+     * Version 4 to 5: events and snapshots move into their keys' b-trees ({@code WITHOUT ROWID}); an
+     * event's time becomes epoch nanoseconds, converted by the {@code threadline_nanos} function that
+     * {@link Schema} registers on the connection (the same parser the reads of version 4 used), and the
+     * type column goes. Payloads are copied as they are (they carry their own version). The sessions
+     * lose their head column; each session's last event gets {@code appended} from its row's
+     * {@code updated_at}, so heads and listing order read back as before.
+     */
+    static final List<String> UPGRADE_4_TO_5 = List.of(
+            "ALTER TABLE snapshots RENAME TO snapshots_v4",
+            "ALTER TABLE events RENAME TO events_v4",
+            EVENTS, SNAPSHOTS,
+            "INSERT INTO events (tenant, session_id, seq, step, time, command_id, source, touches_transcript, payload, v)"
+                    + " SELECT tenant, session_id, seq, step, threadline_nanos(time), command_id, source, touches_transcript,"
+                    + " payload, v FROM events_v4",
+            "INSERT INTO snapshots (tenant, session_id, seq, payload, v) SELECT tenant, session_id, seq, payload, v FROM snapshots_v4",
+            "DROP TABLE snapshots_v4",
+            "DROP TABLE events_v4",
+            // the head and the last update now come from the journal: each session's last event gets its update time
+            "UPDATE events SET appended = (SELECT s.updated_at FROM sessions s WHERE s.tenant = events.tenant"
+                    + " AND s.id = events.session_id) - time"
+                    + " WHERE seq = (SELECT max(e.seq) FROM events e WHERE e.tenant = events.tenant AND e.session_id = events.session_id)",
+            "ALTER TABLE sessions DROP COLUMN head_seq");
 }

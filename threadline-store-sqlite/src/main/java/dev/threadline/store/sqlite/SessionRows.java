@@ -14,8 +14,9 @@ import java.util.List;
 
 /**
  * The {@code sessions} table: the sessions index, keyed by (tenant, id). The {@link SessionInfo} is
- * stored as JSON ({@code info}); the columns beside it (user, parent, head, times, lease) are what
- * queries filter and sort on and what an append checks. Times are epoch nanoseconds: exact and
+ * stored as JSON ({@code info}); the columns beside it (user, parent, times, lease) are what
+ * queries filter and sort on and what an append checks. The head and the last update are read from
+ * the journal ({@link #HEAD}, {@link #UPDATED}): an append does not write this table. Times are epoch nanoseconds: exact and
  * sortable from 1677 to 2262. Listing is in {@link SessionPages}, leases in {@link LeaseRows}.
  */
 final class SessionRows {
@@ -24,19 +25,29 @@ final class SessionRows {
     /** Where a session's journal is and who may write it: read by every append in its transaction. */
     record Position(long head, long epoch) {}
 
-    static void insert(Connection c, SessionInfo info, String json, long head, Instant now) throws SQLException {
+    /**
+     * The head of a session row {@code s}, as SQL: the last seq of its own journal, or its branch point
+     * while it has none (version 5 keeps no head column, ADR 0025). One seek to the end of its key range.
+     */
+    static final String HEAD = "COALESCE((SELECT max(e.seq) FROM events e WHERE e.tenant = s.tenant AND e.session_id = s.id),"
+            + " s.parent_seq)";
+
+    /** The last update of a session row {@code s}, as SQL (epoch nanoseconds): its last append, or its creation. */
+    static final String UPDATED = "COALESCE((SELECT e.time + e.appended FROM events e WHERE e.tenant = s.tenant"
+            + " AND e.session_id = s.id ORDER BY e.seq DESC LIMIT 1), s.updated_at)";
+
+    static void insert(Connection c, SessionInfo info, String json, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO sessions (tenant, id, user_id, parent_id, parent_seq,"
-                + " info, head_seq, created_at, updated_at, v) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                + " info, created_at, updated_at, v) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             ps.setString(1, info.tenant());
             ps.setString(2, info.id());
             ps.setString(3, info.userId());
             ps.setString(4, info.parentId());
             ps.setLong(5, info.parentSeq());
             ps.setString(6, json);
-            ps.setLong(7, head);
-            ps.setLong(8, nanos(info.createdAt()));
-            ps.setLong(9, nanos(now));
-            ps.setInt(10, RecordCodec.VERSION);
+            ps.setLong(7, nanos(info.createdAt()));
+            ps.setLong(8, nanos(now));
+            ps.setInt(9, RecordCodec.VERSION);
             ps.executeUpdate();
         }
     }
@@ -56,22 +67,12 @@ final class SessionRows {
     }
 
     static Position positionOrNull(Connection c, SessionKey key) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT head_seq, lease_epoch FROM sessions WHERE tenant = ? AND id = ?")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + HEAD + ", s.lease_epoch FROM sessions s WHERE s.tenant = ? AND s.id = ?")) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? new Position(rs.getLong(1), rs.getLong(2)) : null;
             }
-        }
-    }
-
-    static void moveHead(Connection c, SessionKey key, long head, Instant now) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET head_seq = ?, updated_at = ? WHERE tenant = ? AND id = ?")) {
-            ps.setLong(1, head);
-            ps.setLong(2, nanos(now));
-            ps.setString(3, key.tenant());
-            ps.setString(4, key.id());
-            ps.executeUpdate();
         }
     }
 

@@ -106,4 +106,108 @@ final class OldSchemaFixtures {
         raw.exec("INSERT INTO variables (scope, scope_key, name, value, v) VALUES (?, ?, ?, ?, ?)", scope, key, name, json,
                 RecordCodec.VERSION);
     }
+
+    /** The tables and indexes of versions 4 (copied from SchemaDdl of that release: events and snapshots with rowids, time as text). */
+    private static final List<String> DDL_V4 = List.of("""
+            CREATE TABLE sessions (
+              tenant         TEXT NOT NULL,
+              id             TEXT NOT NULL,
+              user_id        TEXT NOT NULL,
+              parent_id      TEXT,
+              parent_seq     INTEGER NOT NULL,
+              info           TEXT NOT NULL,
+              head_seq       INTEGER NOT NULL,
+              created_at     INTEGER NOT NULL,
+              updated_at     INTEGER NOT NULL,
+              v              INTEGER NOT NULL,
+              lease_owner    TEXT,
+              lease_epoch    INTEGER NOT NULL DEFAULT 0,
+              lease_expires  INTEGER,
+              PRIMARY KEY (tenant, id),
+              FOREIGN KEY (tenant, parent_id) REFERENCES sessions(tenant, id))""",
+            """
+            CREATE TABLE events (
+              tenant              TEXT NOT NULL,
+              session_id          TEXT NOT NULL,
+              seq                 INTEGER NOT NULL,
+              step                INTEGER NOT NULL,
+              time                TEXT NOT NULL,
+              command_id          TEXT NOT NULL,
+              source              TEXT NOT NULL,
+              type                TEXT NOT NULL,
+              touches_transcript  INTEGER NOT NULL,
+              payload             TEXT NOT NULL,
+              v                   INTEGER NOT NULL,
+              PRIMARY KEY (tenant, session_id, seq),
+              FOREIGN KEY (tenant, session_id) REFERENCES sessions(tenant, id) ON DELETE CASCADE)""",
+            """
+            CREATE TABLE snapshots (
+              tenant      TEXT NOT NULL,
+              session_id  TEXT NOT NULL,
+              seq         INTEGER NOT NULL,
+              payload     TEXT NOT NULL,
+              v           INTEGER NOT NULL,
+              PRIMARY KEY (tenant, session_id, seq),
+              FOREIGN KEY (tenant, session_id) REFERENCES sessions(tenant, id) ON DELETE CASCADE)""",
+            """
+            CREATE TABLE IF NOT EXISTS variables (
+              scope      TEXT NOT NULL,
+              scope_key  TEXT NOT NULL,
+              name       TEXT NOT NULL,
+              value      TEXT NOT NULL,
+              v          INTEGER NOT NULL,
+              PRIMARY KEY (scope, scope_key, name))""",
+            """
+            CREATE TABLE commands (
+              tenant       TEXT NOT NULL,
+              session_id   TEXT NOT NULL,
+              command_id   TEXT NOT NULL,
+              fingerprint  TEXT NOT NULL,
+              seq          INTEGER NOT NULL,
+              result       TEXT,
+              PRIMARY KEY (tenant, session_id, command_id),
+              FOREIGN KEY (tenant, session_id) REFERENCES sessions(tenant, id) ON DELETE CASCADE) WITHOUT ROWID""",
+            """
+            CREATE TABLE interrupts (
+              tenant      TEXT NOT NULL,
+              session_id  TEXT NOT NULL,
+              epoch       INTEGER NOT NULL,
+              reason      TEXT NOT NULL,
+              PRIMARY KEY (tenant, session_id),
+              FOREIGN KEY (tenant, session_id) REFERENCES sessions(tenant, id) ON DELETE CASCADE) WITHOUT ROWID""",
+            "CREATE INDEX sessions_by_user ON sessions(tenant, user_id, id)",
+            "CREATE INDEX sessions_by_parent ON sessions(tenant, parent_id) WHERE parent_id IS NOT NULL",
+            "PRAGMA user_version = 4");
+
+    /** An empty file of layout version 4, open for the caller to fill. */
+    static RawDb createV4(Path file) throws Exception {
+        RawDb raw = new RawDb(file);
+        for (String ddl : DDL_V4) {
+            raw.exec(ddl);
+        }
+        return raw;
+    }
+
+    /** A sessions row as versions 3 and 4 wrote it (lease free). */
+    static void sessionV4(RawDb raw, SessionInfo info, long head, long updatedAtNanos) throws Exception {
+        raw.exec("INSERT INTO sessions (tenant, id, user_id, parent_id, parent_seq, info, head_seq, created_at, updated_at, v)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", info.tenant(), info.id(), info.userId(), info.parentId(),
+                info.parentSeq(), RecordCodec.encodeSession(info), head, SessionRows.nanos(info.createdAt()), updatedAtNanos,
+                RecordCodec.VERSION);
+    }
+
+    /** Event rows as versions 3 and 4 wrote them: the time as {@code Instant.toString()} text, the type beside the payload. */
+    static void eventsV4(RawDb raw, String tenant, List<StoredEvent> events) throws Exception {
+        for (StoredEvent e : events) {
+            raw.exec("INSERT INTO events (tenant, session_id, seq, step, time, command_id, source, type, touches_transcript,"
+                    + " payload, v) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", tenant, e.sessionId(), e.seq(), e.step(),
+                    e.time().toString(), e.commandId(), e.source().wireName(), e.event().type(),
+                    e.event().touchesTranscript() ? 1 : 0, RecordCodec.encodeEvent(e.event()), RecordCodec.VERSION);
+        }
+    }
+
+    static void snapshotV4(RawDb raw, String tenant, String sessionId, StateSnapshot snapshot) throws Exception {
+        raw.exec("INSERT INTO snapshots (tenant, session_id, seq, payload, v) VALUES (?, ?, ?, ?, ?)", tenant, sessionId,
+                snapshot.seq(), RecordCodec.encodeSnapshot(snapshot), RecordCodec.VERSION);
+    }
 }

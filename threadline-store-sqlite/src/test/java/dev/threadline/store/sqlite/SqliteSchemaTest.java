@@ -111,7 +111,7 @@ class SqliteSchemaTest {
             assertThat(store.list(SessionQuery.tenant(SessionInfo.DEFAULT_TENANT)).items()).isEmpty();
         }
         try (RawDb raw = new RawDb(file)) {
-            assertThat(raw.queryLong("PRAGMA user_version")).isEqualTo(4);
+            assertThat(raw.queryLong("PRAGMA user_version")).isEqualTo(Schema.VERSION);
         }
     }
 

@@ -5,6 +5,7 @@ import static dev.threadline.store.tck.StoreFixtures.first;
 import static dev.threadline.store.tck.StoreFixtures.messages;
 import static dev.threadline.store.tck.StoreFixtures.root;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.SessionInfo;
@@ -82,11 +83,10 @@ class SqliteUpgradeTest {
     @Test
     void aVersion3FileGainsTheInterruptsTableAndKeepsItsRows() throws Exception {
         Path file = dir.resolve("v3.db");
-        try (SqliteStateStore store = SqliteStateStore.open(file)) {
-            store.create(s1, s1Events);
-        }
-        try (RawDb raw = new RawDb(file)) {
-            raw.exec("DROP TABLE interrupts"); // what a version 3 file is: the same tables without it
+        try (RawDb raw = OldSchemaFixtures.createV4(file)) {
+            OldSchemaFixtures.sessionV4(raw, s1, 4, SessionRows.nanos(StoreFixtures.T0));
+            OldSchemaFixtures.eventsV4(raw, "acme", s1Events);
+            raw.exec("DROP TABLE interrupts"); // what a version 3 file is: the version 4 tables without it
             raw.exec("PRAGMA user_version = 3");
         }
         try (SqliteStateStore store = SqliteStateStore.open(file)) {
@@ -98,6 +98,44 @@ class SqliteUpgradeTest {
         try (RawDb raw = new RawDb(file)) {
             assertThat(raw.queryLong("PRAGMA user_version")).isEqualTo(Schema.VERSION);
             assertThat(raw.queryLong("SELECT count(*) FROM pragma_foreign_key_check")).isZero();
+        }
+    }
+
+    @Test
+    void aVersion4FileGetsItsJournalInKeyOrderWithNanosecondTimesAndReadsBackWhole() throws Exception {
+        Path file = dir.resolve("v4.db");
+        long t = SessionRows.nanos(StoreFixtures.T0);
+        try (RawDb raw = OldSchemaFixtures.createV4(file)) {
+            OldSchemaFixtures.sessionV4(raw, s1, 4, t + 1);
+            OldSchemaFixtures.sessionV4(raw, b1, 4, t + 3);
+            OldSchemaFixtures.sessionV4(raw, o1, 2, t + 2);
+            OldSchemaFixtures.eventsV4(raw, "acme", s1Events);
+            OldSchemaFixtures.eventsV4(raw, "acme", b1Events);
+            OldSchemaFixtures.eventsV4(raw, "other", o1Events);
+            OldSchemaFixtures.snapshotV4(raw, "acme", "s1", RoundTripFixtures.snapshot(2));
+            OldSchemaFixtures.variable(raw, "user", ScopedWrite.userKey("acme", "alice"), "lang", "\"fr\"");
+        }
+        checkUpgraded(file);
+        try (RawDb raw = new RawDb(file)) {
+            assertThat(raw.queryLong("SELECT count(*) FROM events WHERE typeof(time) <> 'integer'")).as("times as nanoseconds").isZero();
+            assertThat(raw.queryLong("SELECT count(*) FROM sqlite_master WHERE name LIKE '%_v4'")).as("old tables gone").isZero();
+            assertThat(raw.queryLong("SELECT count(*) FROM sqlite_master WHERE name IN ('events', 'snapshots')"
+                    + " AND sql LIKE '%WITHOUT ROWID'")).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aVersion4TimeThatIsNoInstantFailsTheUpgradeAndLeavesTheFileAsItWas() throws Exception {
+        Path file = dir.resolve("v4-bad.db");
+        try (RawDb raw = OldSchemaFixtures.createV4(file)) {
+            OldSchemaFixtures.sessionV4(raw, s1, 4, 1);
+            OldSchemaFixtures.eventsV4(raw, "acme", s1Events);
+            raw.exec("UPDATE events SET time = 'yesterday' WHERE seq = 2");
+        }
+        assertThatThrownBy(() -> SqliteStateStore.open(file).close()).hasMessageContaining("yesterday");
+        try (RawDb raw = new RawDb(file)) {
+            assertThat(raw.queryLong("PRAGMA user_version")).isEqualTo(4);
+            assertThat(raw.queryLong("SELECT count(*) FROM events")).isEqualTo(4);
         }
     }
 

@@ -51,10 +51,10 @@ class SchemaV1UpgradeTest {
     }
 
     @Test
-    void reExportingWritesVersion2AndReadsBackEqual() throws IOException {
+    void reExportingWritesTheCurrentVersionAndReadsBackEqual() throws IOException {
         for (StoredEvent e : journal()) {
             JsonNode line = RecordCodec.exportLine(e);
-            assertThat(line.get("v").asInt()).isEqualTo(2);
+            assertThat(line.get("v").asInt()).isEqualTo(RecordCodec.VERSION);
             assertThat(RecordCodec.importLine(Json.parse(line.toString(), "line"))).isEqualTo(e);
         }
         JsonNode created = RecordCodec.exportLine(journal().get(0));
@@ -96,7 +96,7 @@ class SchemaV1UpgradeTest {
 
     @Test
     void aRecordFromANewerVersionIsRefused() {
-        assertThatThrownBy(() -> RecordCodec.decodeEvent("x", 1, 3, "{\"type\":\"Cleared\"}"))
+        assertThatThrownBy(() -> RecordCodec.decodeEvent("x", 1, RecordCodec.VERSION + 1, "{\"type\":\"Cleared\"}"))
                 .isInstanceOf(StorageException.class).hasMessageContaining("newer Threadline");
     }
 }

@@ -1,0 +1,57 @@
+package dev.threadline.core.internal.json;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.threadline.core.StorageException;
+import dev.threadline.core.event.Event;
+import dev.threadline.core.json.Json;
+import dev.threadline.core.model.ContentBlock;
+import dev.threadline.core.model.Message;
+import dev.threadline.core.model.StopReason;
+import dev.threadline.core.model.Usage;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The stored form of record version 3 (ADR 0025): smaller than the wire JSON, and reads version 2 rows as they are. */
+class StoredFormTest {
+    private static final Event ANSWER = new Event.AssistantMessageReceived(Message.assistant(
+            List.of(ContentBlock.text("twelve percent")), StopReason.END_TURN, Usage.of(900, 100)));
+
+    @Test
+    void zeroTokenCountsAreLeftOutAndReadBackAsZero() {
+        String stored = RecordCodec.encodeEvent(ANSWER);
+        assertThat(stored).contains("\"inputTokens\":900").doesNotContain("cacheReadTokens").doesNotContain("cacheWriteTokens");
+        assertThat(stored.length()).isEqualTo(Json.write(ANSWER).length() - ",\"cacheReadTokens\":0,\"cacheWriteTokens\":0".length());
+        assertThat(RecordCodec.decodeEvent("s", 1, RecordCodec.VERSION, stored)).isEqualTo(ANSWER);
+        assertThat(RecordCodec.decodeEvent("s", 1, RecordCodec.VERSION, stored.getBytes(StandardCharsets.UTF_8))).isEqualTo(ANSWER);
+    }
+
+    @Test
+    void nonZeroCountsAreKeptAndTheWireFormIsUnchanged() {
+        Event cached = new Event.AssistantMessageReceived(Message.assistant(
+                List.of(ContentBlock.text("x")), StopReason.END_TURN, new Usage(1, 2, 3, 0)));
+        assertThat(RecordCodec.encodeEvent(cached)).contains("\"cacheReadTokens\":3").doesNotContain("cacheWriteTokens");
+        assertThat(RecordCodec.decodeEvent("s", 1, RecordCodec.VERSION, RecordCodec.encodeEvent(cached))).isEqualTo(cached);
+        assertThat(Json.write(ANSWER)).contains("\"cacheReadTokens\":0"); // the API's JSON keeps every field
+    }
+
+    @Test
+    void aVersion2RowWithEveryCountReadsAsItIs() {
+        String v2 = Json.write(ANSWER);
+        assertThat(RecordCodec.decodeEvent("s", 1, 2, v2)).isEqualTo(ANSWER);
+        assertThat(RecordCodec.decodeEvent("s", 1, 2, v2.getBytes(StandardCharsets.UTF_8))).isEqualTo(ANSWER);
+    }
+
+    @Test
+    void aDamagedUsageIsACorruptRowNamingTheSeq() {
+        String unknown = RecordCodec.encodeEvent(ANSWER).replace("\"inputTokens\"", "\"inputTokenz\"");
+        String text = RecordCodec.encodeEvent(ANSWER).replace("900", "\"900\"");
+        String negative = RecordCodec.encodeEvent(ANSWER).replace("900", "-900");
+        for (String bad : List.of(unknown, text, negative)) {
+            assertThatThrownBy(() -> RecordCodec.decodeEvent("s", 7, RecordCodec.VERSION, bad))
+                    .isInstanceOf(StorageException.class).hasMessageContaining("seq 7");
+        }
+    }
+}
