@@ -23,7 +23,8 @@ final class SharedReport {
             out.println("Server: " + s.server() + ". Store: " + s.connections() + ". Raw floor: " + s.rawFloor()
                     + ". Written bytes: " + s.writtenBytesMethod() + ". Held bytes: " + s.heldBytesMethod()
                     + String.format(Locale.ROOT, ". This store's run: %.0f s, load average %.1f at its start and %.1f at its end"
-                    + " (2 cores, shared).", s.seconds(), s.loadBefore(), s.loadAfter()));
+                    + " (2 cores, shared). Steps decided again after a reported conflict although their first attempt"
+                    + " had been committed: %d.", s.seconds(), s.loadBefore(), s.loadAfter(), s.redecidedAfterCommit()));
             out.println();
             out.println("| messages | steps (bytes, timed) | written B/step | raw written B/op | held B/step | raw held B/op"
                     + " | median step ms (p99) | raw median ms (p99) | step / raw | cold load ms | JSON doc read ms |");

@@ -29,11 +29,14 @@ public record SharedResults(Results.Machine machine, String command, SharedConfi
      * @param seconds            how long this store's run took
      * @param loadBefore         the machine's one-minute load average when this store's run began (the machine is shared)
      * @param loadAfter          and when it ended
+     * @param redecidedAfterCommit steps the runtime decided again after the store reported a conflict, on a state that
+     *                           already held the step's message (its first attempt had been committed): 0 expected
      */
     public record Store(String kind, String server, String connections, String rawFloor, String writtenBytesMethod,
                         String heldBytesMethod, List<Point> curves, List<Rate> throughput, String variant, List<Rate> variantThroughput,
                         List<Results.Target> targets,
-                        double seconds, double loadBefore, double loadAfter) {}
+                        double seconds, double loadBefore, double loadAfter,
+                        long redecidedAfterCommit) {}
 
     /**
      * One history length: Threadline's steps and the raw floor's writes; bytes over a run of each, times

@@ -27,6 +27,7 @@ final class SharedRun {
 
     private final SharedConfig config;
     private final Progress progress;
+    private final java.util.concurrent.atomic.AtomicLong redecided = new java.util.concurrent.atomic.AtomicLong();
 
     SharedRun(SharedConfig config, Progress progress) {
         this.config = config;
@@ -35,6 +36,7 @@ final class SharedRun {
 
     SharedResults.Store run(SharedTarget target) throws Exception {
         long t0 = System.nanoTime();
+        redecided.set(0);
         double loadBefore = load();
         List<SharedResults.Point> curves = new ArrayList<>();
         List<SharedResults.Rate> rates = new ArrayList<>();
@@ -65,7 +67,7 @@ final class SharedRun {
         return new SharedResults.Store(target.kind(), server, target.storeConnections(), rawFloor,
                 target.writtenBytesMethod(), target.heldBytesMethod(), curves, rates, target.variant(), variantRates,
                 SharedTargets.of(target.kind(), curves, rates, target.variant(), variantRates), (System.nanoTime() - t0) / 1e9,
-                loadBefore, load());
+                loadBefore, load(), redecided.get());
     }
 
     private SharedResults.Point curve(SharedTarget target, Threadline tl, Threadline variant, SharedTarget.RawFloor raw,
@@ -144,9 +146,25 @@ final class SharedRun {
     }
 
     /** One step recording the session's next message ({@code at[0]}). */
-    private static void step(Session s, int[] at) {
-        List<Event> events = BenchMessage.at(at[0]++).toEvents();
-        RawSteps.update(s, state -> events);
+    private void step(Session s, int[] at) {
+        step(s, at[0]++);
+    }
+
+    /**
+     * One step recording message {@code index} of the session, decided from the state as an agent loop
+     * decides: when the store reported a conflict and the step is decided again on a state that already
+     * holds the message (the first attempt was committed after all), it writes nothing and is counted
+     * (see {@link SharedResults.Store#redecidedAfterCommit}).
+     */
+    private void step(Session s, long index) {
+        List<Event> events = BenchMessage.at(index).toEvents();
+        RawSteps.update(s, state -> {
+            if (state.messages().size() > index) {
+                redecided.incrementAndGet();
+                return List.of();
+            }
+            return events;
+        });
     }
 
     /** Median cold load and median document read, timed alternately after one untimed round of each. */
@@ -193,8 +211,7 @@ final class SharedRun {
         Session s = tl.defaultTenant().create(id, SessionConfig.DEFAULT);
         List<String> payloads = payloads(n);
         for (int i = 0; i < n; i++) {
-            List<Event> events = BenchMessage.at(i).toEvents();
-            RawSteps.update(s, state -> events);
+            step(s, i);
             raw.write(id, i + 1, payloads.get(i));
             progress.advance(2);
         }
@@ -249,8 +266,7 @@ final class SharedRun {
             threads.add(Thread.ofVirtual().start(() -> {
                 try {
                     for (int k = 0; k < perSession; k++) {
-                        List<Event> events = BenchMessage.at(k).toEvents();
-                        RawSteps.update(s, state -> events);
+                        step(s, k);
                         progress.advance(1);
                     }
                 } catch (Exception e) {
