@@ -11,6 +11,7 @@ import com.google.adk.sessions.Session;
 import com.google.adk.sessions.SessionException;
 import com.google.adk.sessions.State;
 import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.store.InMemoryStateStore;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 /** The cases of ADK 1.8.0's tests for its InMemorySessionService, on the Threadline service. */
 class ThreadlineSessionServiceTest {
-    private final Threadline tl = Threadline.builder().build();
+    private final Threadline tl = Threadline.builder().store(new InMemoryStateStore()).build();
     private final ThreadlineSessionService service = new ThreadlineSessionService(tl);
 
     @AfterEach

@@ -57,12 +57,12 @@ final class RawLimits {
         long t0 = System.nanoTime(); // a fresh reader: the connection is opened inside the timing, as a cold load's is
         int n = 0;
         try (Connection c = SqliteFiles.open(threadlineDb);
-             PreparedStatement ps = c.prepareStatement("SELECT seq, v, payload FROM events WHERE session_id = ? ORDER BY seq")) {
+             PreparedStatement ps = c.prepareStatement( // schema v5: the journal is keyed by the session's number
+                     "SELECT payload, v FROM events WHERE sid = (SELECT sid FROM sessions WHERE id = ?) ORDER BY seq")) {
             ps.setString(1, session);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    // the record codec: a v3 payload leaves zero token counts out, which plain Jackson cannot map
-                    RecordCodec.decodeEvent(session, rs.getLong(1), rs.getInt(2), rs.getBytes(3));
+                    RecordCodec.decodeEvent(session, n + 1, rs.getInt(2), rs.getString(1)); // the stored form's own parse
                     n++;
                 }
             }

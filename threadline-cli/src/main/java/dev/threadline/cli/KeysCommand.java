@@ -12,7 +12,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code threadline keys create|list|revoke}: the API keys of {@code threadline serve}, in the key file beside the database. */
+/**
+ * {@code threadline keys create|list|revoke --store URL}: the API keys of {@code threadline serve}, kept
+ * (hashed) in the state store, so every server on that store sees them at once (ADR 0022).
+ */
 @Command(name = "keys", description = "Create, list and revoke the server's API keys.", mixinStandardHelpOptions = true,
         subcommands = {KeysCommand.Create.class, KeysCommand.ListKeys.class, KeysCommand.Revoke.class})
 final class KeysCommand {
@@ -29,7 +32,7 @@ final class KeysCommand {
 
         @Override
         public Integer call() {
-            try (KeyStore keys = KeyStore.open(KeyStore.besideDb(store.path()))) {
+            try (KeyStore keys = KeyStore.open(store.url())) {
                 NewKey k = keys.create(tenant);
                 spec.commandLine().getOut().println(k.secret());
                 spec.commandLine().getErr().println("Created " + k.key().id() + " for tenant " + tenant + "; it is not shown again.");
@@ -49,7 +52,7 @@ final class KeysCommand {
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
-            try (KeyStore keys = KeyStore.open(KeyStore.besideDb(store.path()))) {
+            try (KeyStore keys = KeyStore.open(store.existingUrl())) {
                 for (ApiKey k : keys.list()) {
                     out.println(k.id() + "  " + k.tenant() + "  " + k.hint() + "…  created " + k.createdAt()
                             + (k.active() ? "" : "  revoked " + k.revokedAt()));
@@ -71,7 +74,7 @@ final class KeysCommand {
 
         @Override
         public Integer call() {
-            try (KeyStore keys = KeyStore.open(KeyStore.besideDb(store.path()))) {
+            try (KeyStore keys = KeyStore.open(store.existingUrl())) {
                 if (!keys.revoke(id)) {
                     spec.commandLine().getErr().println("threadline: no valid key with id '" + id + "'");
                     return 1;

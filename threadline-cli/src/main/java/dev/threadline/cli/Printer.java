@@ -86,10 +86,17 @@ final class Printer {
         }
     }
 
-    static void checkpoints(PrintWriter out, List<Checkpoint> cps) {
+    static void checkpoints(PrintWriter out, List<Checkpoint> cps, List<dev.threadline.core.runtime.SideEffect> effects) {
         out.println("  seq  step  source  time                      what");
         for (Checkpoint c : cps) {
-            out.println(String.format("%5d %5d  %-6s  %-24s  %s", c.seq(), c.step(), c.source().wireName(), c.time().truncatedTo(java.time.temporal.ChronoUnit.MILLIS), c.preview()));
+            long after = effects.stream().filter(e -> e.seq() > c.seq()).count();
+            out.println(String.format("%5d %5d  %-6s  %-24s  %s%s", c.seq(), c.step(), c.source().wireName(),
+                    c.time().truncatedTo(java.time.temporal.ChronoUnit.MILLIS), c.preview(),
+                    after == 0 ? "" : "   [" + after + " side effect" + (after == 1 ? "" : "s") + " after]"));
+        }
+        if (!effects.isEmpty()) {
+            out.println("(side effects: " + String.join("; ", effects.stream().map(dev.threadline.core.runtime.SideEffect::describe).toList())
+                    + "; going back before one needs --force)");
         }
         out.println("(/rewind SEQ goes back to a checkpoint and continues on branch ID.rN; /fork SEQ starts a separate session ID.fN there)");
     }

@@ -30,6 +30,8 @@ final class Repl {
                                (the old branch stays as it was: /resume ID to go back)
               /fork SEQ        branch off: a separate session ID.fN that starts from checkpoint SEQ;
                                switches to it (the original goes on independently)
+                               (both refuse to go back past a tool call with a side effect, listing
+                               what it cannot undo; add --force to branch anyway)
               /vars            the variables (session, user, app scopes)
               /sessions        all sessions in this store, each rewind and fork labelled as such
               /resume ID       switch to another session
@@ -318,15 +320,16 @@ final class Repl {
             }
             case "/help" -> out.println(HELP);
             case "/history" -> Printer.history(out, session.state());
-            case "/checkpoints" -> Printer.checkpoints(out, session.checkpoints());
+            case "/checkpoints" -> Printer.checkpoints(out, session.checkpoints(), session.sideEffectsAfter(0));
             case "/rewind" -> {
                 if (arg.isEmpty()) {
                     out.println("usage: /rewind SEQ (a seq that /checkpoints lists)");
                     return true;
                 }
+                Branching b = branching(arg, "/rewind");
                 Session old = session;
-                session = session.rewind(seq(arg));
-                out.println("Rewound to seq " + arg + ": now on branch " + session.id() + ". The old branch stays as "
+                session = b.go(() -> old.rewind(b.seq(), b.options()));
+                out.println("Rewound to seq " + b.seq() + ": now on branch " + session.id() + ". The old branch stays as "
                         + old.id() + " (/resume " + old.id() + " to go back).");
             }
             case "/fork" -> {
@@ -334,9 +337,10 @@ final class Repl {
                     out.println("usage: /fork SEQ (a seq that /checkpoints lists)");
                     return true;
                 }
+                Branching b = branching(arg, "/fork");
                 Session old = session;
-                session = session.fork(seq(arg));
-                out.println("Forked " + old.id() + " at seq " + arg + " into " + session.id() + "; now on " + session.id() + ".");
+                session = b.go(() -> old.fork(b.seq(), null, b.options()));
+                out.println("Forked " + old.id() + " at seq " + b.seq() + " into " + session.id() + "; now on " + session.id() + ".");
             }
             case "/vars" -> {
                 var info = session.info();
@@ -380,6 +384,33 @@ final class Repl {
             }
         }
         return true;
+    }
+
+    /** A /rewind or /fork argument: {@code SEQ [--force]}. */
+    private record Branching(long seq, boolean force, String command) {
+        CommandOptions options() {
+            return force ? CommandOptions.acknowledgingEffects() : CommandOptions.NONE;
+        }
+
+        /** Runs the branch; a refusal over side effects says how to go anyway. */
+        Session go(java.util.function.Supplier<Session> branch) {
+            try {
+                return branch.get();
+            } catch (dev.threadline.core.UndoneEffectsException e) {
+                throw new dev.threadline.core.InvalidInputException("SEQ", "going back to seq " + seq + " cannot undo "
+                        + e.effects().size() + " side effect(s): " + String.join("; ", e.effects()) + ". Nothing was changed; "
+                        + command + " " + seq + " --force branches anyway");
+            }
+        }
+    }
+
+    private static Branching branching(String arg, String command) {
+        String[] words = arg.split("\\s+");
+        boolean force = words.length == 2 && words[1].equals("--force");
+        if (words.length > 2 || (words.length == 2 && !force)) {
+            throw new dev.threadline.core.InvalidInputException("SEQ", "usage: " + command + " SEQ [--force]");
+        }
+        return new Branching(seq(words[0]), force, command);
     }
 
     private static long seq(String arg) {

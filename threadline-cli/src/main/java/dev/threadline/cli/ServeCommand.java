@@ -1,5 +1,7 @@
 package dev.threadline.cli;
 
+import dev.threadline.core.store.StateStores;
+import dev.threadline.server.ConfigFile;
 import dev.threadline.server.ServerConfig;
 import dev.threadline.server.ThreadlineServer;
 import java.io.PrintWriter;
@@ -13,22 +15,27 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code threadline serve}: the HTTP API on the SQLite file, until the process is stopped (SIGINT or
- * SIGTERM shut it down gracefully). Prints the URL it listens on and, on a first start, the key it
- * made for tenant {@code default}.
+ * {@code threadline serve}: the HTTP API on a store (any backend: {@code --store URL}), until the
+ * process is stopped (SIGINT or SIGTERM shut it down gracefully). Settings come from {@code --config
+ * FILE} ({@link ConfigFile}), overridden by flags. Prints the URL it listens on and, on a first start,
+ * the key it made for tenant {@code default}.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = {"Serve the HTTP API (docs/http-api.md) on the database, bound to 127.0.0.1 unless --host says otherwise.",
-                "On a first start (no key yet) it creates an API key for tenant 'default' and prints it once."})
+        description = {"Serve the HTTP API (docs/http-api.md) on the store, bound to 127.0.0.1 unless --host says otherwise.",
+                "On a first start (no key in the store yet) it creates an API key for tenant 'default' and prints it once.",
+                "Every server on one store shares its sessions and its keys."})
 final class ServeCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;
 
     @Option(names = "--port", paramLabel = "N", description = "port to listen on; 0 picks a free one (default 8080)")
-    int port = 8080;
+    Integer port;
 
     @Option(names = "--host", paramLabel = "H", description = "address to bind (default 127.0.0.1)")
-    String host = "127.0.0.1";
+    String host;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "a JSON file of settings (docs/http-api.md); flags override it")
+    Path config;
 
     @Option(names = "--workspace", paramLabel = "DIR", description = "folder read_file and list_files may read (default: those skills are off)")
     Path workspace;
@@ -40,8 +47,23 @@ final class ServeCommand implements Callable<Integer> {
     public Integer call() throws InterruptedException {
         quietFrameworks();
         PrintWriter out = spec.commandLine().getOut();
-        ThreadlineServer server = ThreadlineServer.start(ServerConfig.of(store.path()).withHost(host).withPort(port)
-                .withWorkspace(workspace == null ? null : workspace.toAbsolutePath().normalize()));
+        ServerConfig settings = ServerConfig.ofStore(store.url());
+        if (config != null) {
+            settings = ConfigFile.apply(config, settings);
+        }
+        if (store.given() || config == null) {
+            settings = settings.withStore(store.url());
+        }
+        if (host != null) {
+            settings = settings.withHost(host);
+        }
+        if (port != null) {
+            settings = settings.withPort(port);
+        }
+        if (workspace != null) {
+            settings = settings.withWorkspace(workspace.toAbsolutePath().normalize());
+        }
+        ThreadlineServer server = ThreadlineServer.start(settings);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
@@ -49,7 +71,7 @@ final class ServeCommand implements Callable<Integer> {
         }, "threadline-serve-shutdown"));
         server.createdKey().ifPresent(k -> out.println("Created API key " + k.key().id() + " for tenant default (shown once): "
                 + k.secret()));
-        out.println("Threadline serving " + store.path() + " at " + server.url()); // last: once it is out, the server serves
+        out.println("Threadline serving " + StateStores.redact(settings.store()) + " at " + server.url()); // last: once it is out, the server serves
         out.flush();
         stopped.await();
         return 0;

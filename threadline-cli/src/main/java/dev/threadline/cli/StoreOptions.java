@@ -48,20 +48,6 @@ final class StoreOptions {
         return "sqlite:" + (db != null ? db : defaultFile());
     }
 
-    /**
-     * The SQLite file these options name, for commands that keep files beside it (serve, keys).
-     *
-     * @throws dev.threadline.core.InvalidInputException when the store is not a SQLite file
-     */
-    Path path() {
-        String url = url();
-        if (!url.startsWith("sqlite:")) {
-            throw new dev.threadline.core.InvalidInputException("--store", "this command keeps its API keys beside a SQLite"
-                    + " file for now; give --db PATH or --store sqlite:PATH (a shared key store for other backends is not built yet)");
-        }
-        return Path.of(url.substring("sqlite:".length()));
-    }
-
     /** The URL for messages (passwords hidden). */
     String shown() {
         return StateStores.redact(url());
@@ -94,13 +80,23 @@ final class StoreOptions {
 
     /** Opens an existing store for a command that only reads or deletes: a missing SQLite file is an error, nothing is created. */
     StateStore openExisting() {
+        return StateStores.open(existingUrl());
+    }
+
+    /** The URL, once checked that a SQLite file it names exists (nothing is created). */
+    String existingUrl() {
         Path file = sqliteFile();
         if (file != null && !Files.isRegularFile(file)) {
             String where = Files.isDirectory(file.getParent()) ? "" : " (its folder " + file.getParent() + " does not exist either)";
             throw new ThreadlineException("no store at " + file + where + "; nothing was created."
                     + " `threadline chat" + (isDefault() ? "" : " --db " + file) + "` creates one");
         }
-        return StateStores.open(url());
+        return url();
+    }
+
+    /** Whether the user named a store (else a config file's store, or the default, applies). */
+    boolean given() {
+        return !isDefault();
     }
 
     /** Opens a runtime on the existing store, runs {@code action} with the command's output, closes both; exit code 0. */

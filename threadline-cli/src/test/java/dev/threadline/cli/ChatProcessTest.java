@@ -124,4 +124,22 @@ class ChatProcessTest {
         }
         assertThat(messages("c3")).anyMatch(m -> m.text().equals("Once\nupon\na time"));
     }
+
+    @Test
+    void rewindingPastAPaymentIsRefusedWithTheEffectUntilForcedAndThePaymentIsNotMadeAgain() throws Exception {
+        try (ChildProcess c = chat("c4")) {
+            for (String line : List.of("pay 15", "y", "/checkpoints", "/rewind 1", "/rewind 1 now", "/rewind 1 --force", "/exit")) {
+                c.send(line);
+            }
+            assertThat(c.awaitExit(WAIT)).as(c.describe("exit code")).isZero();
+            assertThat(c.lines()).extracting(Line::text).contains("  <- paid 15")
+                    .anyMatch(l -> l.startsWith("Rewound to seq 1: now on branch c4.r"))
+                    .anyMatch(l -> l.startsWith("    1 ") && l.endsWith("[1 side effect after]"))
+                    .anyMatch(l -> l.startsWith("(side effects: pay (x") && l.contains(": ok: paid 15"));
+        }
+        String err = Files.readString(dir.resolve("chat.err"));
+        assertThat(err).contains("cannot undo 1 side effect(s): pay").contains("/rewind 1 --force branches anyway")
+                .contains("usage: /rewind SEQ [--force]");
+        assertThat(Files.readAllLines(dir.resolve("runs.txt"))).as("what the pay skill ran").containsExactly("15");
+    }
 }

@@ -28,7 +28,7 @@ class ExportOfABrokenJournalTest {
         assertThat(run(new StringWriter(), new StringWriter(), "chat", "--model", "scripted", "--db", db.toString(), "--session", "s1"))
                 .isZero();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db); Statement s = c.createStatement()) {
-            assertThat(s.executeUpdate("DELETE FROM events WHERE session_id = 's1' AND seq = 3")).isEqualTo(1);
+            assertThat(s.executeUpdate("DELETE FROM events WHERE sid = (SELECT sid FROM sessions WHERE id = 's1') AND seq = 3")).isEqualTo(1);
         }
 
         for (String cmd : new String[] {"export", "show"}) {

@@ -26,7 +26,7 @@ import java.util.function.BooleanSupplier;
  * The {@link ChatExtension} of the CLI's process tests, loaded in a {@code threadline chat} child with
  * {@code -Dthreadline.chat.extension=dev.threadline.cli.TestChatExtension}. On top of the demo model:
  * "slow" calls {@code slow_wait}, which prints {@code slow: started} and runs until the turn is
- * cancelled; "pay N" calls {@code pay} (needs approval; appends N to the file named by
+ * cancelled; "pay N" calls {@code pay} (a side effect that needs approval; appends N to the file named by
  * {@code -Dthreadline.test.runs}); "story" streams "Once", "upon", "a time" on lines of their own
  * and holds back the second until the file {@code -Dthreadline.test.gate} exists. Anything else goes
  * to the demo model.
@@ -138,7 +138,7 @@ public final class TestChatExtension implements ChatExtension {
 
         @Override
         public SkillPolicy policy() {
-            return SkillPolicy.REQUIRES_APPROVAL;
+            return SkillPolicy.REQUIRES_APPROVAL.withEffect(dev.threadline.core.skill.Effect.SIDE_EFFECT);
         }
 
         @Override

@@ -14,6 +14,7 @@ public final class CommandConflictException extends ThreadlineException {
         this.commandId = commandId;
     }
 
+    /** The command id that was reused. */
     public String commandId() {
         return commandId;
     }

@@ -7,11 +7,13 @@ package dev.threadline.core;
 public final class InvalidEventException extends ThreadlineException {
     private final String eventType;
 
+    /** A refusal of an event of type {@code eventType}, saying why it cannot follow the state. */
     public InvalidEventException(String eventType, String reason) {
         super(eventType + " refused: " + reason);
         this.eventType = eventType;
     }
 
+    /** The type of the refused event, e.g. {@code ToolCallCompleted}. */
     public String eventType() {
         return eventType;
     }

@@ -20,6 +20,7 @@ public final class LeaseHeldException extends ThreadlineException {
         this.until = until;
     }
 
+    /** The session another process holds. */
     public String sessionId() {
         return sessionId;
     }

@@ -19,6 +19,7 @@ public final class LeaseLostException extends ThreadlineException {
         this.currentEpoch = currentEpoch;
     }
 
+    /** The session whose write was refused. */
     public String sessionId() {
         return sessionId;
     }

@@ -1,9 +1,14 @@
 package dev.threadline.core;
 
-/** Argument checks that fail with {@link InvalidInputException} naming the field. */
+/** Argument checks that fail with {@link InvalidInputException} naming the field. Stateless: safe from any thread. */
 public final class Require {
     private Require() {}
 
+    /**
+     * Returns {@code value} when it is not null.
+     *
+     * @throws InvalidInputException naming {@code field} when {@code value} is null
+     */
     public static <T> T nonNull(T value, String field) {
         if (value == null) {
             throw new InvalidInputException(field, "must not be null");
@@ -11,6 +16,11 @@ public final class Require {
         return value;
     }
 
+    /**
+     * Returns {@code value} when it has a non-whitespace character.
+     *
+     * @throws InvalidInputException naming {@code field} when {@code value} is null or blank
+     */
     public static String nonBlank(String value, String field) {
         if (value == null || value.isBlank()) {
             throw new InvalidInputException(field, "must not be blank");
@@ -18,6 +28,11 @@ public final class Require {
         return value;
     }
 
+    /**
+     * Checks a precondition.
+     *
+     * @throws InvalidInputException naming {@code field} and {@code reason} when {@code condition} is false
+     */
     public static void argument(boolean condition, String field, String reason) {
         if (!condition) {
             throw new InvalidInputException(field, reason);

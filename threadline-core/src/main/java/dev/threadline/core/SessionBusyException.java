@@ -10,6 +10,8 @@ public final class SessionBusyException extends ThreadlineException {
     private final String runningTurn;
 
     /**
+     * A refusal of a new message to session {@code sessionId}, which is running {@code runningTurn}.
+     *
      * @param sessionId   the session
      * @param runningTurn the running turn as a person reads it (its message, seq and where it runs)
      */
@@ -20,6 +22,7 @@ public final class SessionBusyException extends ThreadlineException {
         this.runningTurn = runningTurn;
     }
 
+    /** The session that was busy. */
     public String sessionId() {
         return sessionId;
     }

@@ -4,11 +4,13 @@ package dev.threadline.core;
 public final class SessionNotFoundException extends ThreadlineException {
     private final String sessionId;
 
+    /** No session {@code sessionId} for the caller's tenant. */
     public SessionNotFoundException(String sessionId) {
         super("no session with id '" + sessionId + "'");
         this.sessionId = sessionId;
     }
 
+    /** The id that was not found. */
     public String sessionId() {
         return sessionId;
     }

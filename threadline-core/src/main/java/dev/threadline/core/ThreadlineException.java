@@ -5,10 +5,12 @@ package dev.threadline.core;
  * and its message says what to do about it.
  */
 public class ThreadlineException extends RuntimeException {
+    /** An error whose {@code message} says what went wrong and what to do. */
     public ThreadlineException(String message) {
         super(message);
     }
 
+    /** An error whose {@code message} says what went wrong and what to do, caused by {@code cause}. */
     public ThreadlineException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -13,6 +13,8 @@ public final class UndoneEffectsException extends ThreadlineException {
     private final List<String> effects;
 
     /**
+     * A refusal to {@code action} (rewind or fork) session {@code sessionId} to {@code seq} past {@code effects}.
+     *
      * @param effects one line per side effect, oldest first (e.g. {@code pay (p1) at seq 7: ok: paid 7})
      */
     public UndoneEffectsException(String sessionId, long seq, String action, List<String> effects) {
@@ -23,6 +25,7 @@ public final class UndoneEffectsException extends ThreadlineException {
         this.effects = List.copyOf(effects);
     }
 
+    /** The session that was not branched. */
     public String sessionId() {
         return sessionId;
     }

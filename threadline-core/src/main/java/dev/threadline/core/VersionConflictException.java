@@ -9,6 +9,9 @@ public final class VersionConflictException extends ThreadlineException {
     private final long expected;
     private final long actual;
 
+    /**
+     * A refused append to {@code sessionId}: the writer expected the head at {@code expected}, it is at {@code actual}.
+     */
     public VersionConflictException(String sessionId, long expected, long actual) {
         super("session '" + sessionId + "': expected journal head at seq " + expected + " but it is at seq " + actual
                 + "; another writer appended first, re-read the state and retry");
@@ -17,14 +20,17 @@ public final class VersionConflictException extends ThreadlineException {
         this.actual = actual;
     }
 
+    /** The session whose append was refused. */
     public String sessionId() {
         return sessionId;
     }
 
+    /** The head the writer expected. */
     public long expected() {
         return expected;
     }
 
+    /** The head the journal has. */
     public long actual() {
         return actual;
     }

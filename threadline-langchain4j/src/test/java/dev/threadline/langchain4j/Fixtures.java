@@ -3,13 +3,14 @@ package dev.threadline.langchain4j;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.store.InMemoryStateStore;
 
 /** Shared helpers: a runtime on the in-memory store, and tool messages built the way AiServices builds them. */
 final class Fixtures {
     private Fixtures() {}
 
     static Threadline runtime() {
-        return Threadline.builder().build();
+        return Threadline.builder().store(new InMemoryStateStore()).build();
     }
 
     static ToolExecutionRequest call(String id, String name, String arguments) {

@@ -9,6 +9,7 @@ import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.store.InMemoryStateStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.Test;
 
 /** A write costs the step's news, not the history; concurrent threads and savers lose nothing. */
 class GrowthAndConcurrencyTest {
-    private final Threadline tl = Threadline.builder().build();
+    private final Threadline tl = Threadline.builder().store(new InMemoryStateStore()).build();
 
     @AfterEach
     void close() {

@@ -8,6 +8,7 @@ import static org.bsc.langgraph4j.action.AsyncNodeAction.node_async;
 
 import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.store.InMemoryStateStore;
 import java.util.List;
 import java.util.Map;
 import org.bsc.langgraph4j.CompileConfig;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
 /** The saver contract as LangGraph4j's own tests state it for MemorySaver, on Threadline. */
 class ThreadlineSaverTest {
     static final int STEPS = 5;
-    private final Threadline tl = Threadline.builder().build();
+    private final Threadline tl = Threadline.builder().store(new InMemoryStateStore()).build();
     private final Tenant tenant = tl.tenant("acme");
 
     @AfterEach

@@ -10,6 +10,7 @@ import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.store.InMemoryStateStore;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.ServerSocket;
@@ -63,7 +64,7 @@ class HttpServerAndRuntimeTest {
     @Test
     void aTurnCallsAnMcpSkill() {
         try (McpServer everything = McpServer.parse("everything=node " + ReferenceServers.script("server-everything") + " stdio");
-             Threadline tl = Threadline.builder().skills(everything.skills())
+             Threadline tl = Threadline.builder().store(new InMemoryStateStore()).skills(everything.skills())
                      .model(ScriptedModel.replies(
                              ScriptedModel.toolUse("t1", "everything_get-sum", "{\"a\":20,\"b\":22}"),
                              ScriptedModel.text("It is 42.")))

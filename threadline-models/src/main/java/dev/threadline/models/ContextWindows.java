@@ -7,7 +7,7 @@ import java.util.Locale;
  * The context window, in tokens, of known model families, by name prefix (longest match wins).
  * Builders and {@code --context-window} override it; an unknown model gets a cautious default:
  * Claude models share 200k, and an unknown OpenAI-compatible model (often a local one, whose server
- * may well be configured with a small window) gets 8,192.
+ * may well be configured with a small window) gets 8,192. Stateless: safe from any thread.
  */
 public final class ContextWindows {
     /** Anthropic models without a more specific entry. */

@@ -29,10 +29,14 @@ import java.util.Objects;
  *
  * Without a spec, {@link #defaultSpec} picks a current Claude model when an Anthropic key is set,
  * else an OpenAI model when an OpenAI key is set, else the offline scripted demo.
+ * Stateless: safe from any thread; the models it makes are thread-safe.
  */
 public final class Models {
+    /** The Anthropic model used when an Anthropic key is set and no model is named. */
     public static final String DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-5";
+    /** The OpenAI model used when only an OpenAI key is set and no model is named. */
     public static final String DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
+    /** The spec of Threadline's offline scripted demo model. */
     public static final String SCRIPTED = "scripted";
 
     private Models() {}

@@ -20,7 +20,7 @@ import org.slf4j.Logger;
  *   <li>never a half-written tool call: when the reply stopped at max_tokens, a tool_use that is its
  *       last block was being written when the limit hit, so it is dropped (the text before it stays,
  *       and the stop reason stays max_tokens).</li>
- * </ul>
+ * </ul> Stateless: safe from any thread.
  */
 public final class Replies {
     /** The key that holds tool arguments that were not a JSON object. */

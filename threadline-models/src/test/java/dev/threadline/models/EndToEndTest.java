@@ -12,6 +12,7 @@ import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.runtime.TurnResult;
 import dev.threadline.core.skill.builtin.Builtins;
+import dev.threadline.core.store.InMemoryStateStore;
 import dev.threadline.models.anthropic.AnthropicChatModel;
 import dev.threadline.models.openai.OpenAiChatModel;
 import java.nio.file.Path;
@@ -46,7 +47,7 @@ class EndToEndTest {
         OpenAiChatModel model = OpenAiChatModel.builder().model("test-model").baseUrl(server.url() + "/v1")
                 .http(TestHttp.settings(sleeper)).build();
 
-        try (Threadline tl = Threadline.builder().model(model).skills(Builtins.all(workspace)).build()) {
+        try (Threadline tl = Threadline.builder().store(new InMemoryStateStore()).model(model).skills(Builtins.all(workspace)).build()) {
             Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT.withModel(model.name()));
             TurnResult r = s.submit("what is (2+3)*4");
 
@@ -74,7 +75,7 @@ class EndToEndTest {
         OpenAiChatModel model = OpenAiChatModel.builder().model("test-model").baseUrl(server.url() + "/v1")
                 .http(TestHttp.settings(sleeper)).build();
 
-        try (Threadline tl = Threadline.builder().model(model).skills(Builtins.all(workspace)).build()) {
+        try (Threadline tl = Threadline.builder().store(new InMemoryStateStore()).model(model).skills(Builtins.all(workspace)).build()) {
             TurnResult r = tl.defaultTenant().create("s1", SessionConfig.DEFAULT).submit("what is (2+3)*4");
             assertThat(r.outcome()).isEqualTo(TurnResult.Outcome.COMPLETED);
         }
@@ -93,7 +94,7 @@ class EndToEndTest {
         AnthropicChatModel model = AnthropicChatModel.builder().apiKey("k").model("claude-sonnet-4-5").baseUrl(server.url())
                 .http(TestHttp.settings(sleeper)).build();
 
-        try (Threadline tl = Threadline.builder().model(model).skills(Builtins.all(workspace)).build()) {
+        try (Threadline tl = Threadline.builder().store(new InMemoryStateStore()).model(model).skills(Builtins.all(workspace)).build()) {
             Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT.withModel(model.name()));
             assertThat(s.submit("what is 2^10").reply()).isEqualTo("2^10 = 1024");
             assertThat(s.state().messages().get(2).toolResults()).containsExactly(new ContentBlock.ToolResult("toolu_1", "1024", false));

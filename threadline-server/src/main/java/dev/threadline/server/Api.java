@@ -34,6 +34,7 @@ final class Api {
     final SseStreams streams;
     final AtomicBoolean closing = new AtomicBoolean();
     final InFlight inFlight = new InFlight();
+    final SessionCounts sessionCounts;
     final java.util.List<String> routes = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Map<String, Tenant> tenants = new ConcurrentHashMap<>();
 
@@ -42,15 +43,17 @@ final class Api {
         this.keys = keys;
         this.config = config;
         this.metrics = metrics;
-        this.turns = new RunningTurns(metrics);
-        this.streams = new SseStreams(metrics);
+        this.turns = new RunningTurns(metrics, config.limits().maxEventsPerTurn());
+        this.streams = new SseStreams(metrics, config.limits().maxSseStreamsPerTenant());
+        this.sessionCounts = new SessionCounts(config.limits().maxSessionsPerTenant());
     }
 
-    /** The view of a tenant; the first use also adds the commit counter to it. */
+    /** The view of a tenant; the first use also adds the commit counters (metrics, events per turn) to it. */
     Tenant tenantView(String id) {
         return tenants.computeIfAbsent(id, t -> {
             Tenant view = runtime.tenant(t);
-            view.addListener(metrics.commitCounter());
+            view.addListener(metrics.commitCounter(t));
+            view.addListener(turns.eventCounter(t));
             return view;
         });
     }
@@ -85,6 +88,12 @@ final class Api {
             throw ApiException.invalid(IDEMPOTENCY_KEY, "must be 1-255 printable characters");
         }
         return CommandOptions.id(key);
+    }
+
+    /** {@code options} with a command id: the caller's Idempotency-Key, or a new one (a turn is followed by its command id). */
+    static CommandOptions withCommandId(CommandOptions options) {
+        return options.commandId() != null ? options : new CommandOptions("http-" + java.util.UUID.randomUUID(),
+                options.doubleTexting(), options.listener(), options.acknowledgeEffects());
     }
 
     /** The request body as a JSON object with only {@code allowed} fields. */

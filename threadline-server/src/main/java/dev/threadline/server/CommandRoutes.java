@@ -1,6 +1,7 @@
 package dev.threadline.server;
 
 import dev.threadline.core.json.Json;
+import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.CompactionResult;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.server.http.JsonBody;
@@ -11,12 +12,14 @@ import java.util.Set;
 /**
  * The write commands on a session besides turns: {@code fork}, {@code rewind}, {@code compact},
  * {@code clear} (each idempotent by its Idempotency-Key) and {@code interrupt} (a signal to the turn
- * this node runs for the session; repeating it is harmless, so it takes no key). Approvals, answers
- * and edits join here when the core has them.
+ * this node runs for the session; repeating it is harmless, so it takes no key); the
+ * human-in-the-loop commands are {@link HumanRoutes}. A fork or rewind to before calls with side
+ * effects is refused (409 {@code undone-effects}, naming them) unless the body acknowledges them with
+ * {@code "acknowledgeEffects": true}.
  */
 final class CommandRoutes {
-    private static final Set<String> FORK = Set.of("seq", "id");
-    private static final Set<String> REWIND = Set.of("seq");
+    private static final Set<String> FORK = Set.of("seq", "id", "acknowledgeEffects");
+    private static final Set<String> REWIND = Set.of("seq", "acknowledgeEffects");
     private static final Set<String> COMPACT = Set.of("focus");
     private static final Set<String> NONE = Set.of();
 
@@ -32,20 +35,24 @@ final class CommandRoutes {
         r.post("/v1/sessions/{id}/compact", this::compact);
         r.post("/v1/sessions/{id}/clear", this::clear);
         r.post("/v1/sessions/{id}/interrupt", this::interrupt);
+        new HumanRoutes(api, new TurnRoutes(api)).register(r);
     }
 
     private void fork(Context ctx) {
         Session s = api.session(ctx);
         JsonBody body = api.body(ctx, FORK);
         long seq = seq(body);
-        Session branch = s.fork(seq, body.string("id", 128), api.options(ctx));
+        api.sessionCounts.admit(api.tenant(ctx));
+        Session branch = s.fork(seq, body.string("id", 128), acknowledged(body, api.options(ctx)));
         created(ctx, branch);
     }
 
     private void rewind(Context ctx) {
         Session s = api.session(ctx);
-        long seq = seq(api.body(ctx, REWIND));
-        created(ctx, s.rewind(seq, api.options(ctx)));
+        JsonBody body = api.body(ctx, REWIND);
+        long seq = seq(body);
+        api.sessionCounts.admit(api.tenant(ctx));
+        created(ctx, s.rewind(seq, acknowledged(body, api.options(ctx))));
     }
 
     private void compact(Context ctx) {
@@ -70,6 +77,10 @@ final class CommandRoutes {
         Api.send(ctx, 200, o);
     }
 
+    private static CommandOptions acknowledged(JsonBody body, CommandOptions options) {
+        return body.bool("acknowledgeEffects", false) ? options.withAcknowledgedEffects() : options;
+    }
+
     private static long seq(JsonBody body) {
         Long seq = body.integer("seq", 1, Api.MAX_SEQ);
         if (seq == null) {
@@ -78,7 +89,8 @@ final class CommandRoutes {
         return seq;
     }
 
-    private static void created(Context ctx, Session branch) {
+    private void created(Context ctx, Session branch) {
+        api.sessionCounts.created(api.tenant(ctx).id());
         ctx.header("Location", "/v1/sessions/" + branch.id());
         Api.send(ctx, 201, Views.session(branch.info()));
     }

@@ -47,7 +47,7 @@ final class EventRoutes {
         }
         boolean following = !"false".equals(follow);
         long cursor = after;
-        try (SseStreams.Stream out = api.streams.open(ctx, true)) {
+        try (SseStreams.Slot slot = api.streams.reserve(api.tenant(ctx).id()); SseStreams.Stream out = api.streams.open(ctx, true)) {
             while (!api.closing.get()) {
                 List<StoredEvent> batch = following ? s.awaitEvents(cursor, api.config.heartbeat()) : s.events(cursor, 1000);
                 if (batch.isEmpty()) {

@@ -1,20 +1,47 @@
 package dev.threadline.server;
 
 /**
- * What one request may carry. Immutable.
+ * What one request, turn and tenant may use. Immutable.
  *
- * @param maxBodyBytes     largest request body (413 past it)
- * @param maxTextChars     longest message text, system prompt or compaction focus
- * @param maxMetadataPairs most metadata pairs on a session (and in a listing filter)
- * @param maxValueChars    longest metadata key or value, user id, or other short string
+ * @param maxBodyBytes           largest request body (413 past it)
+ * @param maxTextChars           longest message text, system prompt or compaction focus
+ * @param maxMetadataPairs       most metadata pairs on a session (and in a listing filter)
+ * @param maxValueChars          longest metadata key or value, user id, or other short string
+ * @param maxEventsPerTurn       most journal events one command's turn may append; past it the turn is
+ *                               interrupted (recorded) and the command answers 429
+ * @param maxSessionsPerTenant   most sessions a tenant may have (branches included); a create past it is a 429
+ * @param maxSseStreamsPerTenant most SSE streams one tenant may have open on one node; one more is a 429
  */
-public record Limits(long maxBodyBytes, int maxTextChars, int maxMetadataPairs, int maxValueChars) {
-    /** 1 MiB bodies, 100,000-character texts, 64 metadata pairs of 512 characters. */
-    public static final Limits DEFAULT = new Limits(1 << 20, 100_000, 64, 512);
+public record Limits(long maxBodyBytes, int maxTextChars, int maxMetadataPairs, int maxValueChars, int maxEventsPerTurn,
+                     int maxSessionsPerTenant, int maxSseStreamsPerTenant) {
+    /**
+     * 1 MiB bodies, 100,000-character texts, 64 metadata pairs of 512 characters, 2,000 events a turn,
+     * 100,000 sessions and 200 open streams a tenant.
+     */
+    public static final Limits DEFAULT = new Limits(1 << 20, 100_000, 64, 512, 2_000, 100_000, 200);
 
+    /** @throws IllegalArgumentException when a limit is not positive (bodies at least 1 KiB) */
     public Limits {
-        if (maxBodyBytes < 1024 || maxTextChars < 1 || maxMetadataPairs < 0 || maxValueChars < 1) {
+        if (maxBodyBytes < 1024 || maxTextChars < 1 || maxMetadataPairs < 0 || maxValueChars < 1 || maxEventsPerTurn < 1
+                || maxSessionsPerTenant < 1 || maxSseStreamsPerTenant < 1) {
             throw new IllegalArgumentException("limits must be positive (bodies at least 1 KiB)");
         }
+    }
+
+    /** The request limits, with the default turn and tenant limits. */
+    public Limits(long maxBodyBytes, int maxTextChars, int maxMetadataPairs, int maxValueChars) {
+        this(maxBodyBytes, maxTextChars, maxMetadataPairs, maxValueChars, 2_000, 100_000, 200);
+    }
+
+    public Limits withMaxEventsPerTurn(int n) {
+        return new Limits(maxBodyBytes, maxTextChars, maxMetadataPairs, maxValueChars, n, maxSessionsPerTenant, maxSseStreamsPerTenant);
+    }
+
+    public Limits withMaxSessionsPerTenant(int n) {
+        return new Limits(maxBodyBytes, maxTextChars, maxMetadataPairs, maxValueChars, maxEventsPerTurn, n, maxSseStreamsPerTenant);
+    }
+
+    public Limits withMaxSseStreamsPerTenant(int n) {
+        return new Limits(maxBodyBytes, maxTextChars, maxMetadataPairs, maxValueChars, maxEventsPerTurn, maxSessionsPerTenant, n);
     }
 }

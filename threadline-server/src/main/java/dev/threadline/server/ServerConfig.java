@@ -1,75 +1,130 @@
 package dev.threadline.server;
 
 import dev.threadline.core.llm.ModelResolver;
+import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.skill.Skill;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
- * How a {@link ThreadlineServer} runs. Immutable; change it with the {@code with...} methods.
+ * How a {@link ThreadlineServer} runs. Immutable; change it with the {@code with...} methods. A config
+ * file ({@link ConfigFile}) gives the same settings to {@code threadline serve --config FILE}.
  *
- * @param db            the SQLite file of the sessions (created when missing); the keys live beside it
- * @param host          the address to bind (default {@code 127.0.0.1}: loopback only)
- * @param port          the port, or 0 for a free one (the bound URL is {@link ThreadlineServer#url()})
- * @param limits        what one request may carry
- * @param workspace     the folder {@code read_file} and {@code list_files} may read, or null to leave those
- *                      skills out (a server's callers are remote, so files are opt-in)
- * @param shutdownGrace how long closing lets running turns finish before interrupting them
- * @param heartbeat     how often an idle SSE stream sends a comment line (which also detects gone clients)
- * @param leaseWait     how long a command waits for a session another node is running
- * @param models        the models sessions run on, or null for those of the environment (as {@code threadline chat}
- *                      resolves them: {@code scripted}, Anthropic and OpenAI models when their keys are set)
+ * @param store           the store URL of the sessions and the API keys ({@code sqlite:PATH}, {@code postgresql://…},
+ *                        {@code redis://…}, {@code redis-cluster://…}, {@code memory:}); every node on one store shares both
+ * @param host            the address to bind (default {@code 127.0.0.1}: loopback only)
+ * @param port            the port, or 0 for a free one (the bound URL is {@link ThreadlineServer#url()})
+ * @param limits          what one request, turn and tenant may use
+ * @param workspace       the folder {@code read_file} and {@code list_files} may read, or null to leave those
+ *                        skills out (a server's callers are remote, so files are opt-in)
+ * @param shutdownGrace   how long closing lets running turns finish before interrupting them
+ * @param heartbeat       how often an idle SSE stream sends a comment line (which also detects gone clients)
+ * @param leaseWait       how long a command waits for a session another node is running
+ * @param leaseLinger     how long this node keeps a session's lease after a command, in case the next one comes
+ *                        here too (default zero: let it go at once, so that the next command may run on any node
+ *                        without waiting for the lease to lapse; each command then writes its lease twice)
+ * @param models          the models sessions run on, or null for those of the environment (as {@code threadline chat}
+ *                        resolves them: {@code scripted}, Anthropic and OpenAI models when their keys are set)
+ * @param skills          skills served beside the built-in ones ({@code calculate}, {@code meeting_minutes},
+ *                        {@code ask_user}, and the file skills with a workspace); empty for none
+ * @param sessionDefaults the config of a session created without one, and the base a create's {@code config} changes
+ * @param logContent      whether logs may quote message content (off by default: logs never hold what users wrote)
  */
-public record ServerConfig(Path db, String host, int port, Limits limits, Path workspace, Duration shutdownGrace,
-                           Duration heartbeat, Duration leaseWait, ModelResolver models) {
+public record ServerConfig(String store, String host, int port, Limits limits, Path workspace, Duration shutdownGrace,
+                           Duration heartbeat, Duration leaseWait, Duration leaseLinger, ModelResolver models, List<Skill> skills,
+                           SessionConfig sessionDefaults, boolean logContent) {
 
+    /** @throws IllegalArgumentException when the port is outside 0-65535 */
     public ServerConfig {
-        Objects.requireNonNull(db, "db");
+        Objects.requireNonNull(store, "store");
         Objects.requireNonNull(host, "host");
         Objects.requireNonNull(limits, "limits");
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
         Objects.requireNonNull(heartbeat, "heartbeat");
         Objects.requireNonNull(leaseWait, "leaseWait");
+        Objects.requireNonNull(leaseLinger, "leaseLinger");
+        skills = skills == null ? List.of() : List.copyOf(skills);
+        sessionDefaults = sessionDefaults == null ? SessionConfig.DEFAULT : sessionDefaults;
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be 0-65535, was " + port);
         }
     }
 
-    /** Loopback, port 8080, default limits, no file skills, 10 s grace, 15 s heartbeats, 30 s lease wait. */
+    /** The store at {@code storeUrl}; loopback, port 8080, default limits, no file skills, 10 s grace, 15 s heartbeats, 30 s lease wait. */
+    public static ServerConfig ofStore(String storeUrl) {
+        return new ServerConfig(storeUrl, "127.0.0.1", 8080, Limits.DEFAULT, null, Duration.ofSeconds(10), Duration.ofSeconds(15),
+                Duration.ofSeconds(30), Duration.ZERO, null, List.of(), SessionConfig.DEFAULT, false);
+    }
+
+    /** Like {@link #ofStore} for the SQLite file {@code db} ({@code sqlite:db}). */
     public static ServerConfig of(Path db) {
-        return new ServerConfig(db, "127.0.0.1", 8080, Limits.DEFAULT, null, Duration.ofSeconds(10), Duration.ofSeconds(15),
-                Duration.ofSeconds(30), null);
+        return ofStore("sqlite:" + db);
+    }
+
+    public ServerConfig withStore(String store) {
+        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
+                sessionDefaults, logContent);
     }
 
     public ServerConfig withHost(String host) {
-        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models);
+        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
+                sessionDefaults, logContent);
     }
 
     public ServerConfig withPort(int port) {
-        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models);
+        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
+                sessionDefaults, logContent);
     }
 
     public ServerConfig withLimits(Limits limits) {
-        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models);
+        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
+                sessionDefaults, logContent);
     }
 
     public ServerConfig withWorkspace(Path workspace) {
-        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models);
+        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
+                sessionDefaults, logContent);
     }
 
     public ServerConfig withShutdownGrace(Duration grace) {
-        return new ServerConfig(db, host, port, limits, workspace, grace, heartbeat, leaseWait, models);
+        return new ServerConfig(store, host, port, limits, workspace, grace, heartbeat, leaseWait, leaseLinger, models, skills,
+                sessionDefaults, logContent);
     }
 
     public ServerConfig withLeaseWait(Duration wait) {
-        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, wait, models);
+        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, wait, leaseLinger, models, skills,
+                sessionDefaults, logContent);
+    }
+
+    public ServerConfig withLeaseLinger(Duration linger) {
+        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, linger, models, skills,
+                sessionDefaults, logContent);
     }
 
     public ServerConfig withModels(ModelResolver models) {
-        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models);
+        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
+                sessionDefaults, logContent);
+    }
+
+    public ServerConfig withSkills(List<Skill> skills) {
+        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
+                sessionDefaults, logContent);
     }
 
     public ServerConfig withHeartbeat(Duration heartbeat) {
-        return new ServerConfig(db, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, models);
+        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
+                sessionDefaults, logContent);
+    }
+
+    public ServerConfig withSessionDefaults(SessionConfig defaults) {
+        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
+                defaults, logContent);
+    }
+
+    public ServerConfig withLogContent(boolean logContent) {
+        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
+                sessionDefaults, logContent);
     }
 }

@@ -1,40 +1,136 @@
 package dev.threadline.server;
 
+import dev.threadline.core.event.Event;
+import dev.threadline.core.event.StoredEvent;
+import dev.threadline.core.llm.ChatModel;
+import dev.threadline.core.llm.ChatRequest;
+import dev.threadline.core.llm.ChatResponse;
+import dev.threadline.core.llm.ModelResolver;
 import dev.threadline.core.runtime.EventListener;
 import dev.threadline.core.runtime.TurnResult;
+import dev.threadline.server.http.Problem;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 
 /**
  * The server's meters, scraped at {@code /metrics} in the Prometheus text format: turns by outcome,
- * steps and events this node committed, running turns, open SSE streams, and request latency by
- * route and status. Thread-safe.
+ * steps and events this node committed, conflicts by kind and fencing refusals, commands running and
+ * queued, tool latency (from the journal: a call's start to its end) and model latency (each model
+ * call, by model), open SSE streams, refusals at a limit, and request latency by route and status.
+ * Tags are route templates, tool and model names: never ids or content. Thread-safe.
  */
 public final class ServerMetrics {
+    private static final int MAX_OPEN_CALLS = 10_000;
+
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicInteger sseOpen = new AtomicInteger();
     private final AtomicInteger turnsRunning = new AtomicInteger();
     private final Counter steps;
     private final Counter events;
+    private final Counter fencing;
+    /** Tool calls started and not yet ended, by tenant/session/toolUseId: when and which tool. */
+    private final Map<String, Started> openCalls = new ConcurrentHashMap<>();
+
+    private record Started(Instant at, String tool) {}
 
     ServerMetrics() {
         registry.gauge("threadline.sse.streams.open", sseOpen);
         registry.gauge("threadline.turns.running", turnsRunning);
         steps = Counter.builder("threadline.steps").description("steps committed by this node").register(registry);
         events = Counter.builder("threadline.events.appended").description("journal events appended by this node").register(registry);
+        fencing = Counter.builder("threadline.fencing.refusals")
+                .description("writes refused because another node took the session's lease over").register(registry);
     }
 
-    /** The listener that counts this node's commits (added to each tenant the server serves). */
-    EventListener commitCounter() {
+    /** Publishes the queue depth: commands this node holds that wait behind another command of their session. */
+    void queueDepth(IntSupplier depth) {
+        registry.gauge("threadline.commands.queued", depth, IntSupplier::getAsInt);
+    }
+
+    /** The listener that counts this node's commits and times tool calls (added to each tenant the server serves). */
+    EventListener commitCounter(String tenant) {
         return (sessionId, committed, state) -> {
             steps.increment();
             events.increment(committed.size());
+            for (StoredEvent e : committed) {
+                switch (e.event()) {
+                    case Event.ToolCallStarted s -> {
+                        if (openCalls.size() < MAX_OPEN_CALLS) {
+                            openCalls.put(tenant + "\u0000" + sessionId + "\u0000" + s.toolUseId(), new Started(e.time(), s.name()));
+                        }
+                    }
+                    case Event.ToolCallEnded end -> {
+                        Started s = openCalls.remove(tenant + "\u0000" + sessionId + "\u0000" + end.toolUseId());
+                        if (s != null) {
+                            Timer.builder("threadline.tool.latency").description("a tool call's start to its result, from the journal")
+                                    .tag("tool", s.tool()).register(registry).record(Duration.between(s.at(), e.time()));
+                        }
+                    }
+                    default -> { }
+                }
+            }
         };
+    }
+
+    /** {@code models} with each model call timed by model name. */
+    ModelResolver timed(ModelResolver models) {
+        Map<ChatModel, ChatModel> wrapped = new ConcurrentHashMap<>();
+        return spec -> models.find(spec).map(m -> wrapped.computeIfAbsent(m, TimedModel::new));
+    }
+
+    private final class TimedModel implements ChatModel {
+        private final ChatModel model;
+        private final Timer timer;
+
+        TimedModel(ChatModel model) {
+            this.model = model;
+            this.timer = Timer.builder("threadline.model.latency").description("one model call, request to whole reply")
+                    .tag("model", model.name()).register(registry);
+        }
+
+        @Override
+        public String name() {
+            return model.name();
+        }
+
+        @Override
+        public ChatResponse complete(ChatRequest request) {
+            return timer.record(() -> model.complete(request));
+        }
+
+        @Override
+        public ChatResponse stream(ChatRequest request, Consumer<String> listener) {
+            return timer.record(() -> model.stream(request, listener));
+        }
+
+        @Override
+        public int contextWindowTokens() {
+            return model.contextWindowTokens();
+        }
+    }
+
+    /** Counts a problem answered: conflicts (409, 422) by kind, fencing refusals, refusals at a limit (429). */
+    void problem(Problem p) {
+        String kind = p.type().substring(p.type().lastIndexOf('/') + 1);
+        if (p.status() == 409 || p.status() == 422) {
+            registry.counter("threadline.conflicts", "kind", kind).increment();
+        }
+        if (kind.equals("session-taken-over")) {
+            fencing.increment();
+        }
+        if (p.status() == 429) {
+            registry.counter("threadline.limits.refused", "limit", kind).increment();
+        }
     }
 
     /** Counts a finished turn by its outcome. */

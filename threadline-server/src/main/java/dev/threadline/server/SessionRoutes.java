@@ -2,6 +2,7 @@ package dev.threadline.server;
 
 import dev.threadline.core.CommandConflictException;
 import dev.threadline.core.context.ContextPolicy;
+import dev.threadline.core.model.DoubleTexting;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.runtime.CommandOptions;
@@ -26,8 +27,8 @@ import java.util.Set;
 /** {@code POST/GET /v1/sessions}, {@code GET/DELETE /v1/sessions/{id}}. Stateless apart from the shared {@link Api}. */
 final class SessionRoutes {
     private static final Set<String> CREATE = Set.of("id", "userId", "metadata", "ttlSeconds", "config");
-    private static final Set<String> CONFIG = Set.of("model", "systemPrompt", "skills", "contextPolicy", "maxIterations",
-            "toolTimeoutMillis", "maxOutputTokens", "turnTokenBudget");
+    static final Set<String> CONFIG = Set.of("model", "systemPrompt", "skills", "contextPolicy", "maxIterations",
+            "toolTimeoutMillis", "maxOutputTokens", "turnTokenBudget", "requireApproval", "doubleTexting");
     private static final String META = "metadata.";
 
     private final Api api;
@@ -60,22 +61,29 @@ final class SessionRoutes {
         if (user != null) {
             SessionInfo.checkId(user, "userId"); // the core takes any user id here, but refuses it elsewhere (user variables)
         }
-        NewSession ns = new NewSession(id, user, config(body.object("config", CONFIG), l),
+        NewSession ns = new NewSession(id, user, config(body.object("config", CONFIG), l, api.config.sessionDefaults()),
                 body.stringMap("metadata", l.maxMetadataPairs(), l.maxValueChars()), ttl == null ? null : Duration.ofSeconds(ttl));
         Tenant tenant = api.tenant(ctx);
         if (options.commandId() != null) {
-            String first = api.keys.claimCreate(tenant.id(), options.commandId(), SessionInfo.checkId(id, "id"));
-            if (!first.equals(id)) {
+            if (!api.keys.claimCreate(tenant.id(), options.commandId(), SessionInfo.checkId(id, "id"))) {
                 throw new CommandConflictException(id, options.commandId(), "creating another session", "creating this one");
             }
         }
+        boolean retry = options.commandId() != null && id != null && tenant.find(id).isPresent();
+        if (!retry) {
+            api.sessionCounts.admit(tenant);
+        }
         Session s = tenant.create(ns, options);
+        if (!retry) {
+            api.sessionCounts.created(tenant.id());
+        }
         ctx.header("Location", "/v1/sessions/" + s.id());
         Api.send(ctx, 201, Views.session(s.info()));
     }
 
-    private static SessionConfig config(JsonBody c, Limits l) {
-        SessionConfig config = SessionConfig.DEFAULT;
+    /** {@code defaults} changed by the fields of a create's (or a config file's) {@code config} object. */
+    static SessionConfig config(JsonBody c, Limits l, SessionConfig defaults) {
+        SessionConfig config = defaults;
         if (c == null) {
             return config;
         }
@@ -87,12 +95,22 @@ final class SessionRoutes {
         Long toolTimeout = c.integer("toolTimeoutMillis", 1, 3_600_000);
         Long maxOutput = c.integer("maxOutputTokens", 1, 1_000_000);
         Long budget = c.integer("turnTokenBudget", 0, Long.MAX_VALUE);
-        return new SessionConfig(model != null ? model : config.model(), prompt, skills,
+        var approval = c.strings("requireApproval", 100, 128);
+        String strategy = c.string("doubleTexting", 20);
+        DoubleTexting doubleTexting;
+        try {
+            doubleTexting = strategy == null ? null : DoubleTexting.fromWire(strategy);
+        } catch (dev.threadline.core.InvalidInputException e) {
+            throw ApiException.invalid(c.prefix() + "doubleTexting", "must be one of enqueue, reject, interrupt, rollback");
+        }
+        return new SessionConfig(model != null ? model : config.model(), prompt != null ? prompt : config.systemPrompt(),
+                skills != null ? skills : config.skills(),
                 policy != null ? ContextPolicy.parse(policy) : config.contextPolicy(),
                 maxIterations != null ? maxIterations.intValue() : config.maxIterations(),
                 toolTimeout != null ? toolTimeout : config.toolTimeoutMillis(),
                 maxOutput != null ? maxOutput.intValue() : config.maxOutputTokens(),
-                budget != null ? budget : config.turnTokenBudget());
+                budget != null ? budget : config.turnTokenBudget(), approval != null ? approval : config.requireApproval(),
+                doubleTexting != null ? doubleTexting : config.doubleTexting());
     }
 
     /** The id of a session created with an Idempotency-Key and no id: derived from the key. */
@@ -132,6 +150,7 @@ final class SessionRoutes {
         Session s = api.session(ctx);
         Query.only(ctx);
         api.tenant(ctx).delete(s.id());
+        api.sessionCounts.deleted(api.tenant(ctx).id());
         ctx.status(204);
     }
 }

@@ -1,5 +1,6 @@
 package dev.threadline.server;
 
+import dev.threadline.server.http.ApiException;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,9 +15,52 @@ import java.util.concurrent.ConcurrentHashMap;
 final class SseStreams {
     private final Set<Thread> serving = ConcurrentHashMap.newKeySet();
     private final ServerMetrics metrics;
+    private final int maxPerTenant;
+    private final ConcurrentHashMap<String, Integer> perTenant = new ConcurrentHashMap<>();
 
-    SseStreams(ServerMetrics metrics) {
+    SseStreams(ServerMetrics metrics, int maxPerTenant) {
         this.metrics = metrics;
+        this.maxPerTenant = maxPerTenant;
+    }
+
+    /** A tenant's place for one stream on this node, given back on close. */
+    final class Slot implements AutoCloseable {
+        private final String tenant;
+        private boolean closed;
+
+        private Slot(String tenant) {
+            this.tenant = tenant;
+        }
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                perTenant.computeIfPresent(tenant, (t, n) -> n <= 1 ? null : n - 1);
+            }
+        }
+    }
+
+    /**
+     * Takes one of the tenant's stream places on this node, before anything of the request runs.
+     *
+     * @throws ApiException 429 when the tenant has {@link Limits#maxSseStreamsPerTenant()} streams open here
+     */
+    Slot reserve(String tenant) {
+        boolean[] taken = {false};
+        perTenant.compute(tenant, (t, n) -> {
+            int open = n == null ? 0 : n;
+            if (open >= maxPerTenant) {
+                return n;
+            }
+            taken[0] = true;
+            return open + 1;
+        });
+        if (!taken[0]) {
+            throw new ApiException(429, "too-many-streams", null, "your tenant has " + maxPerTenant
+                    + " event streams open on this node, the server's limit; close one, or retry later");
+        }
+        return new Slot(tenant);
     }
 
     /**

@@ -1,11 +1,14 @@
 package dev.threadline.server;
 
 import dev.threadline.core.json.Json;
+import dev.threadline.core.llm.ModelResolver;
+import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.skill.Skill;
 import dev.threadline.core.skill.builtin.Builtins;
 import dev.threadline.core.skill.builtin.ListFilesSkill;
 import dev.threadline.core.skill.builtin.ReadFileSkill;
+import dev.threadline.core.store.StateStores;
 import dev.threadline.models.Models;
 import dev.threadline.models.http.HttpSettings;
 import dev.threadline.server.http.JettyProblems;
@@ -13,7 +16,6 @@ import dev.threadline.server.http.Problem;
 import dev.threadline.server.http.Problems;
 import dev.threadline.server.keys.KeyStore;
 import dev.threadline.server.keys.NewKey;
-import dev.threadline.store.sqlite.SqliteStateStore;
 import io.javalin.Javalin;
 import io.javalin.compression.CompressionStrategy;
 import io.javalin.config.JavalinConfig;
@@ -28,10 +30,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code threadline serve}: the HTTP API over a Threadline runtime on a SQLite file, with API keys per
- * tenant in a key file beside it. Started with {@link #start}, stopped with {@link #close}.
- * Thread-safe. Several servers may share one database file; each runs the commands it is sent, and
- * sessions' leases keep their writes in one linear history.
+ * {@code threadline serve}: the HTTP API over a Threadline runtime on a store (SQLite, PostgreSQL,
+ * Redis, ...), with API keys per tenant kept in that store. Started with {@link #start}, stopped with
+ * {@link #close}. Thread-safe. Several servers may share one store; each runs the commands it is sent,
+ * and sessions' leases keep their writes in one linear history.
  */
 public final class ThreadlineServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ThreadlineServer.class);
@@ -50,39 +52,67 @@ public final class ThreadlineServer implements AutoCloseable {
     }
 
     /**
-     * Opens the store and the key file, creates a key for tenant {@code default} when the file has no
-     * valid key, and starts listening.
+     * Opens the store, creates a key for tenant {@code default} when the store has no valid key, and
+     * starts listening.
      *
-     * @throws dev.threadline.core.StorageException when the database or the key file cannot be opened
+     * @throws dev.threadline.core.StorageException when the store cannot be opened
+     * @throws dev.threadline.core.InvalidInputException when the store URL names no known kind of store
      * @throws IllegalStateException                when the port cannot be bound
      */
     public static ThreadlineServer start(ServerConfig config) {
-        KeyStore keys = KeyStore.open(KeyStore.besideDb(config.db()));
-        Threadline runtime = null;
+        ServerMetrics metrics = new ServerMetrics();
+        Threadline runtime = Threadline.builder().store(StateStores.open(config.store()))
+                .models(metrics.timed(config.models() != null ? config.models() : environmentModels()))
+                .skills(skills(config)).leaseWait(config.leaseWait()).leaseLinger(config.leaseLinger()).build();
+        KeyStore keys = null;
         try {
+            keys = KeyStore.open(config.store());
             NewKey created = keys.hasActiveKey() ? null : keys.create("default");
-            runtime = Threadline.builder().store(SqliteStateStore.open(config.db()))
-                    .models(config.models() != null ? config.models() : Models.resolver(null, System.getenv(), 0, HttpSettings.defaults()))
-                    .skills(skills(config.workspace())).leaseWait(config.leaseWait()).build();
-            Api api = new Api(runtime, keys, config, new ServerMetrics());
+            Api api = new Api(runtime, keys, config, metrics);
             Javalin app = Javalin.create(cfg -> configure(cfg, api)).start(config.host(), config.port());
             String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
             URI url = URI.create("http://" + host + ":" + app.port());
-            LOG.debug("serving {} on {}", config.db(), url);
+            LOG.debug("serving {} on {}", StateStores.redact(config.store()), url);
             return new ThreadlineServer(api, app, url, created);
         } catch (RuntimeException e) {
-            if (runtime != null) {
-                runtime.close();
+            if (keys != null) {
+                keys.close();
             }
-            keys.close();
+            runtime.close();
             throw e;
         }
     }
 
-    private static List<Skill> skills(Path workspace) {
-        List<Skill> all = Builtins.all(workspace != null ? workspace : Path.of("").toAbsolutePath());
-        return workspace != null ? all : all.stream()
-                .filter(s -> !s.name().equals(ReadFileSkill.NAME) && !s.name().equals(ListFilesSkill.NAME)).toList();
+    /**
+     * The models of the environment, as {@code threadline chat} resolves them. The HTTP client of the
+     * providers is made on the first spec that needs one: making it initialises TLS, which takes seconds
+     * on a loaded machine, and a server of scripted sessions never needs it.
+     */
+    private static ModelResolver environmentModels() {
+        ModelResolver scripted = ModelResolver.always(ScriptedModel.demo());
+        java.util.concurrent.atomic.AtomicReference<ModelResolver> providers = new java.util.concurrent.atomic.AtomicReference<>();
+        return spec -> {
+            if (spec.strip().equals(Models.SCRIPTED)) {
+                return scripted.find(spec);
+            }
+            ModelResolver r = providers.get();
+            if (r == null) {
+                providers.compareAndSet(null, Models.resolver(null, System.getenv(), 0, HttpSettings.defaults()));
+                r = providers.get();
+            }
+            return r.find(spec);
+        };
+    }
+
+    private static List<Skill> skills(ServerConfig config) {
+        Path workspace = config.workspace();
+        List<Skill> all = new java.util.ArrayList<>(Builtins.all(workspace != null ? workspace : Path.of("").toAbsolutePath()));
+        if (workspace == null) {
+            all.removeIf(s -> s.name().equals(ReadFileSkill.NAME) || s.name().equals(ListFilesSkill.NAME));
+        }
+        all.add(Builtins.askUser()); // callers answer it with POST .../answers/{toolUseId}
+        all.addAll(config.skills());
+        return all;
     }
 
     private static void configure(JavalinConfig cfg, Api api) {
@@ -126,11 +156,13 @@ public final class ThreadlineServer implements AutoCloseable {
         new HistoryRoutes(api).register(cfg.routes);
         new CommandRoutes(api).register(cfg.routes);
         new OpsRoutes(api).register(cfg.routes);
-        cfg.routes.exception(Exception.class, (e, ctx) -> problem(ctx, Problems.of(e)));
+        CompatMount.register(cfg, api); // /langgraph and /openai/v1: docs/compatibility.md
+        InspectorRoutes.mount(cfg);
+        cfg.routes.exception(Exception.class, (e, ctx) -> problem(ctx, api.metrics, Problems.of(e)));
         for (int status : new int[] {400, 404, 405, 413, 414, 431, 500}) { // Javalin's own answers, as problems too
             cfg.routes.error(status, "*", ctx -> {
                 if (!isProblem(ctx)) {
-                    problem(ctx, Problems.of(new HttpResponseException(status, "")));
+                    problem(ctx, api.metrics, Problems.of(new HttpResponseException(status, "")));
                 }
             });
         }
@@ -150,12 +182,15 @@ public final class ThreadlineServer implements AutoCloseable {
         return type != null && type.startsWith(Problem.MEDIA_TYPE);
     }
 
-    private static void problem(Context ctx, Problem p) {
+    private static void problem(Context ctx, ServerMetrics metrics, Problem p) {
         if (ctx.res().isCommitted()) {
             return; // a stream already started; it reports its own errors
         }
+        metrics.problem(p);
         if (p.status() == 409 && p.type().endsWith("/session-busy")) {
             ctx.header("Retry-After", "1");
+        } else if (p.status() == 429) {
+            ctx.header("Retry-After", "5");
         }
         ctx.status(p.status()).contentType(Problem.MEDIA_TYPE).result(Json.write(p) + "\n");
     }
@@ -195,8 +230,8 @@ public final class ThreadlineServer implements AutoCloseable {
         api.streams.closeAll(); // observers' streams; a turn's stream ends with its turn
         api.inFlight.awaitIdle(api.config.shutdownGrace()); // the answers of the turns that just ended are written
         app.stop();
-        api.runtime.close();
         api.keys.close();
+        api.runtime.close();
         LOG.debug("stopped {}", url);
     }
 }

@@ -21,7 +21,7 @@ final class Bad {
                 "{\"ttlSeconds\":-5}", "{\"ttlSeconds\":1e999}", "{\"config\":[]}", "{\"config\":{\"maxIterations\":-1}}",
                 "{\"config\":{\"maxIterations\":1e10}}", "{\"config\":{\"model\":\"\"}}", "{\"config\":{\"contextPolicy\":\"bogus\"}}",
                 "{\"config\":{\"skills\":[5]}}", "{\"config\":{\"skills\":[\"no_such_skill\"]}}", "{\"config\":{\"extra\":1}}",
-                "{\"focus\":5}", "{\"focus\":\"a\\u0000\"}", "{\"unknown\":1}", "{\"text\":\"x\",\"strategy\":\"enqueue\"}",
+                "{\"focus\":5}", "{\"focus\":\"a\\u0000\"}", "{\"unknown\":1}", "{\"text\":\"x\",\"strategy\":\"shout\"}", "{\"text\":\"x\",\"strategy\":5}",
                 "{\"userId\":\"../u\"}", "{\"userId\":7}");
         Arbitrary<String> big = Arbitraries.of("[".repeat(10_000), "{\"a\":".repeat(10_000), "{\"text\":" + "[".repeat(5000) + "}",
                 "{\"seq\":" + "9".repeat(5000) + "}", "{\"text\":\"" + "x".repeat(100_001) + "\"}",
@@ -33,6 +33,40 @@ final class Bad {
                 net.jqwik.api.Tuple.of(4, syntax), net.jqwik.api.Tuple.of(6, types), net.jqwik.api.Tuple.of(1, big))
                 .map(s -> s.getBytes(StandardCharsets.UTF_8));
         return Arbitraries.frequencyOf(net.jqwik.api.Tuple.of(9, text), net.jqwik.api.Tuple.of(1, utf8));
+    }
+
+    /** Decisions a waiting approval refuses: none of them approves or denies it. */
+    static Arbitrary<String> decisions() {
+        return Arbitraries.of("{}", "{\"decision\":5}", "{\"decision\":\"yes\"}", "{\"decision\":\"APPROVE \"}",
+                "{\"decision\":\"approve\",\"reason\":\"x\"}", "{\"decision\":\"deny\"}", "{\"decision\":\"deny\",\"reason\":\"  \"}",
+                "{\"decision\":\"deny\",\"reason\":5}", "{\"decision\":\"deny\",\"reason\":\"x\",\"arguments\":{}}",
+                "{\"decision\":\"approve\",\"arguments\":[]}", "{\"decision\":\"approve\",\"arguments\":\"2+2\"}",
+                "{\"decision\":\"approve\",\"arguments\":{\"expression\":7}}", "{\"decision\":\"approve\",\"arguments\":{}}",
+                "{\"decision\":\"approve\",\"arguments\":{\"expression\":\"1\",\"extra\":1}}",
+                "{\"decision\":\"approve\",\"extra\":1}", "{\"decision\":\"deny\",\"reason\":\"a\u0000b\"}",
+                "{\"decision\":\"approve\",\"arguments\":" + "[".repeat(5000) + "}");
+    }
+
+    /** Edits refused by their shape or by the state (while a turn waits, all are): none writes anything. */
+    static Arbitrary<String> edits() {
+        String set = "{\"kind\":\"set_variable\",\"name\":\"x\",\"value\":1}";
+        return Arbitraries.of("{}", "{\"author\":\"ops\"}", "{\"author\":\"ops\",\"edits\":[]}", "{\"author\":\"\",\"edits\":[" + set + "]}",
+                "{\"edits\":[" + set + "]}", "{\"author\":5,\"edits\":[" + set + "]}", "{\"author\":\"ops\",\"edits\":\"x\"}",
+                "{\"author\":\"ops\",\"edits\":[5]}", "{\"author\":\"ops\",\"edits\":[{}]}", "{\"author\":\"ops\",\"edits\":[{\"kind\":\"rename\"}]}",
+                "{\"author\":\"ops\",\"edits\":[{\"kind\":\"set_variable\",\"name\":\"x\"}]}",
+                "{\"author\":\"ops\",\"edits\":[{\"kind\":\"set_variable\",\"scope\":\"temp\",\"name\":\"x\",\"value\":1}]}",
+                "{\"author\":\"ops\",\"edits\":[{\"kind\":\"set_variable\",\"scope\":\"galaxy\",\"name\":\"x\",\"value\":1}]}",
+                "{\"author\":\"ops\",\"edits\":[{\"kind\":\"set_variable\",\"name\":\" \",\"value\":1}]}",
+                "{\"author\":\"ops\",\"edits\":[{\"kind\":\"remove_variable\",\"name\":\"x\",\"value\":1}]}",
+                "{\"author\":\"ops\",\"edits\":[{\"kind\":\"append_message\",\"role\":\"tool\",\"text\":\"x\"}]}",
+                "{\"author\":\"ops\",\"edits\":[{\"kind\":\"append_message\",\"role\":\"wizard\",\"text\":\"x\"}]}",
+                "{\"author\":\"ops\",\"edits\":[{\"kind\":\"append_message\",\"role\":\"user\"}]}",
+                "{\"author\":\"ops\",\"edits\":[{\"kind\":\"append_message\",\"role\":\"user\",\"text\":\"x\",\"content\":[]}]}",
+                "{\"author\":\"ops\",\"edits\":[{\"kind\":\"append_message\",\"role\":\"user\",\"content\":[{\"type\":\"bogus\"}]}]}",
+                "{\"author\":\"ops\",\"edits\":[{\"kind\":\"append_message\",\"role\":\"assistant\",\"content\":"
+                        + "[{\"type\":\"tool_use\",\"id\":\"t9\",\"name\":\"calculate\",\"input\":{}}]}]}",
+                "{\"author\":\"ops\",\"edits\":[" + set + ",{\"kind\":\"set_variable\",\"scope\":\"temp\",\"name\":\"y\",\"value\":1}]}",
+                "{\"author\":\"ops\",\"edits\":[{\"kind\":\"set_variable\",\"name\":\"x\",\"value\":" + "[".repeat(5000) + "}]}");
     }
 
     static Arbitrary<List<String>> headers() {

@@ -29,6 +29,9 @@ import net.jqwik.api.lifecycle.BeforeContainer;
  */
 class MalformedRequestProperties {
     private static final String EXISTING = "fuzz-a";
+    /** A session whose turn waits for the approval of {@link #waiting}. */
+    private static final String PENDING = "fuzz-b";
+    private static String waiting;
     private static final AtomicInteger SENT = new AtomicInteger();
     private static Path dir;
     private static TestServer server;
@@ -60,6 +63,9 @@ class MalformedRequestProperties {
         http = server.http;
         http.post("/v1/sessions", "{\"id\":\"" + EXISTING + "\",\"metadata\":{\"k\":\"v\"}}");
         http.post("/v1/sessions/" + EXISTING + "/messages", "{\"text\":\"what is 2+2\"}");
+        http.post("/v1/sessions", "{\"id\":\"" + PENDING + "\",\"config\":{\"requireApproval\":[\"calculate\"]}}");
+        http.post("/v1/sessions/" + PENDING + "/messages", "{\"text\":\"what is 3+3\"}");
+        waiting = http.get("/v1/sessions/" + PENDING + "/approvals").json().path("items").get(0).path("toolUseId").asText();
         before = snapshot();
     }
 
@@ -91,26 +97,29 @@ class MalformedRequestProperties {
     /** The tenant's sessions with their heads, and the fuzzed session's whole journal. */
     private static String snapshot() {
         return http.get("/v1/sessions?limit=1000").json().path("items").toString().replaceAll("\"updatedAt\":\"[^\"]*\"", "")
-                + http.get("/v1/sessions/" + EXISTING + "/export").body();
+                + http.get("/v1/sessions/" + EXISTING + "/export").body() + http.get("/v1/sessions/" + PENDING + "/export").body();
     }
 
     @Provide
     Arbitrary<Fuzz> malformed() {
-        return Arbitraries.oneOf(bodies(), reads(), events(), hostileIds());
+        return Arbitraries.oneOf(bodies(), reads(), events(), hostileIds(), humans());
     }
 
     /** POSTs with a body that is malformed for its endpoint, on the existing session or the collection. */
     private Arbitrary<Fuzz> bodies() {
         Arbitrary<String> path = Arbitraries.of("/v1/sessions", "/v1/sessions/" + EXISTING + "/messages", "/v1/sessions/" + EXISTING
                 + "/fork", "/v1/sessions/" + EXISTING + "/rewind", "/v1/sessions/" + EXISTING + "/compact", "/v1/sessions/" + EXISTING
-                + "/clear", "/v1/sessions/" + EXISTING + "/interrupt");
+                + "/clear", "/v1/sessions/" + EXISTING + "/interrupt", "/v1/sessions/" + EXISTING + "/edits",
+                "/v1/sessions/" + PENDING + "/approvals/" + waiting, "/v1/sessions/" + PENDING + "/answers/" + waiting,
+                "/v1/sessions/" + PENDING + "/edits", "/v1/sessions/" + PENDING + "/messages");
         return Combinators.combine(path, Bad.bodies(), Bad.headers()).as((p, b, h) -> new Fuzz("POST", p, b, h));
     }
 
     /** GETs of the collection and the reads of the existing session with bad query values. */
     private Arbitrary<Fuzz> reads() {
         Arbitrary<String> path = Arbitraries.of("/v1/sessions?", "/v1/sessions/" + EXISTING + "/checkpoints?",
-                "/v1/sessions/" + EXISTING + "?", "/v1/sessions/" + EXISTING + "/state?", "/v1/sessions/" + EXISTING + "/export?");
+                "/v1/sessions/" + EXISTING + "?", "/v1/sessions/" + EXISTING + "/state?", "/v1/sessions/" + EXISTING + "/export?",
+                "/v1/sessions/" + PENDING + "/approvals?");
         Arbitrary<Fuzz> queries = Combinators.combine(path, Bad.queries()).as((p, q) -> new Fuzz("GET", p + q, null, List.of()));
         Arbitrary<Fuzz> seqs = Arbitraries.oneOf(Bad.numbers(), Arbitraries.of("0", "999999")).map(n -> new Fuzz("GET", "/v1/sessions/" + EXISTING + "/checkpoints/" + (n.isEmpty() ? "0" : n),
                 null, List.of()));
@@ -127,11 +136,29 @@ class MalformedRequestProperties {
         return Arbitraries.oneOf(query, follow, lastId);
     }
 
+    /**
+     * The human-in-the-loop routes with bodies each refused (a decision the call cannot take, an answer
+     * to an approval, edits that are malformed or that the state refuses) and hostile tool_use ids.
+     */
+    private Arbitrary<Fuzz> humans() {
+        Arbitrary<Fuzz> decisions = Bad.decisions().map(b -> new Fuzz("POST", "/v1/sessions/" + PENDING + "/approvals/" + waiting,
+                b.getBytes(StandardCharsets.UTF_8), List.of()));
+        Arbitrary<Fuzz> answers = Arbitraries.of("{\"text\":\"Paris\"}", "{\"text\":\"\"}", "{\"text\":5}", "{\"answer\":\"x\"}")
+                .map(b -> new Fuzz("POST", "/v1/sessions/" + PENDING + "/answers/" + waiting, b.getBytes(StandardCharsets.UTF_8), List.of()));
+        Arbitrary<Fuzz> edits = Combinators.combine(Arbitraries.of(EXISTING, PENDING), Bad.edits()).as((id, b) ->
+                new Fuzz("POST", "/v1/sessions/" + id + "/edits", b.getBytes(StandardCharsets.UTF_8), List.of()));
+        Arbitrary<Fuzz> toolIds = Combinators.combine(Bad.ids(), Arbitraries.of("approvals", "answers")).as((id, route) ->
+                new Fuzz("POST", "/v1/sessions/" + PENDING + "/" + route + "/" + id, route.equals("approvals")
+                        ? "{\"decision\":\"approve\"}".getBytes(StandardCharsets.UTF_8) : "{\"text\":\"x\"}".getBytes(StandardCharsets.UTF_8),
+                        List.of()));
+        return Arbitraries.oneOf(decisions, answers, edits, toolIds);
+    }
+
     /** Every route on ids no session can have: traversal, encoded NUL and slashes, empty, 10,000 characters. */
     private Arbitrary<Fuzz> hostileIds() {
         Arbitrary<String> route = Arbitraries.of("GET |", "DELETE |", "GET |/state", "GET |/checkpoints", "GET |/checkpoints/1",
                 "GET |/export", "GET |/events", "POST |/messages", "POST |/fork", "POST |/rewind", "POST |/compact", "POST |/clear",
-                "POST |/interrupt", "GET |/nothing");
+                "POST |/interrupt", "GET |/nothing", "GET |/approvals", "POST |/approvals/t1", "POST |/answers/t1", "POST |/edits");
         return Combinators.combine(route, Bad.ids(), Bad.bodies()).as((r, id, body) -> {
             String[] parts = r.split(" ");
             String path = "/v1/sessions/" + id + parts[1].substring(1);

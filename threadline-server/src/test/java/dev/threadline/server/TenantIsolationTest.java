@@ -10,8 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every session route tried with another tenant's key on a session holding a canary string: a 404
- * identical to an unknown session's, the canary nowhere in the answer, the session unchanged.
+ * Every session route (SSE, export and the human-in-the-loop ones included; the test checks that it
+ * tries every route the server serves) with another tenant's key, on a session holding a canary string
+ * and on one with a pending approval: a 404 identical to an unknown session's, the canary nowhere in
+ * the answer or its headers, both sessions unchanged.
  */
 class TenantIsolationTest {
     private static final String CANARY = "CANARY-7f3a9c";
@@ -28,6 +30,13 @@ class TenantIsolationTest {
             assertThat(owner.post("/v1/sessions", "{\"id\":\"" + id + "\",\"userId\":\"u-" + CANARY + "\",\"metadata\":{\"note\":\""
                     + CANARY + "\"},\"config\":{\"systemPrompt\":\"" + CANARY + "\"}}").status()).isEqualTo(201);
             assertThat(owner.post("/v1/sessions/" + id + "/messages", "{\"text\":\"remember " + CANARY + "\"}").status()).isEqualTo(200);
+            // a pending approval, so that the approval routes have a real call to refuse
+            String pending = "p-" + CANARY;
+            assertThat(owner.post("/v1/sessions", "{\"id\":\"" + pending + "\",\"config\":{\"requireApproval\":[\"calculate\"]}}")
+                    .status()).isEqualTo(201);
+            owner.post("/v1/sessions/" + pending + "/messages", "{\"text\":\"what is 2+3\"}");
+            String toolUseId = owner.get("/v1/sessions/" + pending + "/approvals").json().path("items").get(0).path("toolUseId").asText();
+            String pendingBefore = owner.get("/v1/sessions/" + pending + "/export").body();
             String exportBefore = owner.get("/v1/sessions/" + id + "/export").body();
             assertThat(exportBefore).contains(CANARY);
 
@@ -46,14 +55,32 @@ class TenantIsolationTest {
                     s -> post(other, s, "rewind", "{\"seq\":1}").build(),
                     s -> post(other, s, "compact", "{}").build(),
                     s -> post(other, s, "clear", "").build(),
-                    s -> post(other, s, "interrupt", "").header("Idempotency-Key", "k").build());
+                    s -> post(other, s, "interrupt", "").header("Idempotency-Key", "k").build(),
+                    s -> other.request("/v1/sessions/" + s + "/approvals").GET().build(),
+                    s -> post(other, s, "approvals/" + toolUseId, "{\"decision\":\"approve\"}").build(),
+                    s -> post(other, s, "approvals/" + toolUseId, "{\"decision\":\"deny\",\"reason\":\"" + CANARY + "\"}")
+                            .header("Accept", "text/event-stream").build(),
+                    s -> post(other, s, "answers/" + toolUseId, "{\"text\":\"" + CANARY + "\"}").build(),
+                    s -> post(other, s, "edits", "{\"author\":\"x\",\"edits\":[{\"kind\":\"remove_variable\",\"name\":\"v\"}]}").build(),
+                    s -> post(other, s, "messages", "{\"text\":\"x\",\"strategy\":\"interrupt\"}").build());
+            java.util.Set<String> tried = new java.util.TreeSet<>();
             for (Function<String, HttpRequest> route : routes) {
-                Http.Response theirs = Http.send(route.apply(id));
-                Http.Response unknown = Http.send(route.apply("s-unknown"));
-                assertThat(theirs.status()).as(route.apply(id).method() + " " + route.apply(id).uri()).isEqualTo(404);
-                assertThat(theirs.body()).isEqualTo(unknown.body()).doesNotContain(CANARY);
-                assertThat(theirs.contentType()).isEqualTo(unknown.contentType());
-                assertThat(theirs.headers().map().toString()).doesNotContain(CANARY);
+                HttpRequest r = route.apply("ID");
+                tried.add(r.method() + " " + r.uri().getPath().replace("/ID", "/{id}").replace("/checkpoints/1", "/checkpoints/{seq}")
+                        .replace("/" + toolUseId, "/{toolUseId}"));
+            }
+            java.util.Set<String> served = new java.util.TreeSet<>(server.server.routes().stream()
+                    .filter(r -> r.contains("/v1/sessions/{id}")).toList());
+            assertThat(tried).as("every session route is tried").containsAll(served);
+            for (Function<String, HttpRequest> route : routes) {
+                for (String target : List.of(id, pending)) {
+                    Http.Response theirs = Http.send(route.apply(target));
+                    Http.Response unknown = Http.send(route.apply("s-unknown"));
+                    assertThat(theirs.status()).as(route.apply(target).method() + " " + route.apply(target).uri()).isEqualTo(404);
+                    assertThat(theirs.body()).isEqualTo(unknown.body()).doesNotContain(CANARY);
+                    assertThat(theirs.contentType()).isEqualTo(unknown.contentType());
+                    assertThat(theirs.headers().map().toString()).doesNotContain(CANARY);
+                }
             }
             Http.Response listed = other.get("/v1/sessions?metadata.note=" + CANARY);
             assertThat(listed.body()).doesNotContain(CANARY);
@@ -64,6 +91,8 @@ class TenantIsolationTest {
             assertThat(other.get("/v1/sessions/" + id + "/export").body()).doesNotContain("remember");
 
             assertThat(owner.get("/v1/sessions/" + id + "/export").body()).isEqualTo(exportBefore);
+            assertThat(owner.get("/v1/sessions/" + pending + "/export").body()).isEqualTo(pendingBefore);
+            assertThat(owner.get("/v1/sessions/" + pending + "/approvals").json().path("items")).hasSize(1);
         }
     }
 

@@ -6,6 +6,7 @@ import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.store.InMemoryStateStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -23,7 +24,7 @@ import org.springframework.ai.chat.messages.UserMessage;
 /** Concurrent savers and the cost of a save. */
 class ConcurrencyTest {
     private static final int THREADS = 8;
-    private final Threadline tl = Threadline.builder().build();
+    private final Threadline tl = Threadline.builder().store(new InMemoryStateStore()).build();
     private final ThreadlineChatMemoryRepository repository = new ThreadlineChatMemoryRepository(tl.tenant("acme"));
 
     @AfterEach

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.store.InMemoryStateStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -17,7 +18,7 @@ import org.springframework.ai.chat.messages.UserMessage;
 
 /** The repository contract as Spring AI's tests state it for its in-memory and JDBC repositories. */
 class ThreadlineChatMemoryRepositoryTest {
-    private final Threadline tl = Threadline.builder().build();
+    private final Threadline tl = Threadline.builder().store(new InMemoryStateStore()).build();
     private final Tenant tenant = tl.tenant("acme");
     private final ThreadlineChatMemoryRepository repository = new ThreadlineChatMemoryRepository(tenant);
 

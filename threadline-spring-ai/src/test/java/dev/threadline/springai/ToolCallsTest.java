@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.threadline.core.model.Role;
 import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.state.TranscriptValidator;
+import dev.threadline.core.store.InMemoryStateStore;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -19,7 +20,7 @@ import org.springframework.ai.chat.messages.UserMessage;
 
 /** Tool calls and tool responses are kept (Spring AI's JDBC repository drops them), paired. */
 class ToolCallsTest {
-    private final Threadline tl = Threadline.builder().build();
+    private final Threadline tl = Threadline.builder().store(new InMemoryStateStore()).build();
     private final ThreadlineChatMemoryRepository repository = new ThreadlineChatMemoryRepository(tl.tenant("acme"));
 
     @AfterEach

@@ -3,6 +3,7 @@ package dev.threadline.springai;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.store.InMemoryStateStore;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,7 @@ import org.springframework.ai.chat.messages.UserMessage;
 
 /** Spring AI's MessageWindowChatMemory cases, run over the Threadline repository. */
 class WindowMemoryTest {
-    private final Threadline tl = Threadline.builder().build();
+    private final Threadline tl = Threadline.builder().store(new InMemoryStateStore()).build();
     private final ThreadlineChatMemoryRepository repository = new ThreadlineChatMemoryRepository(tl.tenant("acme"));
 
     @AfterEach

@@ -14,7 +14,8 @@ import java.util.Locale;
  * starts with a user message, never separates a tool_use from its tool_result, never drops a pending
  * call or any message of the current turn (when that turn alone is over the budget, the view says so
  * in {@link ContextView#warning()} instead of cutting it), and honours earlier clears and
- * compactions. The system prompt is not part of the view: it travels in every request.
+ * compactions. The system prompt is not part of the view: it travels in every request. Each policy is
+ * an immutable record: safe to share between sessions and threads.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
@@ -43,7 +44,7 @@ public sealed interface ContextPolicy {
     }
 
     /**
-     * Reads the text form ({@link #toString()}): {@code full}, {@code window:40} (messages),
+     * Reads the text form ({@code toString()}): {@code full}, {@code window:40} (messages),
      * {@code window:messages=40,tokens=8000}, {@code auto-compact}, {@code auto-compact:0.8} (threshold),
      * {@code auto-compact:threshold=0.8,keep=0.25}.
      */
@@ -116,6 +117,7 @@ public sealed interface ContextPolicy {
      * verbatim, up to {@code keepRecent} of the window. The current turn is never summarised.
      */
     record AutoCompact(double threshold, double keepRecent) implements ContextPolicy {
+        /** The default: compact past 90% of the window, keeping a quarter of it verbatim. */
         public static final AutoCompact DEFAULT = new AutoCompact(0.9, 0.25);
 
         public AutoCompact {

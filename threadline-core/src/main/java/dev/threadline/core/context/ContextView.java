@@ -20,6 +20,7 @@ public record ContextView(List<Message> messages, long tokens, long budget, int 
         messages = List.copyOf(messages);
     }
 
+    /** Whether the view is still over its token budget (the current turn alone does not fit). */
     public boolean overBudget() {
         return tokens > budget;
     }

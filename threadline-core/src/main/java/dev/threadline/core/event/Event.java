@@ -79,6 +79,7 @@ public sealed interface Event {
         }
     }
 
+    /** A user message appended to the transcript. */
     record UserMessageReceived(Message message) implements Event {
         public UserMessageReceived {
             Require.nonNull(message, "message");
@@ -91,6 +92,7 @@ public sealed interface Event {
         }
     }
 
+    /** A model reply appended to the transcript; its tool_use blocks become pending calls. */
     record AssistantMessageReceived(Message message) implements Event {
         public AssistantMessageReceived {
             Require.nonNull(message, "message");
@@ -121,13 +123,15 @@ public sealed interface Event {
         }
     }
 
-    /** Common shape of the three events that answer a tool call. */
+    /** Common shape of the three events that answer a tool call; its implementations are immutable records. */
     sealed interface ToolCallEnded extends Event {
+        /** The tool_use id of the call this event answers. */
         String toolUseId();
 
         /** The content the model sees in the tool_result block. */
         String resultContent();
 
+        /** Whether the tool_result block is an error result. */
         boolean isError();
 
         @Override
@@ -136,6 +140,7 @@ public sealed interface Event {
         }
     }
 
+    /** A tool call answered with its result ({@code error}: the skill reported an error). */
     record ToolCallCompleted(String toolUseId, String content, boolean error) implements ToolCallEnded {
         public ToolCallCompleted {
             Require.nonBlank(toolUseId, "toolUseId");
@@ -172,6 +177,7 @@ public sealed interface Event {
         }
     }
 
+    /** A tool call that did not answer within {@code timeoutMillis}: the model sees an error result. */
     record ToolCallTimedOut(String toolUseId, long timeoutMillis) implements ToolCallEnded {
         public ToolCallTimedOut {
             Require.nonBlank(toolUseId, "toolUseId");
@@ -229,6 +235,7 @@ public sealed interface Event {
             Require.argument(boundary >= 0, "boundary", "must not be negative");
         }
 
+        /** A compaction with no recorded usage (a summary written by hand). */
         public ContextCompacted(String summary, int boundary) {
             this(summary, boundary, null);
         }

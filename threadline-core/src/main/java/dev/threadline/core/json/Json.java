@@ -24,14 +24,21 @@ public final class Json {
 
     private Json() {}
 
+    /** The shared mapper every Threadline record is written and read with; configure nothing on it. */
     public static ObjectMapper mapper() {
         return MAPPER;
     }
 
+    /** A new, empty JSON object. */
     public static ObjectNode object() {
         return JsonNodeFactory.instance.objectNode();
     }
 
+    /**
+     * {@code value} as compact JSON text.
+     *
+     * @throws IllegalStateException when the value cannot be serialised (a bug, not bad input)
+     */
     public static String write(Object value) {
         try {
             return MAPPER.writeValueAsString(value);
@@ -40,6 +47,11 @@ public final class Json {
         }
     }
 
+    /**
+     * Reads {@code json} as a {@code type}.
+     *
+     * @throws InvalidInputException naming the type when the text is malformed or does not fit it
+     */
     public static <T> T read(String json, Class<T> type) {
         try {
             return MAPPER.readValue(json, type);
@@ -57,6 +69,11 @@ public final class Json {
         }
     }
 
+    /**
+     * Converts a JSON tree into a {@code type}.
+     *
+     * @throws InvalidInputException naming the type when the tree does not fit it
+     */
     public static <T> T convert(JsonNode node, Class<T> type) {
         try {
             return MAPPER.treeToValue(node, type);
@@ -65,6 +82,7 @@ public final class Json {
         }
     }
 
+    /** {@code value} as a JSON tree. */
     public static JsonNode tree(Object value) {
         return MAPPER.valueToTree(value);
     }

@@ -33,12 +33,32 @@ public interface ChatModel {
     /**
      * Streams the reply: {@code listener} receives text as it is produced; the complete response is
      * returned at the end. The default produces the whole reply at once.
+     *
+     * @throws ModelException when the provider fails
      */
     default ChatResponse stream(ChatRequest request, java.util.function.Consumer<String> listener) {
         ChatResponse r = complete(request);
         String text = r.text();
         if (!text.isEmpty()) {
             listener.accept(text);
+        }
+        return r;
+    }
+
+    /**
+     * Streams the reply with its tool calls: {@code listener} receives text and each tool call's
+     * argument JSON as they are produced; the complete response is returned at the end. The default
+     * streams the text through {@link #stream(ChatRequest, java.util.function.Consumer)} and then gives
+     * each tool call's whole arguments at once; providers that stream arguments override it.
+     *
+     * @throws ModelException when the provider fails
+     */
+    default ChatResponse stream(ChatRequest request, StreamListener listener) {
+        ChatResponse r = stream(request, (java.util.function.Consumer<String>) listener::onText);
+        for (dev.threadline.core.model.ContentBlock block : r.content()) {
+            if (block instanceof dev.threadline.core.model.ContentBlock.ToolUse use) {
+                listener.onToolInput(use.id(), use.name(), dev.threadline.core.json.Json.write(use.input()));
+            }
         }
         return r;
     }

@@ -15,10 +15,12 @@ public record ChatResponse(List<ContentBlock> content, StopReason stopReason, Us
         usage = usage == null ? Usage.ZERO : usage;
     }
 
+    /** This reply as the assistant message the transcript records. */
     public Message toMessage() {
         return Message.assistant(content, stopReason, usage);
     }
 
+    /** The reply's text blocks, joined. */
     public String text() {
         return toMessage().text();
     }

@@ -23,7 +23,7 @@ import java.util.WeakHashMap;
  * bytes are not in the transcript, so its size is unknown. Special-token text such as
  * {@code <|endoftext|>} in user input is counted as ordinary text, never refused. Message counts are
  * cached while the message is in use, so measuring a growing transcript at every model call costs
- * only its new messages.
+ * only its new messages. Thread-safe: one instance serves every session.
  */
 public final class JtokkitTokenCounter implements TokenCounter {
     /** Tokens every message adds for its role and separators. */

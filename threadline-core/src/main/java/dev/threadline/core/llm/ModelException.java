@@ -38,28 +38,34 @@ public final class ModelException extends ThreadlineException {
     private final Kind kind;
     private final boolean retryable;
 
+    /** A failure of {@code kind}, described by {@code message}, caused by {@code cause}. */
     public ModelException(String message, Kind kind, boolean retryable, Throwable cause) {
         super(message, cause);
         this.kind = Objects.requireNonNull(kind, "kind");
         this.retryable = retryable;
     }
 
+    /** A failure of {@code kind}, described by {@code message}. */
     public ModelException(String message, Kind kind, boolean retryable) {
         this(message, kind, retryable, null);
     }
 
+    /** A failure of kind {@link Kind#OTHER}, caused by {@code cause}. */
     public ModelException(String message, boolean retryable, Throwable cause) {
         this(message, Kind.OTHER, retryable, cause);
     }
 
+    /** A failure of kind {@link Kind#OTHER}. */
     public ModelException(String message, boolean retryable) {
         this(message, Kind.OTHER, retryable, null);
     }
 
+    /** Whether the same call may succeed when tried again (rate limits, overload, network). */
     public boolean retryable() {
         return retryable;
     }
 
+    /** What kind of failure this is. */
     public Kind kind() {
         return kind;
     }

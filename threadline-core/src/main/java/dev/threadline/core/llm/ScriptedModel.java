@@ -25,6 +25,7 @@ import java.util.function.Function;
  * small context window ({@link #withContextWindow}) and can record what it is sent ({@link #recording}).
  *
  * Streaming hands out the reply's text word by word, so callers exercise their streaming path.
+ * Thread-safe when its script is: the built-in ones are ({@link #replies} hands each reply out once).
  */
 public final class ScriptedModel implements ChatModel {
     private final Function<ChatRequest, ChatResponse> script;
@@ -159,13 +160,27 @@ public final class ScriptedModel implements ChatModel {
 
     @Override
     public ChatResponse stream(ChatRequest request, Consumer<String> listener) {
+        return stream(request, StreamListener.ofText(listener));
+    }
+
+    /** Streams the reply's text word by word, then each tool call's arguments in pieces of up to 8 characters. */
+    @Override
+    public ChatResponse stream(ChatRequest request, StreamListener listener) {
         ChatResponse response = complete(request);
         String text = response.text();
         int start = 0;
         for (int i = 1; i <= text.length(); i++) {
             if (i == text.length() || (text.charAt(i) == ' ' && text.charAt(i - 1) != ' ')) {
-                listener.accept(text.substring(start, i));
+                listener.onText(text.substring(start, i));
                 start = i;
+            }
+        }
+        for (ContentBlock block : response.content()) {
+            if (block instanceof ContentBlock.ToolUse use) {
+                String json = dev.threadline.core.json.Json.write(use.input());
+                for (int i = 0; i < json.length(); i += 8) {
+                    listener.onToolInput(use.id(), use.name(), json.substring(i, Math.min(json.length(), i + 8)));
+                }
             }
         }
         return response;

@@ -14,6 +14,7 @@ import java.util.Map;
  * as plain text in one user message, with no tools: a provider cannot refuse it for tool_use blocks
  * without tool definitions or for an unanswered call, and long blocks can be clipped to fit the
  * window (the journal keeps the originals). Recognisable by its system prompt ({@link #isSummaryRequest}).
+ * Stateless: safe from any thread.
  */
 public final class SummaryPrompt {
     /** The system prompt of every summary request. */
@@ -78,6 +79,7 @@ public final class SummaryPrompt {
                 List.of(), maxTokens);
     }
 
+    /** Whether {@code request} is a summary request (its system prompt, no tools). */
     public static boolean isSummaryRequest(ChatRequest request) {
         return SYSTEM.equals(request.system()) && request.tools().isEmpty();
     }

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.Require;
 
-/** One block of a message's content. */
+/** One block of a message's content; every kind is an immutable record. */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
     @JsonSubTypes.Type(value = ContentBlock.Text.class, name = "text"),
@@ -16,6 +16,7 @@ import dev.threadline.core.Require;
 })
 public sealed interface ContentBlock {
 
+    /** A text block. */
     static Text text(String text) {
         return new Text(text);
     }

@@ -35,22 +35,27 @@ public record Message(Role role, List<ContentBlock> content, StopReason stopReas
         }
     }
 
+    /** A user message with one text block. */
     public static Message user(String text) {
         return new Message(Role.USER, List.of(ContentBlock.text(text)), null, null);
     }
 
+    /** A system message with one text block. */
     public static Message system(String text) {
         return new Message(Role.SYSTEM, List.of(ContentBlock.text(text)), null, null);
     }
 
+    /** An assistant message: the model's blocks, why it stopped and what the call cost. */
     public static Message assistant(List<ContentBlock> content, StopReason stopReason, Usage usage) {
         return new Message(Role.ASSISTANT, content, stopReason, usage);
     }
 
+    /** An assistant message with one text block that ends the turn. */
     public static Message assistantText(String text) {
         return assistant(List.of(ContentBlock.text(text)), StopReason.END_TURN, Usage.ZERO);
     }
 
+    /** The tool message answering the calls of the assistant message before it, results in call order. */
     public static Message toolResults(List<ContentBlock.ToolResult> results) {
         return new Message(Role.TOOL, List.copyOf(results), null, null);
     }
@@ -62,11 +67,13 @@ public record Message(Role role, List<ContentBlock> content, StopReason stopReas
                 .map(b -> ((ContentBlock.Text) b).text()).collect(Collectors.joining("\n"));
     }
 
+    /** The tool_use blocks of this message, in order (empty for all but assistant messages). */
     @JsonIgnore
     public List<ContentBlock.ToolUse> toolUses() {
         return content.stream().filter(b -> b instanceof ContentBlock.ToolUse).map(b -> (ContentBlock.ToolUse) b).toList();
     }
 
+    /** The tool_result blocks of this message, in order (empty for all but tool messages). */
     @JsonIgnore
     public List<ContentBlock.ToolResult> toolResults() {
         return content.stream().filter(b -> b instanceof ContentBlock.ToolResult).map(b -> (ContentBlock.ToolResult) b).toList();

@@ -8,8 +8,16 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * (providers map it to their own wire form: Anthropic's user message, OpenAI's tool messages).
  */
 public enum Role {
-    SYSTEM, USER, ASSISTANT, TOOL;
+    /** A system message (Threadline keeps the system prompt in the session config, not in the transcript). */
+    SYSTEM,
+    /** A message from the user. */
+    USER,
+    /** A reply of the model: text, thinking and tool_use blocks. */
+    ASSISTANT,
+    /** The results of the tool calls of the assistant message before it. */
+    TOOL;
 
+    /** The stored form: the name in lower case. */
     @JsonValue
     public String wireName() {
         return name().toLowerCase(java.util.Locale.ROOT);

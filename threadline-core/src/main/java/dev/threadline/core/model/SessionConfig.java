@@ -30,7 +30,12 @@ public record SessionConfig(String model, String systemPrompt, List<String> skil
                             int maxIterations, long toolTimeoutMillis, int maxOutputTokens, long turnTokenBudget,
                             List<String> requireApproval, DoubleTexting doubleTexting) {
 
+    /** The output token limit of a model call unless a session sets its own. */
     public static final int DEFAULT_MAX_OUTPUT_TOKENS = 4096;
+    /**
+     * The config of a session that sets nothing: model {@code scripted}, no system prompt, every skill, auto-compact,
+     * 16 model calls a turn, 30 s per tool call.
+     */
     public static final SessionConfig DEFAULT = new SessionConfig("scripted", "", List.of(), ContextPolicy.autoCompact(),
             16, 30_000, DEFAULT_MAX_OUTPUT_TOKENS, 0);
 
@@ -65,42 +70,50 @@ public record SessionConfig(String model, String systemPrompt, List<String> skil
                 toolTimeoutMillis, DEFAULT_MAX_OUTPUT_TOKENS, 0);
     }
 
+    /** This config with model spec {@code model} (see {@code ModelResolver}). */
     public SessionConfig withModel(String model) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
                 requireApproval, doubleTexting);
     }
 
+    /** This config with system prompt {@code prompt}. */
     public SessionConfig withSystemPrompt(String prompt) {
         return new SessionConfig(model, prompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
                 requireApproval, doubleTexting);
     }
 
+    /** This config with only the named skills enabled (empty: every skill of the runtime). */
     public SessionConfig withSkills(List<String> skills) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
                 requireApproval, doubleTexting);
     }
 
+    /** This config with context policy {@code policy}. */
     public SessionConfig withContextPolicy(ContextPolicy policy) {
         return new SessionConfig(model, systemPrompt, skills, Require.nonNull(policy, "contextPolicy"), maxIterations,
                 toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
                 requireApproval, doubleTexting);
     }
 
+    /** This config with at most {@code maxIterations} model calls a turn. */
     public SessionConfig withMaxIterations(int maxIterations) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
                 requireApproval, doubleTexting);
     }
 
+    /** This config with a deadline of {@code millis} per tool call. */
     public SessionConfig withToolTimeoutMillis(long millis) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, millis, maxOutputTokens, turnTokenBudget,
                 requireApproval, doubleTexting);
     }
 
+    /** This config with an output token limit of {@code tokens} per model call. */
     public SessionConfig withMaxOutputTokens(int tokens) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, tokens, turnTokenBudget,
                 requireApproval, doubleTexting);
     }
 
+    /** This config with a budget of {@code tokens} per turn (0: no budget). */
     public SessionConfig withTurnTokenBudget(long tokens) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, tokens,
                 requireApproval, doubleTexting);

@@ -21,6 +21,7 @@ public record SessionInfo(String id, String tenant, String userId, SessionConfig
                           Instant createdAt, Instant expiresAt, String parentId, long parentSeq) {
 
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}");
+    /** The tenant of a runtime used by one tenant only ({@code Threadline.defaultTenant()}). */
     public static final String DEFAULT_TENANT = "default";
 
     public SessionInfo {
@@ -49,14 +50,20 @@ public record SessionInfo(String id, String tenant, String userId, SessionConfig
         return id;
     }
 
+    /** The description of a new session {@code id} of the default tenant and user {@code local}. */
     public static SessionInfo create(String id, SessionConfig config, Instant now) {
         return new SessionInfo(id, DEFAULT_TENANT, "local", config, Map.of(), now, null, null, 0);
     }
 
+    /**
+     * The description of branch {@code newId} of this session at {@code atSeq} (a fork or a rewind), created {@code
+     * now}.
+     */
     public SessionInfo asBranch(String newId, long atSeq, Instant now) {
         return new SessionInfo(newId, tenant, userId, config, metadata, now, expiresAt, id, atSeq);
     }
 
+    /** Whether this session is a branch (it has a parent). */
     @JsonIgnore // derived from parentId; a stored "branch" property could not be read back
     public boolean isBranch() {
         return parentId != null;

@@ -11,6 +11,7 @@ package dev.threadline.core.model;
  * context it saw) and {@link #totalTokens()} everything it processed.
  */
 public record Usage(long inputTokens, long outputTokens, long cacheReadTokens, long cacheWriteTokens) {
+    /** No tokens. */
     public static final Usage ZERO = new Usage(0, 0, 0, 0);
 
     public Usage {
@@ -21,10 +22,12 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadTokens, l
         }
     }
 
+    /** Input and output tokens, no cache tokens. */
     public static Usage of(long inputTokens, long outputTokens) {
         return new Usage(inputTokens, outputTokens, 0, 0);
     }
 
+    /** The sum of this usage and {@code other} (null counts as zero). */
     public Usage plus(Usage other) {
         if (other == null) {
             return this;

@@ -157,11 +157,23 @@ final class AgentLoop {
         if (listener == null) {
             return model.complete(request);
         }
-        return model.stream(request, text -> {
-            try {
-                listener.onTextDelta(new TurnListener.TextDelta(modelCall, text));
-            } catch (RuntimeException e) {
-                LOG.warn("session {}: a turn listener failed ({}); the turn goes on", key, e.toString());
+        return model.stream(request, new dev.threadline.core.llm.StreamListener() {
+            @Override
+            public void onText(String text) {
+                try {
+                    listener.onTextDelta(new TurnListener.TextDelta(modelCall, text));
+                } catch (RuntimeException e) {
+                    LOG.warn("session {}: a turn listener failed ({}); the turn goes on", key, e.toString());
+                }
+            }
+
+            @Override
+            public void onToolInput(String toolUseId, String toolName, String partialJson) {
+                try {
+                    listener.onToolInputDelta(new TurnListener.ToolInputDelta(modelCall, toolUseId, toolName, partialJson));
+                } catch (RuntimeException e) {
+                    LOG.warn("session {}: a turn listener failed ({}); the turn goes on", key, e.toString());
+                }
             }
         });
     }

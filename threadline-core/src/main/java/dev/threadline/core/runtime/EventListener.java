@@ -11,5 +11,6 @@ import java.util.List;
  */
 @FunctionalInterface
 public interface EventListener {
+    /** Called after {@code events} were appended to session {@code sessionId}, with the state they led to. */
     void onCommit(String sessionId, List<StoredEvent> events, State state);
 }

@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * which of them runs its commands).
  *
  * {@snippet :
- * try (Threadline tl = Threadline.builder().store(store).skills(Builtins.all(workspace)).build()) {
+ * try (Threadline tl = Threadline.builder().store(store).model(model).skills(Builtins.all(workspace)).build()) {
  *     Session s = tl.tenant("acme").openOrCreate("s1", SessionConfig.DEFAULT);
  *     TurnResult r = s.submit("what is (2+3)*4");
  * }
@@ -49,7 +49,7 @@ public final class Threadline implements AutoCloseable {
         }) : b.scheduler;
         LeaseKeeper leases = new LeaseKeeper(b.store, b.clock, b.leaseTtl, b.leaseWait, b.leaseLinger, scheduler);
         StateManager states = new StateManager(b.store, b.clock, b.snapshotEvery, b.cacheCapacity, leases);
-        ModelResolver models = b.models == null ? ModelResolver.always(b.model)
+        ModelResolver models = b.models == null ? ModelResolver.always(b.model == null ? new NoModel() : b.model)
                 : b.model == null ? b.models : b.models.orElse(ModelResolver.always(b.model));
         AgentLoop loop = new AgentLoop(states, models, SkillRegistry.of(b.skills), b.tokenCounter, skillExecutor);
         leases.onInterruptRequest((key, reason) -> loop.interrupt(key, reason));
@@ -57,10 +57,32 @@ public final class Threadline implements AutoCloseable {
         this.engine = new Engine(b.store, b.clock, states, leases, runner, loop, new CommandGate(runner, leases, states, loop), b.userId);
     }
 
-    /** A new builder; see its setters for the defaults. */
+    /**
+     * A new builder; see its setters for the defaults. A store must be set ({@link Builder#build()}
+     * refuses to build without one); without a model the runtime serves everything but model calls
+     * (chat-memory adapters, reads, edits), and a turn fails saying no model was set.
+     */
     public static Builder builder() {
         dev.threadline.core.internal.log.Logs.quietWithoutBinding();
         return new Builder();
+    }
+
+    /**
+     * A builder preset for an offline demo: a new in-memory store (every session is gone once the
+     * runtime is closed) and {@link ScriptedModel#demo()}, Threadline's scripted demo model, which is
+     * not an LLM. Any setter may still replace either, and add skills.
+     *
+     * {@snippet :
+     * try (Threadline tl = Threadline.demoBuilder().skills(Builtins.all(Path.of("."))).build()) {
+     *     TurnResult r = tl.defaultTenant().create("demo", SessionConfig.DEFAULT).submit("what is (2+3)*4");
+     * }
+     * }
+     */
+    public static Builder demoBuilder() {
+        Builder b = builder();
+        b.store(new InMemoryStateStore(b.clock));
+        b.model(ScriptedModel.demo());
+        return b;
     }
 
     /**
@@ -121,7 +143,10 @@ public final class Threadline implements AutoCloseable {
 
         private Builder() {}
 
-        /** The store sessions live in (default: a new in-memory store). */
+        /**
+         * The store sessions live in; required ({@code new InMemoryStateStore()} keeps them only as long
+         * as the runtime). The runtime closes it when it is closed.
+         */
         public Builder store(StateStore store) {
             this.store = Require.nonNull(store, "store");
             return this;
@@ -141,7 +166,9 @@ public final class Threadline implements AutoCloseable {
 
         /**
          * The model for sessions whose config names no model the {@link #models resolver} knows (with no
-         * resolver: for every session). Default, when neither is set: the offline scripted demo model.
+         * resolver: for every session). When neither is set, a turn fails with a {@link dev.threadline.core.llm.ModelException}
+         * saying that no model was set; everything else works ({@link #demoBuilder()} presets the
+         * offline scripted demo model).
          */
         public Builder model(ChatModel model) {
             this.model = Require.nonNull(model, "model");
@@ -236,13 +263,16 @@ public final class Threadline implements AutoCloseable {
             return this;
         }
 
-        /** Builds the runtime. */
+        /**
+         * Builds the runtime.
+         *
+         * @throws dev.threadline.core.InvalidInputException when no store was set
+         */
         public Threadline build() {
             if (store == null) {
-                store = new InMemoryStateStore(clock);
-            }
-            if (model == null && models == null) {
-                model = ScriptedModel.demo();
+                throw new dev.threadline.core.InvalidInputException("store", "none was set: call store(StateStore) or store(url)"
+                        + " before build() (new InMemoryStateStore() keeps sessions in memory only), or start from"
+                        + " Threadline.demoBuilder() for the offline demo");
             }
             return new Threadline(this);
         }

@@ -13,6 +13,8 @@ public interface Compensable {
      * call's; {@code result} is the result it recorded. Use {@code context.idempotencyKey() + "/undo"} as
      * the key towards the system being changed. An exception or an error result records the
      * compensation as failed, and the effect stays in the ledger.
+     *
+     * @throws Exception any failure, recorded as a failed compensation (the effect stays in the ledger)
      */
     SkillResult compensate(ExecutionContext context, String result) throws Exception;
 }

@@ -11,11 +11,14 @@ import java.util.Map;
  * What one skill run gets: which session and call it serves, its validated arguments, a read-only
  * view of the session's state, a deadline and a cancellation signal. It gives no handle on any other
  * session and no way to change state except the writes the skill returns.
+ * One context serves one call on one thread; it is immutable.
  */
 public interface ExecutionContext {
 
+    /** The session the call belongs to. */
     String sessionId();
 
+    /** The id of the tool_use block this call answers. */
     String toolUseId();
 
     /** The arguments, already validated against the skill's schema. */

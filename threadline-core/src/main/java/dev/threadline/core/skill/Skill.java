@@ -21,7 +21,11 @@ public interface Skill {
     /** JSON Schema (draft 2020-12) of the arguments object. */
     JsonNode inputSchema();
 
-    /** Runs the skill. Exceptions become an error result the model sees. */
+    /**
+     * Runs the skill. Exceptions become an error result the model sees.
+     *
+     * @throws Exception any failure: it becomes an error result the model sees, never a crash of the turn
+     */
     SkillResult execute(ExecutionContext context) throws Exception;
 
     /**

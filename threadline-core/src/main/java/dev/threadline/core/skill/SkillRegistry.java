@@ -52,6 +52,7 @@ public final class SkillRegistry {
         return of(List.of());
     }
 
+    /** The skill named {@code name}, if registered. */
     public Optional<Skill> find(String name) {
         return Optional.ofNullable(name == null ? null : byName.get(name));
     }
@@ -61,6 +62,7 @@ public final class SkillRegistry {
         return List.copyOf(byName.values());
     }
 
+    /** The names of the registered skills, in registration order. */
     public List<String> names() {
         return List.copyOf(byName.keySet());
     }

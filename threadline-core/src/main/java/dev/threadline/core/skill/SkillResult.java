@@ -17,10 +17,12 @@ public record SkillResult(String content, boolean isError, List<VariableWrite> w
         writes = writes == null ? List.of() : List.copyOf(writes);
     }
 
+    /** A successful result with {@code content} and no variable writes. */
     public static SkillResult ok(String content) {
         return new SkillResult(content, false, List.of());
     }
 
+    /** An error result with {@code content} the model sees, and no variable writes. */
     public static SkillResult error(String content) {
         return new SkillResult(content, true, List.of());
     }

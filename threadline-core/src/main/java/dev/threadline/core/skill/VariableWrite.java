@@ -66,11 +66,13 @@ public record VariableWrite(VariableScope scope, String name, Kind kind, JsonNod
         return new VariableWrite(scope, name, Kind.APPEND, Require.nonNull(element, "element"));
     }
 
+    /** Whether this write removes the variable. */
     @JsonIgnore
     public boolean isRemoval() {
         return kind == Kind.REMOVE;
     }
 
+    /** Whether this write appends to a list variable instead of replacing it. */
     @JsonIgnore
     public boolean isAppend() {
         return kind == Kind.APPEND;

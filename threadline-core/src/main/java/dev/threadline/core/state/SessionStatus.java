@@ -9,7 +9,14 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * durable: no process runs it, any process resumes it with approve, deny or answer. Immutable.
  */
 public enum SessionStatus {
-    IDLE, RUNNING, AWAITING_APPROVAL, AWAITING_INPUT;
+    /** Between turns. */
+    IDLE,
+    /** A turn is running. */
+    RUNNING,
+    /** A turn is suspended until a tool call is approved or denied. */
+    AWAITING_APPROVAL,
+    /** A turn is suspended until the user answers the model's question. */
+    AWAITING_INPUT;
 
     /** The stored form: {@code idle}, {@code running}, {@code awaiting_approval}, {@code awaiting_input}. */
     @JsonValue

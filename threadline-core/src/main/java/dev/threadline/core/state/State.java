@@ -9,7 +9,7 @@ import java.util.Map;
 
 /**
  * The live data of one session as of journal position {@code seq}: an immutable value, a new one per
- * event. Produced only by {@link Reducer}.
+ * event. Produced only by the reducer.
  *
  * @param seq          journal position this state reflects (0 = nothing yet)
  * @param step         number of commits folded so far
@@ -27,6 +27,7 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
                     List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction,
                     int permissionDenials, @JsonIgnore ToolUseIds toolUseIds) {
 
+    /** The state of a session before its first event. */
     public static final State EMPTY = new State(0, 0, SessionStatus.IDLE, AppendOnlyList.empty(), Map.of(), List.of(),
             Usage.ZERO, 0, null, 0, ToolUseIds.EMPTY);
 
@@ -92,6 +93,7 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
         return pending.stream().filter(PendingToolCall::waitsForAPerson).toList();
     }
 
+    /** The session variable {@code name}, or null when it is not set. */
     public JsonNode variable(String name) {
         return variables.get(name);
     }

@@ -14,7 +14,7 @@ import java.util.Set;
  * immediately follows it, in the same order; no tool_result without its tool_use; tool_use ids are
  * unique. A model view must also start with a user message, leave nothing pending, and hold no empty
  * message or blank text block (providers refuse both). Runs before every model call and after every
- * fork and rewind.
+ * fork and rewind. Stateless: safe from any thread.
  */
 public final class TranscriptValidator {
     private TranscriptValidator() {}
@@ -90,6 +90,7 @@ public final class TranscriptValidator {
         }
     }
 
+    /** Whether {@code messages} has no violation in {@code mode}. */
     public static boolean isValid(List<Message> messages, Mode mode) {
         return violations(messages, mode).isEmpty();
     }

@@ -8,13 +8,26 @@ import com.fasterxml.jackson.annotation.JsonValue;
  * lives only for the current turn and is never persisted.
  */
 public enum VariableScope {
-    SESSION, USER, APP, TEMP;
+    /** The session's own variables, journalled with it. */
+    SESSION,
+    /** Shared by every session of one user of the tenant. */
+    USER,
+    /** Shared by every session of the tenant. */
+    APP,
+    /** Only for the current turn; never persisted. */
+    TEMP;
 
+    /** The stored form: the name in lower case. */
     @JsonValue
     public String wireName() {
         return name().toLowerCase(java.util.Locale.ROOT);
     }
 
+    /**
+     * The scope {@code name} names, ignoring case.
+     *
+     * @throws dev.threadline.core.InvalidInputException when it names no scope
+     */
     public static VariableScope parse(String name) {
         for (VariableScope s : values()) {
             if (s.wireName().equalsIgnoreCase(name)) {

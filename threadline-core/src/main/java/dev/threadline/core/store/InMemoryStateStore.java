@@ -166,18 +166,20 @@ public final class InMemoryStateStore implements StateStore {
         open();
         Comparator<Row> order = Comparator.comparing((Row r) -> r.updatedAt).reversed().thenComparing(r -> r.info.id());
         String tag = StoreChecks.queryTag(query);
-        Cursor after = query.cursor() == null ? null : Cursor.parse(query.cursor(), tag);
+        dev.threadline.core.internal.store.ListingCursor after = query.cursor() == null ? null
+                : dev.threadline.core.internal.store.ListingCursor.parse(query.cursor(), tag);
         List<Row> rows = sessions.values().stream()
                 .filter(r -> r.info.tenant().equals(query.tenant()))
                 .filter(r -> query.userId() == null || r.info.userId().equals(query.userId()))
                 .filter(r -> r.info.metadata().entrySet().containsAll(query.metadata().entrySet()))
-                .filter(r -> after == null || after.before(r.updatedAt, r.info.id()))
+                .filter(r -> after == null || after.before(nanos(r.updatedAt), r.info.id()))
                 .sorted(order)
                 .limit(query.limit() + 1L)
                 .toList();
         List<SessionSummary> items = rows.stream().limit(query.limit())
                 .map(r -> new SessionSummary(r.info, r.head, r.updatedAt)).toList();
-        String next = rows.size() > query.limit() ? Cursor.of(items.get(items.size() - 1), tag) : null;
+        String next = rows.size() > query.limit() ? new dev.threadline.core.internal.store.ListingCursor(
+                nanos(items.get(items.size() - 1).updatedAt()), items.get(items.size() - 1).info().id()).format(tag) : null;
         return new Page<>(items, next);
     }
 
@@ -310,33 +312,7 @@ public final class InMemoryStateStore implements StateStore {
         return r;
     }
 
-    /** A listing position: the (updatedAt, id) of the last row of a page, tagged with its query ({@link StoreChecks#queryTag}). */
-    private record Cursor(Instant updatedAt, String id) {
-        static String of(SessionSummary s, String tag) {
-            return tag + "|" + s.updatedAt() + "|" + s.info().id();
-        }
-
-        static Cursor parse(String text, String tag) {
-            String[] parts = text.split("\\|", -1);
-            if (parts.length != 3 || !parts[0].equals(tag)) {
-                throw refused(text);
-            }
-            try {
-                return new Cursor(Instant.parse(parts[1]), SessionInfo.checkId(parts[2], "cursor"));
-            } catch (RuntimeException e) {
-                throw refused(text);
-            }
-        }
-
-        private static InvalidInputException refused(String text) {
-            return new InvalidInputException("cursor", "'" + text + "' is not a cursor this store returned for this query"
-                    + " (same tenant, user and metadata filter)");
-        }
-
-        /** Whether a row at (t, rowId) comes after this cursor in the listing's order. */
-        boolean before(Instant t, String rowId) {
-            int c = t.compareTo(updatedAt);
-            return c < 0 || (c == 0 && rowId.compareTo(id) > 0);
-        }
+    private static long nanos(Instant t) {
+        return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
     }
 }

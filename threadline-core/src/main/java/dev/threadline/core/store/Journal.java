@@ -33,7 +33,7 @@ public interface Journal {
 
     /**
      * The events stored under this session with {@code fromSeq <= seq <= toSeq}, in order. For a branch
-     * these start after its branch point ({@link Lineage} reads across the ancestry).
+     * these start after its branch point (core's lineage reader reads across the ancestry).
      *
      * @throws dev.threadline.core.SessionNotFoundException when the session does not exist
      * @throws dev.threadline.core.StorageException         naming session and seq when a row is corrupt

@@ -1,6 +1,8 @@
 package dev.threadline.core.store;
 
-/** What {@link Leases#acquire} did: the lease was taken, or someone else holds it. */
+/**
+ * What {@link Leases#acquire} did: the lease was taken, or someone else holds it. Both outcomes are immutable records.
+ */
 public sealed interface LeaseResult {
 
     /**

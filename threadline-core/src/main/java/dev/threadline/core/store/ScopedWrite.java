@@ -19,10 +19,12 @@ public record ScopedWrite(VariableScope scope, String key, Map<String, JsonNode>
         removed = removed == null ? List.of() : List.copyOf(removed);
     }
 
+    /** The key of the user scope of {@code userId} in {@code tenant}. */
     public static String userKey(String tenant, String userId) {
         return tenant + "/" + userId;
     }
 
+    /** The key of the app scope of {@code tenant}. */
     public static String appKey(String tenant) {
         return tenant;
     }

@@ -7,7 +7,7 @@ package dev.threadline.core.store;
  * fully happens or changes nothing; reads never change anything.
  *
  * <p>A branch (fork or rewind) stores only its own events; the events it shares with its parent are
- * read from the parent ({@link Lineage} does that walk, so a backend deals only with its own rows).
+ * read from the parent (core's lineage reader does that walk, so a backend deals only with its own rows).
  * Session ids are unique per tenant.
  *
  * <p>Implementations are thread-safe and may be shared by many processes (each with its own store

@@ -11,6 +11,7 @@ import dev.threadline.core.state.Checkpoint;
 import dev.threadline.core.state.RandomJournal;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
+import dev.threadline.core.store.InMemoryStateStore;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -28,7 +29,7 @@ class BranchProperties {
     @Property(tries = 150)
     void forkAndRewindAtAnyCheckpointKeepTheTranscriptValid(@ForAll("choices") List<Integer> choices,
                                                             @ForAll("pick") int pick, @ForAll boolean rewind) {
-        try (Threadline tl = Threadline.builder().snapshotEvery(5)
+        try (Threadline tl = Threadline.builder().store(new InMemoryStateStore()).snapshotEvery(5)
                 .model(ScriptedModel.of(req -> TestSkills.text("branch reply"))).build()) {
             Session s = tl.defaultTenant().create("s", SessionConfig.DEFAULT);
             for (List<Event> step : RandomJournal.steps(choices)) {

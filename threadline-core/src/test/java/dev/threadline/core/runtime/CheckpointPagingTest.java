@@ -33,7 +33,7 @@ class CheckpointPagingTest {
     @Property(tries = 100)
     void forwardAndBackwardPagesCoverEveryCheckpointOnceInOrder(@ForAll("choices") List<Integer> choices,
                                                                 @ForAll @IntRange(min = 1, max = 9) int limit) {
-        try (Threadline tl = Threadline.builder().build()) {
+        try (Threadline tl = Threadline.builder().store(new InMemoryStateStore()).build()) {
             Session s = tl.defaultTenant().create("s", SessionConfig.DEFAULT);
             for (List<Event> step : RandomJournal.steps(choices)) {
                 Engines.update(tl, "s", CheckpointSource.LOOP, st -> step);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.threadline.core.SessionNotFoundException;
+import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.InMemoryStateStore;
@@ -28,7 +29,7 @@ class CrossTenantTest {
         PrintStream err = System.err;
         ByteArrayOutputStream logs = new ByteArrayOutputStream();
         List<String> seenThroughB = new ArrayList<>();
-        try (Threadline tl = Threadline.builder().store(new InMemoryStateStore()).skill(TestSkills.echo()).build()) {
+        try (Threadline tl = Threadline.builder().store(new InMemoryStateStore()).model(ScriptedModel.demo()).skill(TestSkills.echo()).build()) {
             Tenant a = tl.tenant("acme");
             Session secret = a.create("secret", SessionConfig.DEFAULT.withSystemPrompt(CANARY));
             secret.submit("my password is " + CANARY);

@@ -23,7 +23,7 @@ class JournalReadsTest {
     @Test
     void anObserverInAnotherRuntimeFollowsTheSessionLive() throws Exception {
         InMemoryStateStore store = new InMemoryStateStore();
-        try (Threadline writer = Threadline.builder().store(store).build();
+        try (Threadline writer = Threadline.builder().store(store).model(ScriptedModel.demo()).build();
              Threadline observer = Threadline.builder().store(store).build()) {
             Session s = writer.defaultTenant().create("s1", SessionConfig.DEFAULT);
             Session watched = observer.defaultTenant().open("s1");
@@ -56,7 +56,7 @@ class JournalReadsTest {
                 return super.readOwn(key, fromSeq, toSeq).stream().filter(e -> e.seq() != 3).toList();
             }
         };
-        try (Threadline tl = Threadline.builder().store(holed).build()) {
+        try (Threadline tl = Threadline.builder().store(holed).model(ScriptedModel.demo()).build()) {
             Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
             s.submit("hello");
             Engines.evict(tl, "s1");
@@ -71,7 +71,7 @@ class JournalReadsTest {
     @Test
     void aRefusedForkLeavesNoBranchBehind() {
         InMemoryStateStore store = new InMemoryStateStore();
-        try (Threadline withEcho = Threadline.builder().store(store).skill(TestSkills.echo()).build();
+        try (Threadline withEcho = Threadline.builder().store(store).model(ScriptedModel.demo()).skill(TestSkills.echo()).build();
              Threadline withoutEcho = Threadline.builder().store(store).build()) { // a runtime that lacks the session's skill
             withEcho.defaultTenant().create("s1", SessionConfig.DEFAULT.withSkills(List.of("echo"))).submit("hello");
             Session s = withoutEcho.defaultTenant().open("s1");
@@ -88,7 +88,7 @@ class JournalReadsTest {
     @Test
     void twoSessionsOfOneRuntimeRunOnTheModelsTheirConfigsName() {
         ModelResolver models = ModelResolver.of(List.of(named("alpha"), named("beta")));
-        try (Threadline tl = Threadline.builder().models(models).build()) {
+        try (Threadline tl = Threadline.builder().store(new InMemoryStateStore()).models(models).build()) {
             Session a = tl.defaultTenant().create("a", SessionConfig.DEFAULT.withModel("alpha"));
             Session b = tl.defaultTenant().create("b", SessionConfig.DEFAULT.withModel("beta"));
 
@@ -117,7 +117,7 @@ class JournalReadsTest {
 
     @Test
     void aRecordedStepMustLeaveTheSessionBetweenTurnsOrNothingIsWritten() {
-        try (Threadline tl = Threadline.builder().build()) {
+        try (Threadline tl = Threadline.builder().store(new InMemoryStateStore()).build()) {
             Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
             long head = s.state().seq();
 

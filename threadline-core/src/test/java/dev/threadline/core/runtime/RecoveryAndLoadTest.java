@@ -119,7 +119,7 @@ class RecoveryAndLoadTest {
 
     @Test
     void idleSessionsLeaveMemoryAndReloadExactly() {
-        try (Threadline tl = Threadline.builder().cacheCapacity(2).snapshotEvery(3).build()) {
+        try (Threadline tl = Threadline.builder().store(new InMemoryStateStore()).cacheCapacity(2).snapshotEvery(3).build()) {
             for (int i = 0; i < 5; i++) {
                 Session s = tl.defaultTenant().create("s" + i, SessionConfig.DEFAULT);
                 for (int k = 0; k <= i; k++) {

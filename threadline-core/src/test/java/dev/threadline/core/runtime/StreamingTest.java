@@ -36,6 +36,38 @@ class StreamingTest {
     }
 
     @Test
+    void aListenerSeesEachToolCallsArgumentsInPiecesBeforeTheCallIsJournalled() {
+        String args = "{\"text\":\"a longer argument than one piece\"}";
+        ScriptedModel model = ScriptedModel.replies(TestSkills.toolCall("t1", "echo", args), TestSkills.text("done"));
+        try (Threadline tl = Threadline.builder().store(new InMemoryStateStore()).model(model).skill(TestSkills.echo()).build()) {
+            Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
+            List<TurnListener.ToolInputDelta> pieces = new ArrayList<>();
+            List<Long> journalledCalls = new ArrayList<>();
+            s.submit("go", CommandOptions.streaming(new TurnListener() {
+                @Override
+                public void onTextDelta(TextDelta delta) {}
+
+                @Override
+                public void onToolInputDelta(ToolInputDelta delta) {
+                    pieces.add(delta);
+                    journalledCalls.add(s.journal().stream().filter(e -> e.event() instanceof Event.ToolCallStarted).count());
+                }
+            }));
+
+            assertThat(pieces).hasSizeGreaterThan(1);
+            assertThat(pieces).extracting(TurnListener.ToolInputDelta::toolUseId).containsOnly("t1");
+            assertThat(pieces).extracting(TurnListener.ToolInputDelta::toolName).containsOnly("echo");
+            assertThat(pieces).extracting(TurnListener.ToolInputDelta::modelCall).containsOnly(1);
+            assertThat(journalledCalls).as("each piece arrives before the call is journalled").containsOnly(0L);
+            var call = s.journal().stream().map(e -> e.event()).filter(Event.AssistantMessageReceived.class::isInstance)
+                    .map(e -> ((Event.AssistantMessageReceived) e).message()).flatMap(m -> m.toolUses().stream())
+                    .findFirst().orElseThrow();
+            String joined = String.join("", pieces.stream().map(TurnListener.ToolInputDelta::partialJson).toList());
+            assertThat(dev.threadline.core.json.Json.parse(joined, "pieces")).isEqualTo(call.input());
+        }
+    }
+
+    @Test
     void aFailingListenerDoesNotStopTheTurnAndNoListenerMeansNoStreaming() {
         try (Threadline tl = Threadline.builder().store(new InMemoryStateStore())
                 .model(ScriptedModel.replies(TestSkills.text("one two"), TestSkills.text("three"))).build()) {

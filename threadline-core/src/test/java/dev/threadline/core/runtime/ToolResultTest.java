@@ -10,6 +10,7 @@ import dev.threadline.core.model.Message;
 import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.model.StopReason;
 import dev.threadline.core.model.Usage;
+import dev.threadline.core.store.InMemoryStateStore;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +28,7 @@ class ToolResultTest {
 
     @Test
     void aDuplicateResultIsRefusedAndLeavesTheJournalUnchanged() {
-        try (Threadline tl = Threadline.builder().build()) {
+        try (Threadline tl = Threadline.builder().store(new InMemoryStateStore()).build()) {
             Session s = sessionWithPendingCall(tl, "s1");
             ToolResultOutcome first = Engines.result(tl, "s1", new Event.ToolCallCompleted("t1", "ok", false));
             assertThat(first.accepted()).isTrue();
@@ -44,7 +45,7 @@ class ToolResultTest {
 
     @Test
     void aLateResultAfterATimeoutAndAnUnknownIdAreRefused() {
-        try (Threadline tl = Threadline.builder().build()) {
+        try (Threadline tl = Threadline.builder().store(new InMemoryStateStore()).build()) {
             Session s = sessionWithPendingCall(tl, "s1");
             assertThat(Engines.result(tl, "s1", new Event.ToolCallTimedOut("t1", 100)).accepted()).isTrue();
             List<StoredEvent> before = s.journal();
@@ -59,7 +60,7 @@ class ToolResultTest {
 
     @Test
     void aResultForAnotherSessionsCallIsRefused() {
-        try (Threadline tl = Threadline.builder().build()) {
+        try (Threadline tl = Threadline.builder().store(new InMemoryStateStore()).build()) {
             sessionWithPendingCall(tl, "a");
             Session b = tl.defaultTenant().create("b", SessionConfig.DEFAULT);
             List<StoredEvent> before = b.journal();

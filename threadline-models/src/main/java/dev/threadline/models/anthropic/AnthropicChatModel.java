@@ -6,6 +6,7 @@ import dev.threadline.core.llm.ChatModel;
 import dev.threadline.core.llm.ChatRequest;
 import dev.threadline.core.llm.ChatResponse;
 import dev.threadline.core.llm.ModelException;
+import dev.threadline.core.llm.StreamListener;
 import dev.threadline.models.ContextWindows;
 import dev.threadline.models.http.Endpoint;
 import dev.threadline.models.http.HttpSettings;
@@ -61,6 +62,7 @@ public final class AnthropicChatModel implements ChatModel {
         this.providerTokenCount = b.providerTokenCount;
     }
 
+    /** A builder; set at least the model. */
     public static Builder builder() {
         return new Builder();
     }
@@ -83,6 +85,13 @@ public final class AnthropicChatModel implements ChatModel {
 
     @Override
     public ChatResponse stream(ChatRequest request, Consumer<String> listener) {
+        Objects.requireNonNull(listener, "listener");
+        return stream(request, StreamListener.ofText(listener));
+    }
+
+    /** Streams the reply: text and each tool call's arguments reach {@code listener} as the provider sends them. */
+    @Override
+    public ChatResponse stream(ChatRequest request, StreamListener listener) {
         Objects.requireNonNull(listener, "listener");
         String body = Json.write(AnthropicRequests.body(request, http.endpoint().model(), thinkingBudget, true));
         AnthropicStream stream = new AnthropicStream(http.endpoint(), listener);
@@ -116,7 +125,9 @@ public final class AnthropicChatModel implements ChatModel {
                 ModelException.Kind.SERVER, false, e);
     }
 
-    /** Configures an {@link AnthropicChatModel}; only the model is required. */
+    /**
+     * Configures an {@link AnthropicChatModel}; only the model is required. Not thread-safe; the model it builds is.
+     */
     public static final class Builder {
         private String apiKey;
         private String model;
@@ -134,6 +145,7 @@ public final class AnthropicChatModel implements ChatModel {
             return this;
         }
 
+        /** The model to call, e.g. {@code claude-sonnet-4-5} (required). */
         public Builder model(String model) {
             this.model = model;
             return this;
@@ -169,6 +181,11 @@ public final class AnthropicChatModel implements ChatModel {
             return this;
         }
 
+        /**
+         * The model.
+         *
+         * @throws IllegalArgumentException when no model is set or the base URL is not absolute
+         */
         public AnthropicChatModel build() {
             if (model == null || model.isBlank()) {
                 throw new IllegalArgumentException("an Anthropic model name is required, e.g. claude-sonnet-4-5");

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.llm.ChatResponse;
 import dev.threadline.core.llm.ModelException;
+import dev.threadline.core.llm.StreamListener;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.StopReason;
 import dev.threadline.core.model.Usage;
@@ -14,7 +15,6 @@ import dev.threadline.models.http.SseReader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 
 /**
  * Assembles a streamed Messages API reply from its server-sent events: {@code message_start} (usage
@@ -28,7 +28,7 @@ import java.util.function.Consumer;
  */
 final class AnthropicStream {
     private final Endpoint endpoint;
-    private final Consumer<String> listener;
+    private final StreamListener listener;
     private final TreeMap<Integer, Block> blocks = new TreeMap<>();
     private Usage usage = Usage.ZERO;
     private String stopReason;
@@ -48,7 +48,7 @@ final class AnthropicStream {
         }
     }
 
-    AnthropicStream(Endpoint endpoint, Consumer<String> listener) {
+    AnthropicStream(Endpoint endpoint, StreamListener listener) {
         this.endpoint = endpoint;
         this.listener = listener;
     }
@@ -64,7 +64,7 @@ final class AnthropicStream {
                 Block b = new Block(cb.path("type").asText(""), cb);
                 b.text.append(cb.path(b.type.equals("thinking") ? "thinking" : "text").asText(""));
                 if (b.type.equals("text") && !b.text.isEmpty()) {
-                    listener.accept(b.text.toString());
+                    listener.onText(b.text.toString());
                 }
                 b.signature = cb.path("signature").asText(null);
                 blocks.put(data.path("index").asInt(), b);
@@ -96,10 +96,16 @@ final class AnthropicStream {
                 String text = delta.path("text").asText("");
                 b.text.append(text);
                 if (!text.isEmpty()) {
-                    listener.accept(text);
+                    listener.onText(text);
                 }
             }
-            case "input_json_delta" -> b.text.append(delta.path("partial_json").asText(""));
+            case "input_json_delta" -> {
+                String piece = delta.path("partial_json").asText("");
+                b.text.append(piece);
+                if (!piece.isEmpty() && b.type.equals("tool_use")) {
+                    listener.onToolInput(b.start.path("id").asText(), b.start.path("name").asText(), piece);
+                }
+            }
             case "thinking_delta" -> b.text.append(delta.path("thinking").asText(""));
             case "signature_delta" -> b.signature = delta.path("signature").asText(b.signature);
             default -> { } // citations and deltas added later

@@ -44,26 +44,32 @@ public record HttpSettings(HttpClient client, RetryPolicy retry, Duration timeou
                 () -> ThreadLocalRandom.current().nextDouble());
     }
 
+    /** These settings with {@code retry} as the retry policy. */
     public HttpSettings withRetry(RetryPolicy retry) {
         return new HttpSettings(client, retry, timeout, sleeper, clock, random);
     }
 
+    /** These settings with {@code timeout} per request. */
     public HttpSettings withTimeout(Duration timeout) {
         return new HttpSettings(client, retry, timeout, sleeper, clock, random);
     }
 
+    /** These settings with {@code sleeper} waiting between retries (tests pass one that does not sleep). */
     public HttpSettings withSleeper(Sleeper sleeper) {
         return new HttpSettings(client, retry, timeout, sleeper, clock, random);
     }
 
+    /** These settings with {@code clock} reading {@code Retry-After} dates. */
     public HttpSettings withClock(Clock clock) {
         return new HttpSettings(client, retry, timeout, sleeper, clock, random);
     }
 
+    /** These settings with {@code random} drawing retry jitter in [0, 1). */
     public HttpSettings withRandom(DoubleSupplier random) {
         return new HttpSettings(client, retry, timeout, sleeper, clock, random);
     }
 
+    /** These settings with {@code client} sending the requests. */
     public HttpSettings withClient(HttpClient client) {
         return new HttpSettings(client, retry, timeout, sleeper, clock, random);
     }

@@ -27,7 +27,7 @@ import org.slf4j.Logger;
  * {@code x-should-retry} header overrides the status. Only the request before its answer starts is
  * retried: a stream that breaks halfway fails (its text has already been handed out).
  *
- * <p>Headers are never logged, so API keys never reach a log.
+ * <p>Headers are never logged, so API keys never reach a log. Thread-safe: one transport serves concurrent calls.
  */
 public final class HttpTransport {
     private static final Logger LOG = Logs.get(HttpTransport.class);
@@ -36,11 +36,13 @@ public final class HttpTransport {
     private final Endpoint endpoint;
     private final HttpSettings settings;
 
+    /** A transport to {@code endpoint} with {@code settings}. */
     public HttpTransport(Endpoint endpoint, HttpSettings settings) {
         this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
         this.settings = Objects.requireNonNull(settings, "settings");
     }
 
+    /** The endpoint requests go to. */
     public Endpoint endpoint() {
         return endpoint;
     }

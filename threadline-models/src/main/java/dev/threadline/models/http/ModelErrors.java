@@ -13,6 +13,7 @@ import java.util.regex.Pattern;
  * Turns what a provider answered (an HTTP status and error body, an error event in a stream, an I/O
  * failure) into a {@link ModelException} whose kind, retryability and message say what happened and
  * what to do. Both providers use it, so they fail alike. Never puts an API key in a message.
+ * Stateless: safe from any thread.
  */
 public final class ModelErrors {
     /** What providers say when the prompt does not fit (Anthropic, OpenAI, vLLM, llama.cpp, Ollama). */

@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  *       {@code x-ratelimit-remaining-<limit>: 0} with {@code x-ratelimit-reset-<limit>} (a duration
  *       such as {@code 1s}, {@code 6m0s}, {@code 20ms}).</li>
  * </ol>
- * A time in the past counts as no wait; a header that cannot be read is ignored.
+ * A time in the past counts as no wait; a header that cannot be read is ignored. Stateless: safe from any thread.
  */
 public final class RetryAfter {
     private static final String[] ANTHROPIC_LIMITS = {"requests", "tokens", "input-tokens", "output-tokens"};

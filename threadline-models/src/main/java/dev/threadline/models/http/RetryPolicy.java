@@ -44,6 +44,7 @@ public record RetryPolicy(int maxAttempts, Duration initialDelay, Duration maxDe
         }
     }
 
+    /** This policy with at most {@code attempts} attempts per call (1: no retry). */
     public RetryPolicy withMaxAttempts(int attempts) {
         return new RetryPolicy(attempts, initialDelay, maxDelay, maxServerDelay, jitter);
     }

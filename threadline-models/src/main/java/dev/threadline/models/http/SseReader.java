@@ -11,6 +11,7 @@ import java.util.function.Predicate;
  * Reads a server-sent event stream (the WHATWG format both providers use): {@code event:} and
  * {@code data:} lines up to a blank line make one event; several data lines are joined by newlines;
  * comment lines ({@code :...}) and other fields are skipped. Events go to a handler as they arrive.
+ * Stateless: each call reads its own stream.
  */
 public final class SseReader {
 
@@ -23,6 +24,8 @@ public final class SseReader {
     /**
      * Reads events from {@code in} and hands each to {@code handler} until it returns false or the
      * stream ends; returns whether the handler asked to stop (false = the stream simply ended).
+     *
+     * @throws IOException when reading the stream fails
      */
     public static boolean read(InputStream in, Predicate<Event> handler) throws IOException {
         BufferedReader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));

@@ -35,6 +35,8 @@ public final class LangChain4jChatModel implements ChatModel {
     private final int contextWindow;
 
     /**
+     * A Threadline model calling a LangChain4j {@code ChatModel}.
+     *
      * @param name          what to call it in logs and banners ({@code langchain4j:NAME})
      * @param delegate      the LangChain4j model
      * @param contextWindow its context window in tokens

@@ -5,6 +5,7 @@ import dev.threadline.core.llm.ChatModel;
 import dev.threadline.core.llm.ChatRequest;
 import dev.threadline.core.llm.ChatResponse;
 import dev.threadline.core.llm.ModelException;
+import dev.threadline.core.llm.StreamListener;
 import dev.threadline.models.ContextWindows;
 import dev.threadline.models.http.Endpoint;
 import dev.threadline.models.http.HttpSettings;
@@ -51,6 +52,7 @@ public final class OpenAiChatModel implements ChatModel {
         this.maxTokensField = b.maxTokensField != null ? b.maxTokensField : official ? "max_completion_tokens" : "max_tokens";
     }
 
+    /** A builder; set at least the model. */
     public static Builder builder() {
         return new Builder();
     }
@@ -74,6 +76,13 @@ public final class OpenAiChatModel implements ChatModel {
     @Override
     public ChatResponse stream(ChatRequest request, Consumer<String> listener) {
         Objects.requireNonNull(listener, "listener");
+        return stream(request, StreamListener.ofText(listener));
+    }
+
+    /** Streams the reply: text and each tool call's arguments reach {@code listener} as the provider sends them. */
+    @Override
+    public ChatResponse stream(ChatRequest request, StreamListener listener) {
+        Objects.requireNonNull(listener, "listener");
         String body = Json.write(OpenAiRequests.body(request, http.endpoint().model(), maxTokensField, true));
         OpenAiStream stream = new OpenAiStream(http.endpoint(), listener);
         http.stream("/chat/completions", headers, body, stream::accept, this::unreadable);
@@ -86,7 +95,7 @@ public final class OpenAiChatModel implements ChatModel {
                 ModelException.Kind.SERVER, false, e);
     }
 
-    /** Configures an {@link OpenAiChatModel}; only the model is required. */
+    /** Configures an {@link OpenAiChatModel}; only the model is required. Not thread-safe; the model it builds is. */
     public static final class Builder {
         private String apiKey;
         private String model;
@@ -103,6 +112,7 @@ public final class OpenAiChatModel implements ChatModel {
             return this;
         }
 
+        /** The model to call, e.g. {@code gpt-4o-mini} or a local server's model name (required). */
         public Builder model(String model) {
             this.model = model;
             return this;
@@ -135,6 +145,11 @@ public final class OpenAiChatModel implements ChatModel {
             return this;
         }
 
+        /**
+         * The model.
+         *
+         * @throws IllegalArgumentException when no model is set or the base URL is not absolute
+         */
         public OpenAiChatModel build() {
             if (model == null || model.isBlank()) {
                 throw new IllegalArgumentException("an OpenAI-compatible model name is required, e.g. gpt-4o-mini or llama3.1");

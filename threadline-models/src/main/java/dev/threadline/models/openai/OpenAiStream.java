@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.llm.ChatResponse;
 import dev.threadline.core.llm.ModelException;
+import dev.threadline.core.llm.StreamListener;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.StopReason;
 import dev.threadline.core.model.Usage;
@@ -15,7 +16,6 @@ import dev.threadline.models.http.SseReader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 
 /**
  * Assembles a streamed Chat Completions reply from its {@code data:} chunks: {@code delta.content}
@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  */
 final class OpenAiStream {
     private final Endpoint endpoint;
-    private final Consumer<String> listener;
+    private final StreamListener listener;
     private final StringBuilder text = new StringBuilder();
     private final StringBuilder reasoning = new StringBuilder();
     private final TreeMap<Integer, Call> calls = new TreeMap<>();
@@ -43,7 +43,7 @@ final class OpenAiStream {
         final StringBuilder arguments = new StringBuilder();
     }
 
-    OpenAiStream(Endpoint endpoint, Consumer<String> listener) {
+    OpenAiStream(Endpoint endpoint, StreamListener listener) {
         this.endpoint = endpoint;
         this.listener = listener;
     }
@@ -72,7 +72,7 @@ final class OpenAiStream {
             String piece = delta.path("content").isTextual() ? delta.path("content").asText() : "";
             if (!piece.isEmpty()) {
                 text.append(piece);
-                listener.accept(piece);
+                listener.onText(piece);
             }
             String refusal = delta.path("refusal").isTextual() ? delta.path("refusal").asText() : "";
             if (!refusal.isEmpty()) {
@@ -85,8 +85,12 @@ final class OpenAiStream {
                 call.id = fragment.path("id").isTextual() && !fragment.path("id").asText().isEmpty() ? fragment.path("id").asText() : call.id;
                 JsonNode fn = fragment.path("function");
                 call.name = fn.path("name").isTextual() && !fn.path("name").asText().isEmpty() ? fn.path("name").asText() : call.name;
-                call.arguments.append(fn.path("arguments").isTextual() ? fn.path("arguments").asText()
-                        : fn.path("arguments").isObject() ? fn.path("arguments").toString() : "");
+                String fragmentArgs = fn.path("arguments").isTextual() ? fn.path("arguments").asText()
+                        : fn.path("arguments").isObject() ? fn.path("arguments").toString() : "";
+                call.arguments.append(fragmentArgs);
+                if (!fragmentArgs.isEmpty()) {
+                    listener.onToolInput(call.id, call.name, fragmentArgs);
+                }
             }
             if (choice.path("finish_reason").isTextual()) {
                 finishReason = choice.path("finish_reason").asText();

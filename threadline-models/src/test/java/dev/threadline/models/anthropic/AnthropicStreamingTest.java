@@ -90,6 +90,27 @@ class AnthropicStreamingTest {
     }
 
     @Test
+    void aToolUsesInputJsonReachesTheListenerPieceByPieceWithItsIdAndName() {
+        server.sse(start(10),
+                blockStart(0, "{\"type\":\"text\",\"text\":\"\"}"),
+                delta(0, "{\"type\":\"text_delta\",\"text\":\"Sure.\"}"),
+                blockStop(0),
+                blockStart(1, "{\"type\":\"tool_use\",\"id\":\"toolu_9\",\"name\":\"calculate\",\"input\":{}}"),
+                delta(1, "{\"type\":\"input_json_delta\",\"partial_json\":\"{\\\"expression\\\": \\\"2\"}"),
+                delta(1, "{\"type\":\"input_json_delta\",\"partial_json\":\"+2\\\"}\"}"),
+                blockStop(1),
+                messageDelta("tool_use", 20), STOP);
+        dev.threadline.models.RecordingStream seen = new dev.threadline.models.RecordingStream();
+
+        ChatResponse r = model.stream(request, seen);
+
+        assertThat(seen.text).containsExactly("Sure.");
+        assertThat(seen.toolInput).containsExactly("toolu_9/calculate:{\"expression\": \"2", "toolu_9/calculate:+2\"}");
+        assertThat(r.toMessage().toolUses()).extracting(ContentBlock.ToolUse::input)
+                .containsExactly(Json.parse("{\"expression\":\"2+2\"}", "x"));
+    }
+
+    @Test
     void aStreamThatHitsMaxTokensInsideAToolUsesInputReturnsNoToolUse() {
         server.sse(start(10),
                 blockStart(0, "{\"type\":\"text\",\"text\":\"\"}"),

@@ -66,6 +66,22 @@ class OpenAiStreamingTest {
     }
 
     @Test
+    void toolCallArgumentsReachTheListenerPieceByPieceWithTheirCallsIdAndName() {
+        server.sse(chunk("{\"tool_calls\":[{\"index\":0,\"id\":\"call_a\",\"type\":\"function\",\"function\":{\"name\":\"calculate\",\"arguments\":\"\"}}]}", null),
+                chunk("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"{\\\"expression\\\":\"}}]}", null),
+                chunk("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"\\\"2+2\\\"}\"}}]}", null),
+                chunk("{}", "tool_calls"), DONE);
+        dev.threadline.models.RecordingStream seen = new dev.threadline.models.RecordingStream();
+
+        ChatResponse r = model.stream(request, seen);
+
+        assertThat(seen.text).isEmpty();
+        assertThat(seen.toolInput).containsExactly("call_a/calculate:{\"expression\":", "call_a/calculate:\"2+2\"}");
+        assertThat(r.toMessage().toolUses()).extracting(ContentBlock.ToolUse::input)
+                .containsExactly(Json.parse("{\"expression\":\"2+2\"}", "x"));
+    }
+
+    @Test
     void aStreamCutByLengthInsideAToolCallsArgumentsReturnsNoToolUse() {
         server.sse(chunk("{\"content\":\"Computing.\"}", null),
                 chunk("{\"tool_calls\":[{\"index\":0,\"id\":\"call_a\",\"type\":\"function\",\"function\":{\"name\":\"calculate\",\"arguments\":\"{\\\"expression\\\": \\\"(1+\"}}]}", null),

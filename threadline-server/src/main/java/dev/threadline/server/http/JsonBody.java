@@ -74,6 +74,48 @@ public final class JsonBody {
         return new JsonBody(obj, prefix + field + ".").only(allowed);
     }
 
+    /** A field's JSON value as sent (any type), or null when absent or null. */
+    public JsonNode value(String field) {
+        JsonNode v = node.get(field);
+        return v == null || v.isNull() ? null : v;
+    }
+
+    /** A boolean field, or {@code fallback} when absent or null. */
+    public boolean bool(String field, boolean fallback) {
+        JsonNode v = node.get(field);
+        if (v == null || v.isNull()) {
+            return fallback;
+        }
+        if (!v.isBoolean()) {
+            throw ApiException.invalid(prefix + field, "must be true or false");
+        }
+        return v.booleanValue();
+    }
+
+    /** An array of objects, each with only {@code allowed} fields (named {@code field[i].name} when wrong), or null when absent. */
+    public List<JsonBody> objects(String field, int maxItems, Set<String> allowed) {
+        JsonNode v = node.get(field);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isArray() || v.size() > maxItems) {
+            throw ApiException.invalid(prefix + field, "must be an array of at most " + maxItems + " objects");
+        }
+        List<JsonBody> out = new ArrayList<>();
+        for (int i = 0; i < v.size(); i++) {
+            if (!(v.get(i) instanceof ObjectNode obj)) {
+                throw ApiException.invalid(prefix + field + "[" + i + "]", "must be an object");
+            }
+            out.add(new JsonBody(obj, prefix + field + "[" + i + "].").only(allowed));
+        }
+        return out;
+    }
+
+    /** The name this body's fields are reported under ({@code edits[0].} for an item; empty for the body). */
+    public String prefix() {
+        return prefix;
+    }
+
     /** A string field of at most {@code maxChars} characters (no NUL), or null when absent or null. */
     public String string(String field, int maxChars) {
         JsonNode v = node.get(field);

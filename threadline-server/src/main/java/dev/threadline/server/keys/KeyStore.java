@@ -1,107 +1,120 @@
 package dev.threadline.server.keys;
 
-import dev.threadline.core.StorageException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.threadline.core.CommandConflictException;
+import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.SessionExistsException;
+import dev.threadline.core.json.Json;
+import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.model.SessionInfo;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
+import dev.threadline.core.runtime.CommandOptions;
+import dev.threadline.core.runtime.NewSession;
+import dev.threadline.core.runtime.Session;
+import dev.threadline.core.runtime.Tenant;
+import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.state.Edit;
+import dev.threadline.core.state.VariableScope;
+import dev.threadline.core.store.StateStores;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The API keys of a server: a small SQLite file of its own beside the sessions' database (keys are
- * the server's concern, not the state store's, so they stay out of the store SPI). Holds each key's
- * SHA-256, never the secret, and which session id each create's Idempotency-Key first named. Several server processes may share one file; a revocation is seen by the
- * next request on every node, since every lookup reads the file. Thread-safe.
+ * The API keys of a server, kept in the state store itself so that every node on one store (SQLite,
+ * PostgreSQL, Redis, ...) shares them: they are the app variables of a reserved internal tenant,
+ * {@value #TENANT}, written by typed edits of its session {@value #SESSION} (so each change is a
+ * journalled step, serialised across nodes by the session's lease). A key is stored under the SHA-256
+ * of its secret, never the secret. A revocation is seen by the next request on every node, since
+ * every lookup reads the store. Also holds which session id each create's Idempotency-Key first named
+ * (as command ids of that session). See ADR 0022. Thread-safe.
  */
 public final class KeyStore implements AutoCloseable {
-    private final Connection db;
-    private final Clock clock;
-    private final ReentrantLock lock = new ReentrantLock();
+    /** The reserved tenant that holds the keys; no key can be created for it. */
+    public static final String TENANT = "threadline.server";
+    /** The internal session whose edits write the keys. */
+    static final String SESSION = "api-keys";
+    private static final String AUTHOR = "threadline keys";
 
-    private KeyStore(Connection db, Clock clock) {
-        this.db = db;
+    private final Threadline runtime;
+    private final boolean owned;
+    private final Session session;
+    private final Clock clock;
+
+    private KeyStore(Threadline runtime, boolean owned, Clock clock) {
+        this.runtime = runtime;
+        this.owned = owned;
         this.clock = clock;
+        this.session = internal(runtime.tenant(TENANT));
     }
 
-    /** The key file that goes with a sessions database: {@code <db>.keys}. */
-    public static Path besideDb(Path dbFile) {
-        Path abs = dbFile.toAbsolutePath();
-        return abs.resolveSibling(abs.getFileName() + ".keys");
+    private static Session internal(Tenant t) {
+        Optional<Session> s = t.find(SESSION);
+        if (s.isPresent()) {
+            return s.get();
+        }
+        try {
+            return t.create(new NewSession(SESSION, null, SessionConfig.DEFAULT, Map.of("purpose", "the server's API keys"), null),
+                    CommandOptions.NONE);
+        } catch (SessionExistsException raced) { // another node created it at the same moment
+            return t.open(SESSION);
+        }
     }
 
     /**
-     * Opens (creating when missing) the key file.
+     * Opens the store at {@code storeUrl} ({@code sqlite:PATH}, {@code postgresql://…}, {@code redis://…},
+     * …) for its keys; closing the key store closes it. A server opens its keys apart from its sessions'
+     * runtime, with a runtime that lets the internal session's lease go as soon as each change is
+     * written, so nodes that write keys (or bind create keys) in turn do not wait for each other's
+     * lease to lapse.
      *
-     * @throws StorageException when the file cannot be opened or is not a key file
+     * @throws dev.threadline.core.StorageException  when the store cannot be opened
+     * @throws InvalidInputException when the URL names no known kind of store
      */
-    public static KeyStore open(Path file) {
+    public static KeyStore open(String storeUrl) {
+        Threadline runtime = Threadline.builder().store(StateStores.open(storeUrl)).leaseLinger(Duration.ZERO).build();
         try {
-            Path parent = file.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            Connection c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
-            try (Statement s = c.createStatement()) {
-                s.execute("PRAGMA busy_timeout = 5000");
-                s.execute("PRAGMA journal_mode = WAL");
-                s.execute("CREATE TABLE IF NOT EXISTS api_keys (id TEXT PRIMARY KEY, tenant TEXT NOT NULL,"
-                        + " hash TEXT NOT NULL UNIQUE, hint TEXT NOT NULL, created_at TEXT NOT NULL, revoked_at TEXT)");
-                s.execute("CREATE TABLE IF NOT EXISTS create_keys (tenant TEXT NOT NULL, idempotency_key TEXT NOT NULL,"
-                        + " session_id TEXT NOT NULL, PRIMARY KEY (tenant, idempotency_key))");
-            }
-            return new KeyStore(c, Clock.systemUTC());
-        } catch (SQLException | java.io.IOException e) {
-            throw new StorageException("cannot open the key file " + file + ": " + e.getMessage(), e);
+            return new KeyStore(runtime, true, Clock.systemUTC());
+        } catch (RuntimeException e) {
+            runtime.close();
+            throw e;
         }
     }
 
     /**
      * Creates a key for {@code tenant} and returns it with its secret (the only time the secret is seen).
      *
-     * @throws dev.threadline.core.InvalidInputException when the tenant id is invalid
+     * @throws InvalidInputException when the tenant id is invalid or reserved
      */
     public NewKey create(String tenant) {
         SessionInfo.checkId(tenant, "tenant");
+        if (tenant.equals(TENANT)) {
+            throw new InvalidInputException("tenant", "'" + TENANT + "' is reserved for the server's own records");
+        }
         String secret = Secrets.newSecret();
         ApiKey key = new ApiKey(Secrets.newId(), tenant, secret.substring(0, 7), clock.instant(), null);
-        run(() -> {
-            try (PreparedStatement p = db.prepareStatement("INSERT INTO api_keys VALUES (?, ?, ?, ?, ?, NULL)")) {
-                p.setString(1, key.id());
-                p.setString(2, tenant);
-                p.setString(3, Secrets.hash(secret));
-                p.setString(4, key.hint());
-                p.setString(5, key.createdAt().toString());
-                p.executeUpdate();
-            }
-            return null;
-        });
+        session.edit(AUTHOR, "create " + key.id() + " for tenant " + tenant,
+                List.of(new Edit.SetVariable(VariableScope.APP, Secrets.hash(secret), record(key))), CommandOptions.NONE);
         return new NewKey(key, secret);
     }
 
     /** Every key, revoked ones included, oldest first. */
     public List<ApiKey> list() {
-        return run(() -> {
-            List<ApiKey> out = new ArrayList<>();
-            try (Statement s = db.createStatement();
-                 ResultSet r = s.executeQuery("SELECT id, tenant, hint, created_at, revoked_at FROM api_keys ORDER BY created_at, id")) {
-                while (r.next()) {
-                    String revoked = r.getString(5);
-                    out.add(new ApiKey(r.getString(1), r.getString(2), r.getString(3), Instant.parse(r.getString(4)),
-                            revoked == null ? null : Instant.parse(revoked)));
-                }
-            }
-            return out;
-        });
+        List<ApiKey> out = new ArrayList<>();
+        for (JsonNode v : keys().values()) {
+            key(v).ifPresent(out::add);
+        }
+        out.sort(Comparator.comparing(ApiKey::createdAt).thenComparing(ApiKey::id));
+        return out;
     }
 
     /** Whether any key is still valid. */
@@ -111,13 +124,16 @@ public final class KeyStore implements AutoCloseable {
 
     /** Revokes a key; false when no valid key has that id. */
     public boolean revoke(String id) {
-        return run(() -> {
-            try (PreparedStatement p = db.prepareStatement("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL")) {
-                p.setString(1, clock.instant().toString());
-                p.setString(2, id);
-                return p.executeUpdate() == 1;
+        for (Map.Entry<String, JsonNode> e : keys().entrySet()) {
+            Optional<ApiKey> k = key(e.getValue());
+            if (k.isPresent() && k.get().id().equals(id) && k.get().active()) {
+                ApiKey revoked = new ApiKey(id, k.get().tenant(), k.get().hint(), k.get().createdAt(), clock.instant());
+                session.edit(AUTHOR, "revoke " + id, List.of(new Edit.SetVariable(VariableScope.APP, e.getKey(), record(revoked))),
+                        CommandOptions.NONE);
+                return true;
             }
-        });
+        }
+        return false;
     }
 
     /** The tenant a bearer secret acts for, or empty when it is unknown, revoked or malformed. */
@@ -125,63 +141,64 @@ public final class KeyStore implements AutoCloseable {
         if (!Secrets.wellFormed(secret)) {
             return Optional.empty();
         }
-        String hash = Secrets.hash(secret);
-        return run(() -> {
-            try (PreparedStatement p = db.prepareStatement("SELECT tenant FROM api_keys WHERE hash = ? AND revoked_at IS NULL")) {
-                p.setString(1, hash);
-                try (ResultSet r = p.executeQuery()) {
-                    return r.next() ? Optional.of(r.getString(1)) : Optional.<String>empty();
-                }
-            }
-        });
+        JsonNode v = keys().get(Secrets.hash(secret));
+        return v == null ? Optional.empty() : key(v).filter(ApiKey::active).map(ApiKey::tenant);
     }
 
     /**
-     * Binds an Idempotency-Key of a session create to the session id it first named, and returns the id
-     * it is bound to (this one on first use). The core records command ids per session, so a key reused
-     * to create a session of another id would otherwise create a second session; this table, shared by
-     * every node on the file, lets the server refuse that instead.
+     * Binds an Idempotency-Key of a session create to the session id it first named: true when it is
+     * bound to {@code sessionId} (now, or by an earlier create), false when it names another session.
+     * The core records command ids per session, so a key reused to create a session of another id would
+     * otherwise create a second session; the binding is a command id of the internal session, which the
+     * core's command log makes first-writer-wins on every node.
      */
-    public String claimCreate(String tenant, String idempotencyKey, String sessionId) {
-        return run(() -> {
-            try (PreparedStatement p = db.prepareStatement("INSERT OR IGNORE INTO create_keys VALUES (?, ?, ?)")) {
-                p.setString(1, tenant);
-                p.setString(2, idempotencyKey);
-                p.setString(3, sessionId);
-                p.executeUpdate();
-            }
-            try (PreparedStatement p = db.prepareStatement("SELECT session_id FROM create_keys WHERE tenant = ? AND idempotency_key = ?")) {
-                p.setString(1, tenant);
-                p.setString(2, idempotencyKey);
-                try (ResultSet r = p.executeQuery()) {
-                    r.next();
-                    return r.getString(1);
-                }
-            }
-        });
+    public boolean claimCreate(String tenant, String idempotencyKey, String sessionId) {
+        String commandId = "create-" + sha256(tenant + "\u0000" + idempotencyKey);
+        try {
+            // an edit that changes nothing: only its command id and its reason (the session it names) matter
+            session.edit(AUTHOR, "Idempotency-Key of a create in tenant " + tenant + " names session " + sessionId,
+                    List.of(new Edit.RemoveVariable(VariableScope.SESSION, "claim")), CommandOptions.id(commandId));
+            return true;
+        } catch (CommandConflictException e) {
+            return false;
+        }
     }
 
-    /** Closes the file. Idempotent. */
+    /** Closes the store when this key store opened it. Idempotent. */
     @Override
     public void close() {
-        run(() -> {
-            db.close();
-            return null;
-        });
+        if (owned) {
+            runtime.close();
+        }
     }
 
-    private interface Sql<T> {
-        T run() throws SQLException;
+    private Map<String, JsonNode> keys() {
+        return session.variables(VariableScope.APP);
     }
 
-    private <T> T run(Sql<T> work) {
-        lock.lock();
+    private static ObjectNode record(ApiKey k) {
+        ObjectNode o = Json.object().put("id", k.id()).put("tenant", k.tenant()).put("hint", k.hint())
+                .put("createdAt", k.createdAt().toString());
+        if (k.revokedAt() != null) {
+            o.put("revokedAt", k.revokedAt().toString());
+        }
+        return o;
+    }
+
+    private static Optional<ApiKey> key(JsonNode v) {
+        if (!v.path("id").isTextual() || !v.path("tenant").isTextual() || !v.path("createdAt").isTextual()) {
+            return Optional.empty(); // not a key record: never a match
+        }
+        String revoked = v.path("revokedAt").isTextual() ? v.path("revokedAt").asText() : null;
+        return Optional.of(new ApiKey(v.path("id").asText(), v.path("tenant").asText(), v.path("hint").asText(""),
+                Instant.parse(v.path("createdAt").asText()), revoked == null ? null : Instant.parse(revoked)));
+    }
+
+    private static String sha256(String s) {
         try {
-            return work.run();
-        } catch (SQLException e) {
-            throw new StorageException("key file: " + e.getMessage(), e);
-        } finally {
-            lock.unlock();
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }
     }
 }

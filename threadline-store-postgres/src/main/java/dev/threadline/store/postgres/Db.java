@@ -35,6 +35,9 @@ final class Db implements AutoCloseable {
     private final Properties connectProps;
     private final java.util.concurrent.atomic.AtomicLong retries = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closed;
+    /** Set when the pool last failed to reach the server; cleared by the first probe or pool connection that succeeds. */
+    private volatile String down;
+    private final java.util.concurrent.atomic.AtomicBoolean probing = new java.util.concurrent.atomic.AtomicBoolean();
 
     Db(PgUrl url, PostgresStateStore.Options options) {
         this.url = url;
@@ -95,10 +98,41 @@ final class Db implements AutoCloseable {
         return retries.get();
     }
 
+    /**
+     * A pooled connection. While the server is known to be down, a call does not wait the pool's
+     * connect timeout: one caller at a time tries a direct connection (refused at once when nothing
+     * listens) and fails with its reason, and the others fail at once; the first success goes back to
+     * the pool. So an outage fails calls fast and the store recovers by itself.
+     */
+    private Connection connection() throws SQLException {
+        String reason = down;
+        if (reason != null) {
+            if (!probing.compareAndSet(false, true)) {
+                throw new SQLTransientConnectionException("the server could not be reached a moment ago (" + reason + ")");
+            }
+            try (Connection probe = java.sql.DriverManager.getConnection(url.jdbcUrl(), connectProps)) {
+                down = null;
+            } catch (SQLException e) {
+                down = reason(e);
+                throw e;
+            } finally {
+                probing.set(false);
+            }
+        }
+        try {
+            return pool.getConnection();
+        } catch (SQLTransientConnectionException e) {
+            if (e.getCause() != null) { // the pool timed out because connecting failed (not because every connection was busy)
+                down = reason(e);
+            }
+            throw e;
+        }
+    }
+
     /** Runs {@code work} on an auto-commit connection. */
     <T> T read(Supplier<String> what, Work<T> work) {
         open();
-        try (Connection c = pool.getConnection()) {
+        try (Connection c = connection()) {
             return work.run(c);
         } catch (SQLException e) {
             throw failure(what.get(), e);
@@ -113,7 +147,7 @@ final class Db implements AutoCloseable {
         open();
         for (int attempt = 1; ; attempt++) {
             boolean committing = false;
-            try (Connection c = pool.getConnection()) {
+            try (Connection c = connection()) {
                 c.setAutoCommit(false);
                 try {
                     T result = work.run(c);
@@ -152,7 +186,7 @@ final class Db implements AutoCloseable {
         open();
         for (int attempt = 1; ; attempt++) {
             boolean sent = false;
-            try (Connection c = pool.getConnection()) {
+            try (Connection c = connection()) {
                 sent = true;
                 return work.run(c);
             } catch (SQLException e) {
@@ -209,6 +243,7 @@ final class Db implements AutoCloseable {
     /** One line saying what failed; "store unavailable: ..." when the server is not there. */
     StorageException failure(String what, SQLException e) {
         if (unavailable(e)) {
+            down = reason(e); // the next call checks the server directly instead of waiting on the pool
             return new StorageException("store unavailable: " + url.shown() + " (" + what + "): " + reason(e), e);
         }
         return new StorageException("postgres store " + url.shown() + ": cannot " + what + ": "

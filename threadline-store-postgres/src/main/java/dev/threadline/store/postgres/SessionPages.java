@@ -1,9 +1,8 @@
 package dev.threadline.store.postgres;
 
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.internal.store.ListingCursor;
 import dev.threadline.core.internal.store.StoreChecks;
 import dev.threadline.core.json.Json;
-import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.store.Page;
 import dev.threadline.core.store.SessionQuery;
 import dev.threadline.core.store.SessionSummary;
@@ -41,7 +40,7 @@ final class SessionPages {
 
     static Page<SessionSummary> list(Connection c, SessionQuery query) throws SQLException {
         String tag = StoreChecks.queryTag(query);
-        Cursor after = query.cursor() == null ? null : Cursor.parse(query.cursor(), tag);
+        ListingCursor after = query.cursor() == null ? null : ListingCursor.parse(query.cursor(), tag);
         boolean metadata = !query.metadata().isEmpty();
         try (PreparedStatement ps = c.prepareStatement(sql(query.userId() != null, after != null, metadata))) {
             int i = 1;
@@ -50,8 +49,8 @@ final class SessionPages {
                 ps.setString(i++, query.userId());
             }
             if (after != null) {
-                ps.setLong(i++, after.updatedAt());
-                ps.setLong(i++, after.updatedAt());
+                ps.setLong(i++, after.position());
+                ps.setLong(i++, after.position());
                 ps.setString(i++, after.id());
             }
             if (metadata) {
@@ -72,32 +71,8 @@ final class SessionPages {
                             Nanos.instant(lastUpdated)));
                 }
             }
-            String next = more ? Cursor.of(tag, lastUpdated, items.get(items.size() - 1).info().id()) : null;
+            String next = more ? new ListingCursor(lastUpdated, items.get(items.size() - 1).info().id()).format(tag) : null;
             return new Page<>(items, next);
-        }
-    }
-
-    /** A listing position: {@code tag|updated_at nanos|id} of a page's last row. */
-    private record Cursor(long updatedAt, String id) {
-        static String of(String tag, long updatedAt, String id) {
-            return tag + "|" + updatedAt + "|" + id;
-        }
-
-        static Cursor parse(String text, String tag) {
-            String[] parts = text.split("\\|", -1);
-            if (parts.length != 3 || !parts[0].equals(tag)) {
-                throw refused(text);
-            }
-            try {
-                return new Cursor(Long.parseLong(parts[1]), SessionInfo.checkId(parts[2], "cursor"));
-            } catch (RuntimeException e) {
-                throw refused(text);
-            }
-        }
-
-        private static InvalidInputException refused(String text) {
-            return new InvalidInputException("cursor", "'" + text + "' is not a cursor this store returned for this query"
-                    + " (same tenant, user and metadata filter)");
         }
     }
 }

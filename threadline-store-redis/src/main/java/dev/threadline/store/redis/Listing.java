@@ -1,7 +1,7 @@
 package dev.threadline.store.redis;
 
-import dev.threadline.core.InvalidInputException;
 import dev.threadline.core.internal.json.RecordCodec;
+import dev.threadline.core.internal.store.ListingCursor;
 import dev.threadline.core.internal.store.StoreChecks;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.store.Page;
@@ -12,13 +12,10 @@ import io.lettuce.core.Limit;
 import io.lettuce.core.Range;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScoredValue;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.zip.CRC32;
 
 /**
  * Paged listing of a tenant's sessions. The order comes from the tenant's index (a sorted set, score
@@ -36,9 +33,9 @@ final class Listing {
 
     static Page<SessionSummary> list(Connection redis, Keys keys, SessionQuery query, long timeoutMillis) {
         String tag = StoreChecks.queryTag(query);
-        Cursor after = query.cursor() == null ? null : Cursor.parse(query.cursor(), tag);
+        ListingCursor after = query.cursor() == null ? null : ListingCursor.parse(query.cursor(), tag);
         String index = keys.index(query.tenant());
-        Range<Double> range = after == null ? Range.unbounded() : Range.create(after.score(), Double.POSITIVE_INFINITY);
+        Range<Double> range = after == null ? Range.unbounded() : Range.create((double) after.position(), Double.POSITIVE_INFINITY);
         List<Row> out = new ArrayList<>();
         long offset = 0;
         while (out.size() <= query.limit()) {
@@ -49,7 +46,7 @@ final class Listing {
             offset += chunk.size();
             List<ScoredValue<String>> fresh = new ArrayList<>();
             for (ScoredValue<String> v : chunk) {
-                if (after == null || v.getScore() != after.score() || v.getValue().compareTo(after.id()) > 0) {
+                if (after == null || v.getScore() != (double) after.position() || v.getValue().compareTo(after.id()) > 0) {
                     fresh.add(v);
                 }
             }
@@ -78,7 +75,8 @@ final class Listing {
             }
         }
         List<Row> page = out.subList(0, Math.min(out.size(), query.limit()));
-        String next = out.size() > query.limit() ? Cursor.of(page.get(page.size() - 1), tag) : null;
+        String next = out.size() > query.limit()
+                ? new ListingCursor((long) page.get(page.size() - 1).score(), page.get(page.size() - 1).summary().info().id()).format(tag) : null;
         return new Page<>(page.stream().map(Row::summary).toList(), next);
     }
 
@@ -127,39 +125,5 @@ final class Listing {
     }
 
     private record Row(SessionSummary summary, double score) {
-    }
-
-    /**
-     * A listing position: the index score and id of a page's last row, with the tag of the query it
-     * belongs to and a checksum, so a cursor of another query, a cut one or garbage is refused.
-     */
-    private record Cursor(double score, String id) {
-        static String of(Row last, String tag) {
-            String body = tag + "." + (long) last.score() + "."
-                    + Base64.getUrlEncoder().withoutPadding().encodeToString(last.summary().info().id().getBytes(StandardCharsets.UTF_8));
-            return body + "." + crc(body);
-        }
-
-        static Cursor parse(String text, String tag) {
-            String[] parts = text.split("\\.", -1);
-            if (parts.length != 4 || !crc(parts[0] + "." + parts[1] + "." + parts[2]).equals(parts[3])) {
-                throw new InvalidInputException("cursor", "'" + text + "' is not a cursor this store returned");
-            }
-            if (!parts[0].equals(tag)) {
-                throw new InvalidInputException("cursor", "'" + text + "' belongs to another query (tenant, user or"
-                        + " metadata filter); start that query again without a cursor");
-            }
-            try {
-                return new Cursor(Long.parseLong(parts[1]), new String(Base64.getUrlDecoder().decode(parts[2]), StandardCharsets.UTF_8));
-            } catch (IllegalArgumentException e) {
-                throw new InvalidInputException("cursor", "'" + text + "' is not a cursor this store returned");
-            }
-        }
-
-        private static String crc(String body) {
-            CRC32 c = new CRC32();
-            c.update(body.getBytes(StandardCharsets.UTF_8));
-            return String.format("%08x", c.getValue());
-        }
     }
 }

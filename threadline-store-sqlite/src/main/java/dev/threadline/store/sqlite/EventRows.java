@@ -18,7 +18,7 @@ import java.util.UUID;
 
 /**
  * The {@code events} table: one row per journal entry, written once and never updated, in the b-tree
- * of its key (tenant, session, seq). The payload is the event's JSON from {@link RecordCodec}, stored
+ * of its key (the session's number {@code sid}, seq). The payload is the event's JSON from {@link RecordCodec}, stored
  * with the version {@code v} it was written in; the time is epoch nanoseconds ({@link Instants#nanos});
  * a command id in the runtime's UUID form is its 16 bytes ({@link #uuidBytes}).
  */
@@ -89,7 +89,7 @@ final class EventRows {
      */
     static void insert(Connection c, SessionKey key, List<Row> rows, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "INSERT INTO events (tenant, session_id, " + COLUMNS + ", appended) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                "INSERT INTO events (sid, " + COLUMNS + ", appended) VALUES (" + SessionRows.SID + ", ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             for (int n = 0; n < rows.size(); n++) {
                 Row r = rows.get(n);
                 ps.setString(1, key.tenant());
@@ -122,7 +122,7 @@ final class EventRows {
     static List<StoredEvent> select(Connection c, SessionKey key, long fromSeq, long toSeq, boolean transcriptOnly)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM events"
-                + " WHERE tenant = ? AND session_id = ? AND seq BETWEEN ? AND ?" + (transcriptOnly ? " AND touches_transcript = 1" : "")
+                + " WHERE sid = " + SessionRows.SID + " AND seq BETWEEN ? AND ?" + (transcriptOnly ? " AND touches_transcript = 1" : "")
                 + " ORDER BY seq")) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
@@ -139,7 +139,7 @@ final class EventRows {
     }
 
     static void delete(Connection c, SessionKey key) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM events WHERE tenant = ? AND session_id = ?")) {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM events WHERE sid = " + SessionRows.SID)) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
             ps.executeUpdate();

@@ -24,7 +24,8 @@ final class SchemaDdl {
               FOREIGN KEY (tenant, session_id) REFERENCES sessions(tenant, id) ON DELETE CASCADE) WITHOUT ROWID""";
 
     /**
-     * The journal (version 5, ADR 0025): one row per event, stored in its key's b-tree
+     * The journal (version 5, ADR 0025): one row per event, keyed by its session's number and seq and
+     * stored in that key's b-tree
      * ({@code WITHOUT ROWID}), so an append writes one leaf instead of a table leaf and a key leaf; the
      * time is epoch nanoseconds ({@code INTEGER}, 8 bytes instead of 30 of text) and the event's type is
      * not repeated beside the payload that already names it. A command id in the runtime's UUID form is
@@ -34,8 +35,7 @@ final class SchemaDdl {
      */
     private static final String EVENTS = """
             CREATE TABLE events (
-              tenant              TEXT NOT NULL,
-              session_id          TEXT NOT NULL,
+              sid                 INTEGER NOT NULL,
               seq                 INTEGER NOT NULL,
               step                INTEGER NOT NULL,
               time                INTEGER NOT NULL,
@@ -45,8 +45,8 @@ final class SchemaDdl {
               payload             TEXT NOT NULL,
               v                   INTEGER NOT NULL,
               appended            INTEGER,
-              PRIMARY KEY (tenant, session_id, seq),
-              FOREIGN KEY (tenant, session_id) REFERENCES sessions(tenant, id) ON DELETE CASCADE) WITHOUT ROWID""";
+              PRIMARY KEY (sid, seq),
+              FOREIGN KEY (sid) REFERENCES sessions(sid) ON DELETE CASCADE) WITHOUT ROWID""";
 
     /** Snapshots (version 5): small rows, kept in their key's b-tree like the events. */
     private static final String SNAPSHOTS = """
@@ -64,6 +64,9 @@ final class SchemaDdl {
      * branch with no events of its own) and the last update the time of the last append, both read from
      * the journal's key, so an append writes nothing here (ADR 0025). {@code updated_at} is the time the
      * row was created, and stands for the last update while the session has no events of its own.
+     * {@code sid} is the session's number in this file (one more than the highest at its creation,
+     * unique by {@code sessions_by_sid}): the journal is keyed by it instead of 45 bytes of tenant and
+     * id text in every event row.
      */
     private static final String SESSIONS = """
             CREATE TABLE sessions (
@@ -79,6 +82,7 @@ final class SchemaDdl {
               lease_owner    TEXT,
               lease_epoch    INTEGER NOT NULL DEFAULT 0,
               lease_expires  INTEGER,
+              sid            INTEGER NOT NULL DEFAULT 0,
               PRIMARY KEY (tenant, id),
               FOREIGN KEY (tenant, parent_id) REFERENCES sessions(tenant, id))""";
 
@@ -162,6 +166,7 @@ final class SchemaDdl {
      * (ADR 0011): a listing sorts the tenant's rows instead.
      */
     static final List<String> INDEXES = List.of(
+            "CREATE UNIQUE INDEX sessions_by_sid ON sessions(sid)",
             "CREATE INDEX sessions_by_user ON sessions(tenant, user_id, id)",
             "CREATE INDEX sessions_by_parent ON sessions(tenant, parent_id) WHERE parent_id IS NOT NULL");
 
@@ -194,7 +199,8 @@ final class SchemaDdl {
             "DROP TABLE snapshots_v2",
             "DROP TABLE events_v2",
             "DROP TABLE sessions_v2",
-            INDEXES.get(0), INDEXES.get(1));
+            "CREATE INDEX sessions_by_user ON sessions(tenant, user_id, id)",
+            "CREATE INDEX sessions_by_parent ON sessions(tenant, parent_id) WHERE parent_id IS NOT NULL");
 
     /** Version 3 to 4: the {@code interrupts} table; nothing else changes. */
     static final List<String> UPGRADE_3_TO_4 = List.of(INTERRUPTS);
@@ -203,23 +209,26 @@ final class SchemaDdl {
      * Version 4 to 5: events and snapshots move into their keys' b-trees ({@code WITHOUT ROWID}); an
      * event's time becomes epoch nanoseconds, converted by the {@code threadline_nanos} function that
      * {@link Schema} registers on the connection (the same parser the reads of version 4 used), and the
-     * type column goes. Payloads are copied as they are (they carry their own version). The sessions
+     * type column goes; each session gets its number ({@code sid}, its row id at the upgrade) and its
+     * events are keyed by it. Payloads are copied as they are (they carry their own version). The sessions
      * lose their head column; each session's last event gets {@code appended} from its row's
      * {@code updated_at}, so heads and listing order read back as before.
      */
     static final List<String> UPGRADE_4_TO_5 = List.of(
             "ALTER TABLE snapshots RENAME TO snapshots_v4",
             "ALTER TABLE events RENAME TO events_v4",
+            "ALTER TABLE sessions ADD COLUMN sid INTEGER NOT NULL DEFAULT 0",
+            "UPDATE sessions SET sid = rowid",
+            "CREATE UNIQUE INDEX sessions_by_sid ON sessions(sid)",
             EVENTS, SNAPSHOTS,
-            "INSERT INTO events (tenant, session_id, seq, step, time, command_id, source, touches_transcript, payload, v)"
-                    + " SELECT tenant, session_id, seq, step, threadline_nanos(time), command_id, source, touches_transcript,"
-                    + " payload, v FROM events_v4",
+            "INSERT INTO events (sid, seq, step, time, command_id, source, touches_transcript, payload, v)"
+                    + " SELECT s.sid, e.seq, e.step, threadline_nanos(e.time), e.command_id, e.source, e.touches_transcript,"
+                    + " e.payload, e.v FROM events_v4 e JOIN sessions s ON s.tenant = e.tenant AND s.id = e.session_id",
             "INSERT INTO snapshots (tenant, session_id, seq, payload, v) SELECT tenant, session_id, seq, payload, v FROM snapshots_v4",
             "DROP TABLE snapshots_v4",
             "DROP TABLE events_v4",
             // the head and the last update now come from the journal: each session's last event gets its update time
-            "UPDATE events SET appended = (SELECT s.updated_at FROM sessions s WHERE s.tenant = events.tenant"
-                    + " AND s.id = events.session_id) - time"
-                    + " WHERE seq = (SELECT max(e.seq) FROM events e WHERE e.tenant = events.tenant AND e.session_id = events.session_id)",
+            "UPDATE events SET appended = (SELECT s.updated_at FROM sessions s WHERE s.sid = events.sid) - time"
+                    + " WHERE seq = (SELECT max(e.seq) FROM events e WHERE e.sid = events.sid)",
             "ALTER TABLE sessions DROP COLUMN head_seq");
 }

@@ -1,10 +1,9 @@
 package dev.threadline.store.sqlite;
 
-import dev.threadline.core.InvalidInputException;
-import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.store.Page;
 import dev.threadline.core.store.SessionQuery;
 import dev.threadline.core.store.SessionSummary;
+import dev.threadline.core.internal.store.ListingCursor;
 import dev.threadline.core.internal.store.StoreChecks;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -27,7 +26,7 @@ final class SessionPages {
 
     static Page<SessionSummary> list(Connection c, SessionQuery query) throws SQLException {
         String tag = StoreChecks.queryTag(query);
-        Cursor after = query.cursor() == null ? null : Cursor.parse(query.cursor(), tag);
+        ListingCursor after = query.cursor() == null ? null : ListingCursor.parse(query.cursor(), tag);
         StringBuilder sql = new StringBuilder("SELECT id, info, head, updated FROM (SELECT s.id AS id, s.info AS info, "
                 + SessionRows.HEAD + " AS head, " + SessionRows.UPDATED + " AS updated FROM sessions s WHERE s.tenant = ?");
         if (query.userId() != null) {
@@ -52,8 +51,8 @@ final class SessionPages {
                 ps.setString(i++, pair.getValue());
             }
             if (after != null) {
-                ps.setLong(i++, after.updatedAt());
-                ps.setLong(i++, after.updatedAt());
+                ps.setLong(i++, after.position());
+                ps.setLong(i++, after.position());
                 ps.setString(i++, after.id());
             }
             ps.setInt(i, query.limit() + 1); // one more than the page: whether a next page exists
@@ -71,32 +70,8 @@ final class SessionPages {
                             SessionRows.instant(lastUpdated)));
                 }
             }
-            String next = more ? Cursor.of(tag, lastUpdated, items.get(items.size() - 1).info().id()) : null;
+            String next = more ? new ListingCursor(lastUpdated, items.get(items.size() - 1).info().id()).format(tag) : null;
             return new Page<>(items, next);
-        }
-    }
-
-    /** A listing position: {@code tag|updated_at nanos|id} of a page's last row. */
-    private record Cursor(long updatedAt, String id) {
-        static String of(String tag, long updatedAt, String id) {
-            return tag + "|" + updatedAt + "|" + id;
-        }
-
-        static Cursor parse(String text, String tag) {
-            String[] parts = text.split("\\|", -1);
-            if (parts.length != 3 || !parts[0].equals(tag)) {
-                throw refused(text);
-            }
-            try {
-                return new Cursor(Long.parseLong(parts[1]), SessionInfo.checkId(parts[2], "cursor"));
-            } catch (RuntimeException e) {
-                throw refused(text);
-            }
-        }
-
-        private static InvalidInputException refused(String text) {
-            return new InvalidInputException("cursor", "'" + text + "' is not a cursor this store returned for this query"
-                    + " (same tenant, user and metadata filter)");
         }
     }
 }

@@ -29,16 +29,19 @@ final class SessionRows {
      * The head of a session row {@code s}, as SQL: the last seq of its own journal, or its branch point
      * while it has none (version 5 keeps no head column, ADR 0025). One seek to the end of its key range.
      */
-    static final String HEAD = "COALESCE((SELECT max(e.seq) FROM events e WHERE e.tenant = s.tenant AND e.session_id = s.id),"
-            + " s.parent_seq)";
+    static final String HEAD = "COALESCE((SELECT max(e.seq) FROM events e WHERE e.sid = s.sid), s.parent_seq)";
 
     /** The last update of a session row {@code s}, as SQL (epoch nanoseconds): its last append, or its creation. */
-    static final String UPDATED = "COALESCE((SELECT e.time + e.appended FROM events e WHERE e.tenant = s.tenant"
-            + " AND e.session_id = s.id ORDER BY e.seq DESC LIMIT 1), s.updated_at)";
+    static final String UPDATED = "COALESCE((SELECT e.time + e.appended FROM events e WHERE e.sid = s.sid"
+            + " ORDER BY e.seq DESC LIMIT 1), s.updated_at)";
+
+    /** The number ({@code sid}) of the session {@code tenant = ? AND id = ?}, as SQL: the journal's key. */
+    static final String SID = "(SELECT sid FROM sessions WHERE tenant = ? AND id = ?)";
 
     static void insert(Connection c, SessionInfo info, String json, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO sessions (tenant, id, user_id, parent_id, parent_seq,"
-                + " info, created_at, updated_at, v) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                + " info, created_at, updated_at, v, sid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                + " (SELECT COALESCE(max(sid), 0) + 1 FROM sessions))")) {
             ps.setString(1, info.tenant());
             ps.setString(2, info.id());
             ps.setString(3, info.userId());

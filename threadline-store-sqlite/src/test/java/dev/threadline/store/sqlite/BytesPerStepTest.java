@@ -84,7 +84,7 @@ class BytesPerStepTest {
             long payload;
             try (RawDb raw = new RawDb(file)) {
                 payload = raw.queryLong("SELECT sum(length(CAST(payload AS BLOB))) FROM events"
-                        + " WHERE session_id = 's' AND seq > ?", length);
+                        + " WHERE sid = (SELECT sid FROM sessions WHERE id = 's') AND seq > ?", length);
             }
             return new Measure(length, (double) walGrowth / STEPS, (double) payload / STEPS);
         }

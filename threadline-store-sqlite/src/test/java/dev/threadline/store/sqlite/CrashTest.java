@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.runtime.Session;
+import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
@@ -70,7 +71,8 @@ class CrashTest {
     /** Checks the database after a kill; returns how many running tool calls were recorded as failed. */
     private int verify(Path db, Map<String, Long> acked, int run) {
         int recovered = 0;
-        try (Threadline tl = Threadline.builder().store(SqliteStateStore.open(db)).build()) {
+        // the scripted demo model answers the turn that closes the dead process's (no silent default since ADR 0027)
+        try (Threadline tl = Threadline.builder().store(SqliteStateStore.open(db)).model(ScriptedModel.demo()).build()) {
             for (Map.Entry<String, Long> a : acked.entrySet()) {
                 Session s = tl.defaultTenant().open(a.getKey());
                 s.submit("hello after the kill"); // a command takes the dead process's lease and closes the turn it left running first

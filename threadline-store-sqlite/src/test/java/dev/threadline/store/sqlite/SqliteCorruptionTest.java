@@ -27,6 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Rows damaged behind the store's back give clear errors naming what is damaged, never wrong data or a silent duplicate. */
 class SqliteCorruptionTest {
+    /** The rows of session 's' (the journal is keyed by the session's number since version 5). */
+    private static final String S_ROWS = "sid = (SELECT sid FROM sessions WHERE id = 's')";
+
     private static final SessionKey S = new SessionKey("default", "s");
     @TempDir
     Path dir;
@@ -54,7 +57,7 @@ class SqliteCorruptionTest {
 
     @Test
     void aGarbagePayloadIsAStorageErrorNamingSessionAndSeq() throws Exception {
-        raw.exec("UPDATE events SET payload = ? WHERE session_id = 's' AND seq = 3", "{\"type\": \"UserMessa\u00e9\", garbage");
+        raw.exec("UPDATE events SET payload = ? WHERE " + S_ROWS + " AND seq = 3", "{\"type\": \"UserMessa\u00e9\", garbage");
 
         assertThatThrownBy(() -> store.readOwn(S, 1, 5))
                 .isInstanceOf(StorageException.class).hasMessageContaining("session 's'").hasMessageContaining("seq 3");
@@ -65,7 +68,7 @@ class SqliteCorruptionTest {
     /** Regression: the message ran onto a second line of Jackson's parser detail ("at [Source: ...]"). */
     @Test
     void corruptRowErrorsAreOneLineNamingSessionAndSeq() throws Exception {
-        raw.exec("UPDATE events SET payload = ? WHERE session_id = 's' AND seq = 3", "{\"type\": \"UserMessageReceived\", " + "x".repeat(500));
+        raw.exec("UPDATE events SET payload = ? WHERE " + S_ROWS + " AND seq = 3", "{\"type\": \"UserMessageReceived\", " + "x".repeat(500));
         raw.exec("UPDATE sessions SET info = '{\"id\": ' WHERE id = 's'");
 
         assertThatThrownBy(() -> store.readOwn(S, 3, 3)).isInstanceOf(StorageException.class)
@@ -83,9 +86,9 @@ class SqliteCorruptionTest {
 
     @Test
     void otherDamagedEventColumnsNameTheSeqToo() throws Exception {
-        raw.exec("UPDATE events SET time = 'yesterday' WHERE session_id = 's' AND seq = 2");
-        raw.exec("UPDATE events SET source = 'martian' WHERE session_id = 's' AND seq = 4");
-        raw.exec("UPDATE events SET v = ? WHERE session_id = 's' AND seq = 5", RecordCodec.VERSION + 1);
+        raw.exec("UPDATE events SET time = 'yesterday' WHERE " + S_ROWS + " AND seq = 2");
+        raw.exec("UPDATE events SET source = 'martian' WHERE " + S_ROWS + " AND seq = 4");
+        raw.exec("UPDATE events SET v = ? WHERE " + S_ROWS + " AND seq = 5", RecordCodec.VERSION + 1);
 
         assertThatThrownBy(() -> store.readOwn(S, 2, 2)).isInstanceOf(StorageException.class).hasMessageContaining("seq 2");
         assertThatThrownBy(() -> store.readOwn(S, 4, 4)).isInstanceOf(StorageException.class).hasMessageContaining("seq 4");
@@ -116,12 +119,12 @@ class SqliteCorruptionTest {
     @Test
     void aRowWrittenBehindTheStoresBackMovesTheHeadSoAStaleAppendCannotOverwriteIt() throws Exception {
         // a rogue writer put seq 6 in: since version 5 the head is the journal's last seq (no column that could disagree)
-        raw.exec("INSERT INTO events SELECT tenant, session_id, 6, step, time, command_id, source, touches_transcript,"
-                + " payload, v, appended FROM events WHERE session_id = 's' AND seq = 5");
+        raw.exec("INSERT INTO events SELECT sid, 6, step, time, command_id, source, touches_transcript,"
+                + " payload, v, appended FROM events WHERE " + S_ROWS + " AND seq = 5");
 
         assertThat(store.head(S)).isEqualTo(6);
         assertThatThrownBy(() -> store.append(AppendRequest.of(S, 5, epoch, messages("s", 6, 2))))
                 .isInstanceOf(VersionConflictException.class);
-        assertThat(raw.queryLong("SELECT count(*) FROM events WHERE session_id = 's'")).isEqualTo(6);
+        assertThat(raw.queryLong("SELECT count(*) FROM events WHERE " + S_ROWS)).isEqualTo(6);
     }
 }

@@ -121,6 +121,10 @@ class SqliteUpgradeTest {
             assertThat(raw.queryLong("SELECT count(*) FROM sqlite_master WHERE name LIKE '%_v4'")).as("old tables gone").isZero();
             assertThat(raw.queryLong("SELECT count(*) FROM sqlite_master WHERE name IN ('events', 'snapshots')"
                     + " AND sql LIKE '%WITHOUT ROWID'")).isEqualTo(2);
+            assertThat(raw.queryLong("SELECT count(DISTINCT sid) FROM sessions WHERE sid > 0")).as("each session numbered once")
+                    .isEqualTo(raw.queryLong("SELECT count(*) FROM sessions"));
+            assertThat(raw.queryLong("SELECT count(*) FROM events e JOIN sessions s ON s.sid = e.sid AND s.tenant = 'other'"))
+                    .as("o1's events keyed by o1's number").isEqualTo(2);
         }
     }
 

@@ -14,6 +14,7 @@ import dev.threadline.core.skill.SkillResult;
  * thread-safe.
  */
 public final class AskUserSkill implements Skill {
+    /** The skill's name. */
     public static final String NAME = "ask_user";
 
     private static final JsonNode SCHEMA = Json.parse("""

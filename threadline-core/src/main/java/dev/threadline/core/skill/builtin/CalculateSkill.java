@@ -15,6 +15,7 @@ import dev.threadline.core.skill.builtin.calc.ResultFormatter;
  * its position, never an exception.
  */
 public final class CalculateSkill implements Skill {
+    /** The skill's name. */
     public static final String NAME = "calculate";
 
     private static final JsonNode SCHEMA = Json.parse("""

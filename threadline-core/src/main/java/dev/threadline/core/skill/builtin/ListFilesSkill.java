@@ -15,10 +15,12 @@ import java.util.stream.Stream;
 /**
  * {@code list_files}: lists one directory of the workspace, sorted by name, directories marked with
  * a trailing {@code /}; at most {@value #MAX_ENTRIES} entries. Paths leaving the workspace are error
- * results naming the path.
+ * results naming the path. Stateless and thread-safe: one instance serves every session.
  */
 public final class ListFilesSkill implements Skill {
+    /** The skill's name. */
     public static final String NAME = "list_files";
+    /** The most entries one call lists. */
     public static final int MAX_ENTRIES = 1000;
 
     private static final JsonNode SCHEMA = Json.parse("""
@@ -33,10 +35,12 @@ public final class ListFilesSkill implements Skill {
 
     private final Workspace workspace;
 
+    /** A skill listing folders of {@code workspace}. */
     public ListFilesSkill(Workspace workspace) {
         this.workspace = java.util.Objects.requireNonNull(workspace, "workspace");
     }
 
+    /** A skill listing folders under {@code workspace}, an existing folder. */
     public ListFilesSkill(Path workspace) {
         this(new Workspace(workspace));
     }

@@ -16,12 +16,16 @@ import java.util.List;
  * changed only through the writes of the result; the instance itself holds nothing per session.
  * {@code add} proposes an append, so two adds in one reply (run in parallel) both keep their note;
  * its count and the {@value #MAX_NOTES} limit are checked against the notes the call saw.
+ * Stateless and thread-safe: the notes live in the session, not in the skill.
  */
 public final class MeetingMinutesSkill implements Skill {
+    /** The skill's name. */
     public static final String NAME = "meeting_minutes";
     /** The session variable that holds the notes. */
     public static final String VARIABLE = "meeting_notes";
+    /** The longest note accepted, in characters. */
     public static final int MAX_NOTE_LENGTH = 2000;
+    /** The most notes one session keeps. */
     public static final int MAX_NOTES = 500;
 
     private static final JsonNode SCHEMA = Json.parse("""

@@ -20,8 +20,10 @@ import java.nio.file.Path;
  * {@code read_file}: returns a UTF-8 text file of the workspace, up to {@value #MAX_BYTES} bytes
  * (longer files are cut at a character boundary, with a note saying so). Paths leaving the workspace,
  * missing files, directories and binary files are error results naming the path.
+ * Stateless and thread-safe: one instance serves every session.
  */
 public final class ReadFileSkill implements Skill {
+    /** The skill's name. */
     public static final String NAME = "read_file";
     /** The most bytes returned from one file: 256 KiB. */
     public static final int MAX_BYTES = 256 * 1024;
@@ -39,10 +41,12 @@ public final class ReadFileSkill implements Skill {
 
     private final Workspace workspace;
 
+    /** A skill reading files of {@code workspace}. */
     public ReadFileSkill(Workspace workspace) {
         this.workspace = java.util.Objects.requireNonNull(workspace, "workspace");
     }
 
+    /** A skill reading files under {@code workspace}, an existing folder. */
     public ReadFileSkill(Path workspace) {
         this(new Workspace(workspace));
     }

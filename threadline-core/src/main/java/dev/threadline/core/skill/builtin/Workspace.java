@@ -14,7 +14,7 @@ import java.nio.file.Path;
  *
  * <p>The check and the later open are two steps; the file skills open the checked real path without
  * following links in its last element, which closes the simplest swap-a-link race. Someone who can
- * rewrite the workspace's directories while a call runs is outside this model.
+ * rewrite the workspace's directories while a call runs is outside this model. Immutable and thread-safe.
  */
 public final class Workspace {
     private final Path root;
@@ -39,7 +39,7 @@ public final class Workspace {
         return root;
     }
 
-    /** Where a requested path leads. */
+    /** Where a requested path leads. Every kind is an immutable record. */
     public sealed interface Resolution permits Found, Missing, Refused {}
 
     /** It exists inside the workspace: {@code real} has no links left, {@code shown} is relative to the root. */

@@ -8,6 +8,7 @@ public final class ExpressionException extends RuntimeException {
     private final String reason;
     private final int position;
 
+    /** A refusal of an expression for {@code reason} at 1-based {@code position} (0: no position). */
     public ExpressionException(String reason, int position) {
         super(position > 0 ? reason + " at position " + position : reason);
         this.reason = reason;

@@ -18,7 +18,7 @@ import java.util.List;
  *
  * So {@code -2^2 = -4} (as in mathematics) and {@code 2^-1 = 0.5}. {@code %} is the remainder with
  * the sign of the dividend. Every failure is an {@link ExpressionException} naming the problem and
- * its 1-based position; nothing else escapes, whatever the input.
+ * its 1-based position; nothing else escapes, whatever the input. Stateless: safe from any thread.
  */
 public final class ExpressionParser {
     /** Longest expression accepted, in characters. */

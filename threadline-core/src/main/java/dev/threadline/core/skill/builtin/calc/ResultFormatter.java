@@ -11,7 +11,7 @@ import java.math.RoundingMode;
  * <p>Whole numbers up to 2^53 (exact in a double) are printed exactly. Anything else is rounded to
  * {@value #SIGNIFICANT_DIGITS} significant digits, which removes the binary floating-point noise of a
  * few operations while keeping far more precision than a question usually needs. Very large or very
- * small magnitudes use scientific notation ({@code 1.5e+20}, {@code 1e-9}).
+ * small magnitudes use scientific notation ({@code 1.5e+20}, {@code 1e-9}). Stateless: safe from any thread.
  */
 public final class ResultFormatter {
     /** Significant digits kept for results that are not exact whole numbers. */
@@ -22,6 +22,7 @@ public final class ResultFormatter {
 
     private ResultFormatter() {}
 
+    /** {@code value} as the calculator shows it. */
     public static String format(double value) {
         if (Double.isNaN(value)) {
             return "NaN";

@@ -1,0 +1,64 @@
+package dev.threadline.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.model.DoubleTexting;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The {@code serve --config} file: every setting read, unknown or mistyped fields refused by name. */
+class ConfigFileTest {
+    @TempDir
+    Path dir;
+
+    private ServerConfig read(String json) throws Exception {
+        Path f = dir.resolve("serve.json");
+        Files.writeString(f, json);
+        return ConfigFile.apply(f, ServerConfig.ofStore("sqlite:/tmp/x.db"));
+    }
+
+    @Test
+    void readsEverySettingOverTheBase() throws Exception {
+        ServerConfig c = read("""
+                {"store": "memory:", "host": "0.0.0.0", "port": 9090, "shutdownGraceSeconds": 3, "leaseWaitSeconds": 7,
+                 "leaseLingerMillis": 20, "logContent": true,
+                 "limits": {"maxTextChars": 500, "maxEventsPerTurn": 40, "maxSessionsPerTenant": 3, "maxSseStreamsPerTenant": 2},
+                 "session": {"model": "scripted", "systemPrompt": "be brief", "requireApproval": ["calculate"], "doubleTexting": "reject"}}""");
+        assertThat(c.store()).isEqualTo("memory:");
+        assertThat(c.host()).isEqualTo("0.0.0.0");
+        assertThat(c.port()).isEqualTo(9090);
+        assertThat(c.shutdownGrace()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(c.leaseWait()).isEqualTo(Duration.ofSeconds(7));
+        assertThat(c.leaseLinger()).isEqualTo(Duration.ofMillis(20));
+        assertThat(c.logContent()).isTrue();
+        assertThat(c.limits().maxTextChars()).isEqualTo(500);
+        assertThat(c.limits().maxBodyBytes()).isEqualTo(Limits.DEFAULT.maxBodyBytes());
+        assertThat(c.limits().maxEventsPerTurn()).isEqualTo(40);
+        assertThat(c.limits().maxSessionsPerTenant()).isEqualTo(3);
+        assertThat(c.limits().maxSseStreamsPerTenant()).isEqualTo(2);
+        assertThat(c.sessionDefaults().systemPrompt()).isEqualTo("be brief");
+        assertThat(c.sessionDefaults().requireApproval()).isEqualTo(List.of("calculate"));
+        assertThat(c.sessionDefaults().doubleTexting()).isEqualTo(DoubleTexting.REJECT);
+        assertThat(read("{}")).isEqualTo(ServerConfig.ofStore("sqlite:/tmp/x.db"));
+    }
+
+    @Test
+    void refusesWhatItDoesNotKnowNamingTheFileAndField() {
+        assertThatThrownBy(() -> read("{\"prot\": 80}")).isInstanceOf(InvalidInputException.class).hasMessageContaining("prot");
+        assertThatThrownBy(() -> read("{\"port\": \"80\"}")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("serve.json: port");
+        assertThatThrownBy(() -> read("{\"limits\": {\"maxTextChars\": 0}}")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("limits.maxTextChars");
+        assertThatThrownBy(() -> read("{\"session\": {\"doubleTexting\": \"shout\"}}")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("session.doubleTexting");
+        assertThatThrownBy(() -> read("not json")).isInstanceOf(InvalidInputException.class).hasMessageContaining("serve.json");
+        assertThatThrownBy(() -> ConfigFile.apply(dir.resolve("missing.json"), ServerConfig.ofStore("memory:")))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("missing.json");
+    }
+}
