@@ -10,6 +10,8 @@ import java.util.Locale;
  *
  * <pre>
  * threadline bench [--store sqlite:/path/file.db | memory:] [--quick | --smoke] [--out DIR] [--no-alternatives]
+ * threadline bench --store postgresql|redis|redis-cluster|URL [--store ...] [--quick | --smoke] [--out DIR]
+ * threadline bench frameworks [--dir DIR] [--quick | --smoke] [--out DIR]
  * threadline bench jmh [JMH options]      e.g. jmh -f 1 -wi 3 -i 5 ReducerBench
  * threadline bench serve-load [--out DIR] [--smoke]   the load benchmark of threadline serve
  * threadline bench stored-form [--store sqlite:PATH | postgresql://…]   (see {@link StoredFormRun})
@@ -38,6 +40,12 @@ public final class BenchMain {
 
     /** Runs the whole-run benchmark; returns the exit status. */
     public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+        if (args.length > 0 && args[0].equals("frameworks")) { // each framework's own store beside it on Threadline
+            return FrameworksBench.run(Arrays.copyOfRange(args, 1, args.length), out, err);
+        }
+        if (SharedBench.wanted(args)) { // PostgreSQL / Redis, each beside its raw floor
+            return SharedBench.run(args, out, err);
+        }
         String store = "sqlite:" + Path.of(System.getProperty("java.io.tmpdir"), "threadline-bench", "bench.db");
         Path dir = Path.of("bench-results");
         String size = "full";
@@ -53,7 +61,11 @@ public final class BenchMain {
                 case "--no-progress" -> progress = false;
                 case "-h", "--help" -> {
                     out.println("usage: threadline bench [--store sqlite:/path/file.db | memory:] [--quick | --smoke]"
-                            + " [--out DIR] [--no-alternatives] [--no-progress]\n       threadline bench jmh [JMH options]");
+                            + " [--out DIR] [--no-alternatives] [--no-progress]\n"
+                            + "       threadline bench --store postgresql|redis|redis-cluster|postgresql://…|redis://…|redis-cluster://…"
+                            + " [--store …] [--quick | --smoke] [--out DIR]\n"
+                            + "       threadline bench frameworks [--dir DIR] [--quick | --smoke] [--out DIR]\n"
+                            + "       threadline bench jmh [JMH options]");
                     return 0;
                 }
                 default -> {

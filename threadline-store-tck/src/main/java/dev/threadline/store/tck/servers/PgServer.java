@@ -38,12 +38,14 @@ public final class PgServer implements AutoCloseable {
     private final Path bin;
     private final Path dir;
     private final int port;
+    private final List<String> settings;
     private Process process;
 
-    private PgServer(Path bin, Path dir, int port) {
+    private PgServer(Path bin, Path dir, int port, List<String> settings) {
         this.bin = bin;
         this.dir = dir;
         this.port = port;
+        this.settings = List.copyOf(settings);
     }
 
     /** The server shared by this JVM's tests, started on first use. */
@@ -57,10 +59,19 @@ public final class PgServer implements AutoCloseable {
 
     /** A new server of its own (initialised and started); the caller closes it. */
     public static PgServer create() {
+        return create(List.of());
+    }
+
+    /**
+     * A new server of its own with more {@code name=value} settings, given after the tests' own
+     * ({@code fsync=off}, {@code full_page_writes=off}, ...) so that they override them: the benchmark
+     * passes {@code fsync=on} and {@code full_page_writes=on} to measure a durable server. The caller closes it.
+     */
+    public static PgServer create(List<String> settings) {
         Path bin = binaries();
         try {
             Path dir = Files.createTempDirectory("threadline-pg-");
-            PgServer server = new PgServer(bin, dir, freePort());
+            PgServer server = new PgServer(bin, dir, freePort(), settings);
             server.initdb();
             server.start();
             return server;
@@ -159,10 +170,12 @@ public final class PgServer implements AutoCloseable {
         }
         try {
             Path log = dir.resolve("server.log");
-            process = new ProcessBuilder(asServerUser(bin.resolve("postgres").toString(), "-D", dir.resolve("data").toString(),
-                    "-k", dir.toString(), "-p", Integer.toString(port), "-c", "listen_addresses=127.0.0.1",
-                    "-c", "max_connections=300", "-c", "fsync=off", "-c", "full_page_writes=off"))
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            List<String> command = new ArrayList<>(asServerUser(bin.resolve("postgres").toString(), "-D",
+                    dir.resolve("data").toString(), "-k", dir.toString(), "-p", Integer.toString(port),
+                    "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=300", "-c", "fsync=off",
+                    "-c", "full_page_writes=off"));
+            settings.forEach(s -> command.addAll(List.of("-c", s)));
+            process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
             awaitReady(log);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
