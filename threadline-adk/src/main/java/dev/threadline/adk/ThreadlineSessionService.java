@@ -98,6 +98,7 @@ public final class ThreadlineSessionService implements BaseSessionService {
 
     /** Like {@link #createSession(String, String, Map, String)}. */
     @Override
+    @SuppressWarnings("deprecation") // ADK still declares and calls this form; a session service must serve it
     public Single<Session> createSession(String appName, String userId, ConcurrentMap<String, Object> state, String sessionId) {
         return createSession(appName, userId, (Map<String, Object>) state, sessionId);
     }

@@ -88,10 +88,15 @@ final class ServeProcess implements AutoCloseable {
 
     /** Stops the server as an operator would (SIGTERM: a graceful shutdown) and waits for it to exit. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.destroy();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+        try {
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (InterruptedException e) {
             process.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 }

@@ -42,6 +42,7 @@ public final class AdkContender implements Contender {
     }
 
     /** The ADK form of a benchmark message. */
+    @SuppressWarnings("unchecked") // a JSON object converted to a Map, as Part.fromFunctionCall takes it
     static Event toEvent(BenchMessage m, long index) {
         long turn = index / 4;
         Content content = switch (m.kind()) {

@@ -26,6 +26,9 @@ import java.util.regex.Pattern;
  * meta-schemas: nothing is ever fetched over the network.
  */
 public final class ArgumentValidator {
+    /** A validator with its own schema cache. */
+    public ArgumentValidator() {}
+
     /** What a skill name must look like (the common denominator of the providers' tool-name rules). */
     public static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_-]{1,64}");
 

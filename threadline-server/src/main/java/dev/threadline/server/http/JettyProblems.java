@@ -31,6 +31,7 @@ public final class JettyProblems extends ErrorHandler {
     }
 
     @Override
+    @SuppressWarnings({"deprecation", "removal"}) // Jetty 12 still calls it for a request it cannot parse; there is no other hook
     public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
         fields.put(new HttpField(HttpHeader.CONTENT_TYPE, Problem.MEDIA_TYPE));
         return body(status);

@@ -35,7 +35,7 @@ final class StepStatement {
                 inserted AS (
                   INSERT INTO events (tenant, session_id, seq, step, time, command_id, source, type, touches_transcript, payload, v)
                   SELECT moved.tenant, moved.id, e.seq, e.step, e.time, e.command_id, e.source, e.type, e.tt, e.payload, e.v
-                  FROM moved, (VALUES """);
+                  FROM moved, (VALUES\s""");
         for (int i = 0; i < events; i++) {
             sql.append(i == 0 ? "" : ", ").append("(?::bigint, ?::bigint, ?::bigint, ?, ?, ?, ?::boolean, ?, ?::integer)");
         }

@@ -60,7 +60,7 @@ final class Records {
             List<ScopedWrite> out = new ArrayList<>();
             for (JsonNode o : Json.mapper().readTree(stored)) {
                 Map<String, JsonNode> set = new LinkedHashMap<>();
-                o.get("set").fields().forEachRemaining(f -> set.put(f.getKey(), f.getValue()));
+                o.get("set").properties().forEach(f -> set.put(f.getKey(), f.getValue()));
                 List<String> removed = new ArrayList<>();
                 o.get("removed").forEach(n -> removed.add(n.asText()));
                 out.add(new ScopedWrite(VariableScope.parse(o.get("scope").asText()), o.get("key").asText(), set, removed));

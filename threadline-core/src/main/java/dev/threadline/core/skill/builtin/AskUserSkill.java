@@ -14,6 +14,9 @@ import dev.threadline.core.skill.SkillResult;
  * thread-safe.
  */
 public final class AskUserSkill implements Skill {
+    /** The built-in {@code ask_user} skill. */
+    public AskUserSkill() {}
+
     /** The skill's name. */
     public static final String NAME = "ask_user";
 

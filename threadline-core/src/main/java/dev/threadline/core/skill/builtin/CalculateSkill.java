@@ -15,6 +15,9 @@ import dev.threadline.core.skill.builtin.calc.ResultFormatter;
  * its position, never an exception.
  */
 public final class CalculateSkill implements Skill {
+    /** The built-in {@code calculate} skill. */
+    public CalculateSkill() {}
+
     /** The skill's name. */
     public static final String NAME = "calculate";
 

@@ -19,6 +19,9 @@ import java.util.List;
  * Stateless and thread-safe: the notes live in the session, not in the skill.
  */
 public final class MeetingMinutesSkill implements Skill {
+    /** The built-in note-taking skill. */
+    public MeetingMinutesSkill() {}
+
     /** The skill's name. */
     public static final String NAME = "meeting_minutes";
     /** The session variable that holds the notes. */
