@@ -119,13 +119,17 @@ final class Db implements AutoCloseable {
                 probing.set(false);
             }
         }
-        try {
-            return pool.getConnection();
-        } catch (SQLTransientConnectionException e) {
-            if (e.getCause() != null) { // the pool timed out because connecting failed (not because every connection was busy)
-                down = reason(e);
-            }
-            throw e;
+        return pool.getConnection(); // a failure reaches failure(), which notes an unreachable server
+    }
+
+    /**
+     * Notes that the server could not be reached, so the next call checks it directly instead of
+     * waiting on the pool. A pool timeout with no connection failure behind it only means every
+     * connection was busy: the server is there, and the next call should wait on the pool again.
+     */
+    private void noteUnreachable(SQLException e) {
+        if (!(e instanceof SQLTransientConnectionException) || e.getCause() != null) {
+            down = reason(e);
         }
     }
 
@@ -243,7 +247,7 @@ final class Db implements AutoCloseable {
     /** One line saying what failed; "store unavailable: ..." when the server is not there. */
     StorageException failure(String what, SQLException e) {
         if (unavailable(e)) {
-            down = reason(e); // the next call checks the server directly instead of waiting on the pool
+            noteUnreachable(e);
             return new StorageException("store unavailable: " + url.shown() + " (" + what + "): " + reason(e), e);
         }
         return new StorageException("postgres store " + url.shown() + ": cannot " + what + ": "
