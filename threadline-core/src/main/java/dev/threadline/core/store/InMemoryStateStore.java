@@ -172,14 +172,14 @@ public final class InMemoryStateStore implements StateStore {
                 .filter(r -> r.info.tenant().equals(query.tenant()))
                 .filter(r -> query.userId() == null || r.info.userId().equals(query.userId()))
                 .filter(r -> r.info.metadata().entrySet().containsAll(query.metadata().entrySet()))
-                .filter(r -> after == null || after.before(nanos(r.updatedAt), r.info.id()))
+                .filter(r -> after == null || after.before(dev.threadline.core.internal.store.EpochNanos.of(r.updatedAt), r.info.id()))
                 .sorted(order)
                 .limit(query.limit() + 1L)
                 .toList();
         List<SessionSummary> items = rows.stream().limit(query.limit())
                 .map(r -> new SessionSummary(r.info, r.head, r.updatedAt)).toList();
         String next = rows.size() > query.limit() ? new dev.threadline.core.internal.store.ListingCursor(
-                nanos(items.get(items.size() - 1).updatedAt()), items.get(items.size() - 1).info().id()).format(tag) : null;
+                dev.threadline.core.internal.store.EpochNanos.of(items.get(items.size() - 1).updatedAt()), items.get(items.size() - 1).info().id()).format(tag) : null;
         return new Page<>(items, next);
     }
 
@@ -310,9 +310,5 @@ public final class InMemoryStateStore implements StateStore {
             throw new SessionNotFoundException(key.id());
         }
         return r;
-    }
-
-    private static long nanos(Instant t) {
-        return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
     }
 }

@@ -1,5 +1,6 @@
 package dev.threadline.store.postgres;
 
+import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.StorageException;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
@@ -27,7 +28,7 @@ final class EventRows {
     record Row(long seq, long step, long time, String commandId, String source, String type, boolean transcript,
                String payload) {
         static Row of(StoredEvent e) {
-            return new Row(e.seq(), e.step(), Nanos.of(e.time()), e.commandId(), e.source().wireName(), e.event().type(),
+            return new Row(e.seq(), e.step(), EpochNanos.of(e.time()), e.commandId(), e.source().wireName(), e.event().type(),
                     e.event().touchesTranscript(), RecordCodec.encodeEvent(e.event()));
         }
     }
@@ -92,7 +93,7 @@ final class EventRows {
             throw new StorageException(OneLine.of(e.getMessage()), e.getCause() == null ? e : e.getCause());
         }
         try {
-            return new StoredEvent(sessionId, seq, rs.getLong(2), Nanos.instant(rs.getLong(3)), rs.getString(4),
+            return new StoredEvent(sessionId, seq, rs.getLong(2), EpochNanos.instant(rs.getLong(3)), rs.getString(4),
                     CheckpointSource.fromWire(rs.getString(5)), event);
         } catch (RuntimeException e) {
             throw new StorageException("session '" + sessionId + "' seq " + seq + ": corrupt event row ("

@@ -1,5 +1,6 @@
 package dev.threadline.store.postgres;
 
+import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.LeaseLostException;
 import dev.threadline.core.SessionNotFoundException;
 import dev.threadline.core.store.Lease;
@@ -50,9 +51,9 @@ final class LeaseRows {
             ps.setString(2, key.id());
             ps.setString(3, owner);
             ps.setString(4, owner);
-            ps.setLong(5, Nanos.of(expires));
+            ps.setLong(5, EpochNanos.of(expires));
             ps.setString(6, owner);
-            ps.setLong(7, Nanos.of(now));
+            ps.setLong(7, EpochNanos.of(now));
             ps.setString(8, deadHolder);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
@@ -60,7 +61,7 @@ final class LeaseRows {
                 }
                 String oldOwner = rs.getString(1);
                 long oldEpoch = rs.getLong(2);
-                Lease old = oldOwner == null ? null : new Lease(key, oldOwner, oldEpoch, Nanos.instant(rs.getLong(3)));
+                Lease old = oldOwner == null ? null : new Lease(key, oldOwner, oldEpoch, EpochNanos.instant(rs.getLong(3)));
                 long newEpoch = rs.getLong(4);
                 if (rs.wasNull()) {
                     return new LeaseResult.Held(old);
@@ -76,7 +77,7 @@ final class LeaseRows {
         Instant expires = now.plus(ttl);
         try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET lease_expires = ?"
                 + " WHERE tenant = ? AND id = ? AND lease_owner = ? AND lease_epoch = ?")) {
-            ps.setLong(1, Nanos.of(expires));
+            ps.setLong(1, EpochNanos.of(expires));
             ps.setString(2, lease.key().tenant());
             ps.setString(3, lease.key().id());
             ps.setString(4, lease.owner());
@@ -112,7 +113,7 @@ final class LeaseRows {
                     throw new SessionNotFoundException(key.id());
                 }
                 String owner = rs.getString(1);
-                return owner == null ? null : new Lease(key, owner, rs.getLong(2), Nanos.instant(rs.getLong(3)));
+                return owner == null ? null : new Lease(key, owner, rs.getLong(2), EpochNanos.instant(rs.getLong(3)));
             }
         }
     }

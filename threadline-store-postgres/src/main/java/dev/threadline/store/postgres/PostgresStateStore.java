@@ -1,5 +1,6 @@
 package dev.threadline.store.postgres;
 
+import dev.threadline.core.internal.store.EpochNanos;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.DuplicateCommandException;
 import dev.threadline.core.InvalidInputException;
@@ -276,7 +277,7 @@ public final class PostgresStateStore implements StateStore {
         long newHead = request.expectedSeq() + rows.size();
         boolean oneStatement = rows.size() <= StepStatement.MAX_EVENTS;
         Db.Work<Long> work = c -> {
-            long now = Nanos.of(options.clock().instant());
+            long now = EpochNanos.of(options.clock().instant());
             boolean moved = oneStatement
                     ? StepStatement.run(c, request, rows, newHead, now, notify ? heads.payload(key) : null)
                     : moveHead(c, request, newHead, now);

@@ -1,5 +1,6 @@
 package dev.threadline.store.postgres;
 
+import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.internal.store.ListingCursor;
 import dev.threadline.core.internal.store.StoreChecks;
 import dev.threadline.core.json.Json;
@@ -68,7 +69,7 @@ final class SessionPages {
                     }
                     lastUpdated = rs.getLong(4);
                     items.add(new SessionSummary(SessionRows.decode(rs.getString(1), rs.getString(2)), rs.getLong(3),
-                            Nanos.instant(lastUpdated)));
+                            EpochNanos.instant(lastUpdated)));
                 }
             }
             String next = more ? new ListingCursor(lastUpdated, items.get(items.size() - 1).info().id()).format(tag) : null;

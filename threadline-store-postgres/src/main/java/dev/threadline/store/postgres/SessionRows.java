@@ -1,5 +1,6 @@
 package dev.threadline.store.postgres;
 
+import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.SessionNotFoundException;
 import dev.threadline.core.StorageException;
 import dev.threadline.core.internal.json.RecordCodec;
@@ -39,8 +40,8 @@ final class SessionRows {
             ps.setString(6, RecordCodec.encodeSession(info));
             ps.setInt(7, RecordCodec.VERSION);
             ps.setLong(8, head);
-            ps.setLong(9, Nanos.of(info.createdAt()));
-            ps.setLong(10, Nanos.of(now));
+            ps.setLong(9, EpochNanos.of(info.createdAt()));
+            ps.setLong(10, EpochNanos.of(now));
             ps.setString(11, Json.write(info.metadata()));
             return ps.executeUpdate() == 1;
         }

@@ -1,5 +1,6 @@
 package dev.threadline.store.postgres;
 
+import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.store.tck.servers.PgServer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -72,7 +73,7 @@ class PostgresUpgradeTest {
                 ps.setString(2, info.id());
                 ps.setLong(3, e.seq());
                 ps.setLong(4, e.step());
-                ps.setLong(5, Nanos.of(e.time()));
+                ps.setLong(5, EpochNanos.of(e.time()));
                 ps.setString(6, e.commandId());
                 ps.setString(7, e.source().wireName());
                 ps.setString(8, e.event().type());

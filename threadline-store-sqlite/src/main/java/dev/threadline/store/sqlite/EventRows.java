@@ -1,5 +1,6 @@
 package dev.threadline.store.sqlite;
 
+import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.StorageException;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
@@ -30,7 +31,7 @@ final class EventRows {
     /** An event ready to insert, encoded before the write lock is taken. */
     record Row(long seq, long step, long time, String commandId, String source, boolean transcript, String payload) {
         static Row of(StoredEvent e) {
-            return new Row(e.seq(), e.step(), Instants.nanos(e.time()), e.commandId(), e.source().wireName(),
+            return new Row(e.seq(), e.step(), EpochNanos.of(e.time()), e.commandId(), e.source().wireName(),
                     e.event().touchesTranscript(), RecordCodec.encodeEvent(e.event()));
         }
     }
@@ -108,7 +109,7 @@ final class EventRows {
                 ps.setString(9, r.payload());
                 ps.setInt(10, RecordCodec.VERSION);
                 if (n == rows.size() - 1) {
-                    ps.setLong(11, appended(Instants.nanos(now), r.time()));
+                    ps.setLong(11, appended(EpochNanos.of(now), r.time()));
                 } else {
                     ps.setNull(11, java.sql.Types.INTEGER);
                 }
@@ -160,7 +161,7 @@ final class EventRows {
             if (!(rs.getObject(3) instanceof Number time)) { // a text there would read as 0 through getLong
                 throw new IllegalArgumentException("time is not an integer of nanoseconds: '" + rs.getString(3) + "'");
             }
-            return new StoredEvent(sessionId, seq, rs.getLong(2), Instants.ofNanos(time.longValue()),
+            return new StoredEvent(sessionId, seq, rs.getLong(2), EpochNanos.instant(time.longValue()),
                     commandId(rs.getObject(4)), CheckpointSource.fromWire(rs.getString(5)), event);
         } catch (RuntimeException e) {
             throw new StorageException("session '" + sessionId + "' seq " + seq + ": corrupt event row ("

@@ -1,5 +1,6 @@
 package dev.threadline.store.sqlite;
 
+import dev.threadline.core.internal.store.EpochNanos;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.DateTimeException;
@@ -17,24 +18,7 @@ final class Instants {
     private Instants() {}
 
     /**
-     * The stored form of an event time from version 5 on: epoch nanoseconds, exact for the years
-     * 1678 to 2262 and clamped outside them (as the PostgreSQL store does).
-     */
-    static long nanos(Instant t) {
-        try {
-            return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
-        } catch (ArithmeticException e) {
-            return t.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
-    }
-
-    /** The instant of {@link #nanos}. */
-    static Instant ofNanos(long nanos) {
-        return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
-    }
-
-    /**
-     * Registers {@code threadline_nanos(text)} on {@code c}: the version 4 time text as {@link #nanos}, for
+     * Registers {@code threadline_nanos(text)} on {@code c}: the version 4 time text as {@link EpochNanos#of epoch nanoseconds}, for
      * the upgrade to version 5; a text it cannot parse fails the statement (and so the upgrade) naming it.
      */
     static void registerNanosFunction(Connection c) throws SQLException {
@@ -43,7 +27,7 @@ final class Instants {
             protected void xFunc() throws SQLException {
                 String text = value_text(0);
                 try {
-                    result(nanos(parse(text)));
+                    result(EpochNanos.of(parse(text)));
                 } catch (RuntimeException e) {
                     throw new SQLException("event time '" + text + "' is not an instant (" + e.getMessage() + ")");
                 }

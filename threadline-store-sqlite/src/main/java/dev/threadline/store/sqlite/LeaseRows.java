@@ -1,5 +1,6 @@
 package dev.threadline.store.sqlite;
 
+import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.LeaseLostException;
 import dev.threadline.core.SessionNotFoundException;
 import dev.threadline.core.store.Lease;
@@ -35,7 +36,7 @@ final class LeaseRows {
                 }
                 String owner = rs.getString(1);
                 long epoch = rs.getLong(2);
-                return new State(epoch, owner == null ? null : new Lease(key, owner, epoch, SessionRows.instant(rs.getLong(3))));
+                return new State(epoch, owner == null ? null : new Lease(key, owner, epoch, EpochNanos.instant(rs.getLong(3))));
             }
         }
     }
@@ -86,7 +87,7 @@ final class LeaseRows {
                 + " WHERE tenant = ? AND id = ?")) {
             ps.setString(1, owner);
             ps.setLong(2, epoch);
-            ps.setLong(3, SessionRows.nanos(expires));
+            ps.setLong(3, EpochNanos.of(expires));
             ps.setString(4, key.tenant());
             ps.setString(5, key.id());
             ps.executeUpdate();

@@ -1,5 +1,6 @@
 package dev.threadline.store.sqlite;
 
+import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.store.Page;
 import dev.threadline.core.store.SessionQuery;
 import dev.threadline.core.store.SessionSummary;
@@ -67,7 +68,7 @@ final class SessionPages {
                     }
                     lastUpdated = rs.getLong(4);
                     items.add(new SessionSummary(SessionRows.decode(rs.getString(1), rs.getString(2)), rs.getLong(3),
-                            SessionRows.instant(lastUpdated)));
+                            EpochNanos.instant(lastUpdated)));
                 }
             }
             String next = more ? new ListingCursor(lastUpdated, items.get(items.size() - 1).info().id()).format(tag) : null;

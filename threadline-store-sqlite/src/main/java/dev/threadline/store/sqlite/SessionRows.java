@@ -1,5 +1,6 @@
 package dev.threadline.store.sqlite;
 
+import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.SessionNotFoundException;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.model.SessionInfo;
@@ -48,8 +49,8 @@ final class SessionRows {
             ps.setString(4, info.parentId());
             ps.setLong(5, info.parentSeq());
             ps.setString(6, json);
-            ps.setLong(7, nanos(info.createdAt()));
-            ps.setLong(8, nanos(now));
+            ps.setLong(7, EpochNanos.of(info.createdAt()));
+            ps.setLong(8, EpochNanos.of(now));
             ps.setInt(9, RecordCodec.VERSION);
             ps.executeUpdate();
         }
@@ -120,16 +121,4 @@ final class SessionRows {
         }
     }
 
-    /** Epoch nanoseconds, saturated at the ends of the long range (instants before 1677 or after 2262). */
-    static long nanos(Instant t) {
-        try {
-            return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
-        } catch (ArithmeticException e) {
-            return t.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
-    }
-
-    static Instant instant(long nanos) {
-        return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
-    }
 }

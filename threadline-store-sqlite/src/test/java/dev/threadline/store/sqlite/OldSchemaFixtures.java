@@ -1,5 +1,6 @@
 package dev.threadline.store.sqlite;
 
+import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.model.SessionInfo;
@@ -83,7 +84,7 @@ final class OldSchemaFixtures {
     static void session(RawDb raw, SessionInfo info, long head, long updatedAtNanos) throws Exception {
         raw.exec("INSERT INTO sessions (id, tenant, user_id, parent_id, parent_seq, info, head_seq, created_at, updated_at, v)"
                 + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", info.id(), info.tenant(), info.userId(), info.parentId(),
-                info.parentSeq(), RecordCodec.encodeSession(info), head, SessionRows.nanos(info.createdAt()), updatedAtNanos,
+                info.parentSeq(), RecordCodec.encodeSession(info), head, EpochNanos.of(info.createdAt()), updatedAtNanos,
                 RecordCodec.VERSION);
     }
 
@@ -192,7 +193,7 @@ final class OldSchemaFixtures {
     static void sessionV4(RawDb raw, SessionInfo info, long head, long updatedAtNanos) throws Exception {
         raw.exec("INSERT INTO sessions (tenant, id, user_id, parent_id, parent_seq, info, head_seq, created_at, updated_at, v)"
                 + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", info.tenant(), info.id(), info.userId(), info.parentId(),
-                info.parentSeq(), RecordCodec.encodeSession(info), head, SessionRows.nanos(info.createdAt()), updatedAtNanos,
+                info.parentSeq(), RecordCodec.encodeSession(info), head, EpochNanos.of(info.createdAt()), updatedAtNanos,
                 RecordCodec.VERSION);
     }
 

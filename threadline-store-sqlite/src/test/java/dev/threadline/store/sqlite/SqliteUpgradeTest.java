@@ -1,5 +1,6 @@
 package dev.threadline.store.sqlite;
 
+import dev.threadline.core.internal.store.EpochNanos;
 import static dev.threadline.store.tck.StoreFixtures.branch;
 import static dev.threadline.store.tck.StoreFixtures.first;
 import static dev.threadline.store.tck.StoreFixtures.messages;
@@ -56,7 +57,7 @@ class SqliteUpgradeTest {
     /** A version 1 or 2 file with three sessions (a root, its branch, another tenant's), a snapshot and a variable. */
     private Path oldFile(int version) throws Exception {
         Path file = dir.resolve("v" + version + ".db");
-        long t = SessionRows.nanos(StoreFixtures.T0);
+        long t = EpochNanos.of(StoreFixtures.T0);
         try (RawDb raw = OldSchemaFixtures.create(file, version)) {
             OldSchemaFixtures.session(raw, b1, 4, t + 3); // a branch before its parent: the copy must not care
             OldSchemaFixtures.session(raw, s1, 4, t + 1);
@@ -84,7 +85,7 @@ class SqliteUpgradeTest {
     void aVersion3FileGainsTheInterruptsTableAndKeepsItsRows() throws Exception {
         Path file = dir.resolve("v3.db");
         try (RawDb raw = OldSchemaFixtures.createV4(file)) {
-            OldSchemaFixtures.sessionV4(raw, s1, 4, SessionRows.nanos(StoreFixtures.T0));
+            OldSchemaFixtures.sessionV4(raw, s1, 4, EpochNanos.of(StoreFixtures.T0));
             OldSchemaFixtures.eventsV4(raw, "acme", s1Events);
             raw.exec("DROP TABLE interrupts"); // what a version 3 file is: the version 4 tables without it
             raw.exec("PRAGMA user_version = 3");
@@ -104,7 +105,7 @@ class SqliteUpgradeTest {
     @Test
     void aVersion4FileGetsItsJournalInKeyOrderWithNanosecondTimesAndReadsBackWhole() throws Exception {
         Path file = dir.resolve("v4.db");
-        long t = SessionRows.nanos(StoreFixtures.T0);
+        long t = EpochNanos.of(StoreFixtures.T0);
         try (RawDb raw = OldSchemaFixtures.createV4(file)) {
             OldSchemaFixtures.sessionV4(raw, s1, 4, t + 1);
             OldSchemaFixtures.sessionV4(raw, b1, 4, t + 3);
