@@ -22,7 +22,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class Api {
     static final String TENANT = "threadline.tenant";
-    static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     /** The largest seq a request may name (2^53: exact in every JSON reader). */
     static final long MAX_SEQ = 1L << 53;
 
@@ -80,14 +79,7 @@ final class Api {
 
     /** The command options of a POST: its Idempotency-Key as the command id, when sent. */
     CommandOptions options(Context ctx) {
-        String key = ctx.header(IDEMPOTENCY_KEY);
-        if (key == null) {
-            return CommandOptions.NONE;
-        }
-        if (key.isEmpty() || key.length() > 255 || key.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-            throw ApiException.invalid(IDEMPOTENCY_KEY, "must be 1-255 printable characters");
-        }
-        return CommandOptions.id(key);
+        return dev.threadline.server.compat.Idempotency.options(ctx); // one rule for /v1 and the compatible surfaces
     }
 
     /** {@code options} with a command id: the caller's Idempotency-Key, or a new one (a turn is followed by its command id). */
