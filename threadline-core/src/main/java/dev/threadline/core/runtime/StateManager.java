@@ -329,8 +329,8 @@ final class StateManager {
         long from = 1;
         if (snap.isPresent()) {
             State t = State.EMPTY;
-            for (StoredEvent e : Lineage.readTranscript(store, key, 1, snap.get().seq())) {
-                t = Reducer.applyTranscriptOnly(t, e.event());
+            for (Event e : Lineage.readTranscriptEvents(store, key, 1, snap.get().seq())) {
+                t = Reducer.applyTranscriptOnly(t, e);
             }
             s = State.fromSnapshot(snap.get(), t.messages());
             from = snap.get().seq() + 1;

@@ -1,6 +1,8 @@
 package dev.threadline.core.store;
 
+import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -43,5 +45,23 @@ public interface Journal {
     /** Like {@link #readOwn} but only the events that shape the transcript (see {@code Event.touchesTranscript}). */
     default List<StoredEvent> readOwnTranscript(SessionKey key, long fromSeq, long toSeq) {
         return readOwn(key, fromSeq, toSeq).stream().filter(e -> e.event().touchesTranscript()).toList();
+    }
+
+    /**
+     * The events of {@link #readOwnTranscript} without their envelopes, in seq order: what a load folds
+     * to rebuild the transcript before its snapshot. A store that keeps the transcript of older steps in
+     * sealed segments (ADR 0028) reads them here whole, one parse per segment instead of one per row; the
+     * default maps {@link #readOwnTranscript}.
+     *
+     * @throws dev.threadline.core.SessionNotFoundException when the session does not exist
+     * @throws dev.threadline.core.StorageException         naming session and seq when a row or segment is corrupt
+     */
+    default List<Event> readOwnTranscriptEvents(SessionKey key, long fromSeq, long toSeq) {
+        List<StoredEvent> rows = readOwnTranscript(key, fromSeq, toSeq);
+        List<Event> out = new ArrayList<>(rows.size());
+        for (StoredEvent e : rows) {
+            out.add(e.event());
+        }
+        return out;
     }
 }

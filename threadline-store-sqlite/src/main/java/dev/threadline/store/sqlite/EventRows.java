@@ -131,11 +131,56 @@ final class EventRows {
             ps.setLong(4, toSeq);
             try (ResultSet rs = ps.executeQuery()) {
                 List<StoredEvent> out = new ArrayList<>();
+                List<Integer> sealed = null; // positions of rows whose payload is in a segment
+                List<Sealed> envelopes = null;
                 while (rs.next()) {
-                    out.add(decode(key.id(), rs));
+                    if (rs.getBytes(7) == null && rs.getInt(6) == 1) {
+                        sealed = sealed == null ? new ArrayList<>() : sealed;
+                        envelopes = envelopes == null ? new ArrayList<>() : envelopes;
+                        sealed.add(out.size());
+                        envelopes.add(envelope(key.id(), rs));
+                        out.add(null);
+                    } else {
+                        out.add(decode(key.id(), rs));
+                    }
                 }
-                return out;
+                return sealed == null ? out : withSealed(c, key, out, sealed, envelopes);
             }
+        }
+    }
+
+    /** Fills in the events of sealed rows from their segments (ADR 0028). */
+    private static List<StoredEvent> withSealed(Connection c, SessionKey key, List<StoredEvent> out, List<Integer> sealed,
+                                                List<Sealed> envelopes) throws SQLException {
+        java.util.Map<Long, Event> events = SegmentRows.sealed(c, key, envelopes.get(0).seq(),
+                envelopes.get(envelopes.size() - 1).seq());
+        for (int n = 0; n < sealed.size(); n++) {
+            Sealed e = envelopes.get(n);
+            Event event = events.get(e.seq());
+            if (event == null) {
+                SessionRows.head(c, key); // deleted meanwhile: not found, rather than corrupt
+                throw new StorageException("session '" + key.id() + "' seq " + e.seq()
+                        + ": corrupt event row (its payload is sealed but no segment holds it)");
+            }
+            out.set(sealed.get(n), new StoredEvent(key.id(), e.seq(), e.step(), e.time(), e.commandId(), e.source(), event));
+        }
+        return out;
+    }
+
+    /** The envelope of a sealed row, whose event is in a segment. */
+    private record Sealed(long seq, long step, Instant time, String commandId, CheckpointSource source) {}
+
+    private static Sealed envelope(String sessionId, ResultSet rs) throws SQLException {
+        long seq = rs.getLong(1);
+        try {
+            if (!(rs.getObject(3) instanceof Number time)) {
+                throw new IllegalArgumentException("time is not an integer of nanoseconds: '" + rs.getString(3) + "'");
+            }
+            return new Sealed(seq, rs.getLong(2), EpochNanos.instant(time.longValue()), commandId(rs.getObject(4)),
+                    CheckpointSource.fromWire(rs.getString(5)));
+        } catch (RuntimeException e) {
+            throw new StorageException("session '" + sessionId + "' seq " + seq + ": corrupt event row ("
+                    + OneLine.of(e.getMessage()) + ")", e);
         }
     }
 

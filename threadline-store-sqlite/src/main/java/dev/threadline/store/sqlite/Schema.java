@@ -22,11 +22,12 @@ final class Schema {
      * the {@code interrupts} table. Version 5 keeps events and snapshots in their keys' b-trees, the
      * event time as nanoseconds, and no type column (ADR 0025).
      */
-    static final int VERSION = 5;
+    static final int VERSION = 6;
 
     /** {@code UPGRADES.get(v - 1)} turns a version {@code v} file into a version {@code v + 1} one. */
     private static final List<List<String>> UPGRADES = List.of(SchemaDdl.UPGRADE_1_TO_2, SchemaDdl.UPGRADE_2_TO_3,
-            SchemaDdl.UPGRADE_3_TO_4, SchemaDdl.UPGRADE_4_TO_5);
+            SchemaDdl.UPGRADE_3_TO_4, SchemaDdl.UPGRADE_4_TO_5,
+            SchemaDdl.UPGRADE_5_TO_6);
 
     private Schema() {}
 

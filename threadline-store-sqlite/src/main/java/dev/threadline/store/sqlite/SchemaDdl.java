@@ -42,11 +42,56 @@ final class SchemaDdl {
               command_id          BLOB NOT NULL,
               source              TEXT NOT NULL,
               touches_transcript  INTEGER NOT NULL,
+              payload             TEXT,
+              v                   INTEGER NOT NULL,
+              appended            INTEGER,
+              PRIMARY KEY (sid, seq),
+              FOREIGN KEY (sid) REFERENCES sessions(sid) ON DELETE CASCADE) WITHOUT ROWID""";
+
+    /** Command records (since version 3): written only by the steps that carry a caller's command id. */
+    private static final String COMMANDS = """
+            CREATE TABLE commands (
+              tenant       TEXT NOT NULL,
+              session_id   TEXT NOT NULL,
+              command_id   TEXT NOT NULL,
+              fingerprint  TEXT NOT NULL,
+              seq          INTEGER NOT NULL,
+              result       TEXT,
+              PRIMARY KEY (tenant, session_id, command_id),
+              FOREIGN KEY (tenant, session_id) REFERENCES sessions(tenant, id) ON DELETE CASCADE) WITHOUT ROWID""";
+
+    /** The events table of version 5, whose payload was never NULL (what the upgrade from 4 makes). */
+    private static final String EVENTS_V5 = """
+            CREATE TABLE events (
+              sid                 INTEGER NOT NULL,
+              seq                 INTEGER NOT NULL,
+              step                INTEGER NOT NULL,
+              time                INTEGER NOT NULL,
+              command_id          BLOB NOT NULL,
+              source              TEXT NOT NULL,
+              touches_transcript  INTEGER NOT NULL,
               payload             TEXT NOT NULL,
               v                   INTEGER NOT NULL,
               appended            INTEGER,
               PRIMARY KEY (sid, seq),
               FOREIGN KEY (sid) REFERENCES sessions(sid) ON DELETE CASCADE) WITHOUT ROWID""";
+
+    /**
+     * Sealed transcript segments (version 6, ADR 0028): when a snapshot is saved, the session's own
+     * transcript events up to it (at least {@code Segments.MIN_EVENTS} of them) move into one row here, a JSON
+     * array of their payloads in seq order, and their event rows keep only the envelope (payload NULL).
+     * A cold load then parses one array per segment instead of one payload per row. A rowid table: its
+     * rows are tens of kilobytes, which an index b-tree keeps worse than a table b-tree.
+     */
+    private static final String SEGMENTS = """
+            CREATE TABLE segments (
+              sid        INTEGER NOT NULL,
+              last_seq   INTEGER NOT NULL,
+              first_seq  INTEGER NOT NULL,
+              v          INTEGER NOT NULL,
+              payloads   TEXT NOT NULL,
+              UNIQUE (sid, last_seq),
+              FOREIGN KEY (sid) REFERENCES sessions(sid) ON DELETE CASCADE)""";
 
     /** Snapshots (version 5): small rows, kept in their key's b-tree like the events. */
     private static final String SNAPSHOTS = """
@@ -141,6 +186,7 @@ final class SchemaDdl {
     static final List<String> TABLES = List.of(SESSIONS,
             EVENTS,
             SNAPSHOTS,
+            SEGMENTS,
             """
             CREATE TABLE IF NOT EXISTS variables (
               scope      TEXT NOT NULL,
@@ -149,16 +195,7 @@ final class SchemaDdl {
               value      TEXT NOT NULL,
               v          INTEGER NOT NULL,
               PRIMARY KEY (scope, scope_key, name))""",
-            """
-            CREATE TABLE commands (
-              tenant       TEXT NOT NULL,
-              session_id   TEXT NOT NULL,
-              command_id   TEXT NOT NULL,
-              fingerprint  TEXT NOT NULL,
-              seq          INTEGER NOT NULL,
-              result       TEXT,
-              PRIMARY KEY (tenant, session_id, command_id),
-              FOREIGN KEY (tenant, session_id) REFERENCES sessions(tenant, id) ON DELETE CASCADE) WITHOUT ROWID""",
+            COMMANDS,
             INTERRUPTS);
 
     /**
@@ -188,7 +225,7 @@ final class SchemaDdl {
             "ALTER TABLE snapshots RENAME TO snapshots_v2",
             "ALTER TABLE events RENAME TO events_v2",
             "ALTER TABLE sessions RENAME TO sessions_v2",
-            SESSIONS_V3, EVENTS_V3, SNAPSHOTS_V3, TABLES.get(4),
+            SESSIONS_V3, EVENTS_V3, SNAPSHOTS_V3, COMMANDS,
             "INSERT INTO sessions (tenant, id, user_id, parent_id, parent_seq, info, head_seq, created_at, updated_at, v)"
                     + " SELECT tenant, id, user_id, parent_id, parent_seq, info, head_seq, created_at, updated_at, v FROM sessions_v2",
             "INSERT INTO events (tenant, session_id, seq, step, time, command_id, source, type, touches_transcript, payload, v)"
@@ -220,7 +257,7 @@ final class SchemaDdl {
             "ALTER TABLE sessions ADD COLUMN sid INTEGER NOT NULL DEFAULT 0",
             "UPDATE sessions SET sid = rowid",
             "CREATE UNIQUE INDEX sessions_by_sid ON sessions(sid)",
-            EVENTS, SNAPSHOTS,
+            EVENTS_V5, SNAPSHOTS,
             "INSERT INTO events (sid, seq, step, time, command_id, source, touches_transcript, payload, v)"
                     + " SELECT s.sid, e.seq, e.step, threadline_nanos(e.time), e.command_id, e.source, e.touches_transcript,"
                     + " e.payload, e.v FROM events_v4 e JOIN sessions s ON s.tenant = e.tenant AND s.id = e.session_id",
@@ -231,4 +268,17 @@ final class SchemaDdl {
             "UPDATE events SET appended = (SELECT s.updated_at FROM sessions s WHERE s.sid = events.sid) - time"
                     + " WHERE seq = (SELECT max(e.seq) FROM events e WHERE e.sid = events.sid)",
             "ALTER TABLE sessions DROP COLUMN head_seq");
+
+    /**
+     * Version 5 to 6: event payloads may be NULL (sealed into a segment), and the segments table. SQLite
+     * cannot drop a NOT NULL in place, so the events move to a new table of the same key; nothing is
+     * sealed by the upgrade (the next snapshot of each session does it).
+     */
+    static final List<String> UPGRADE_5_TO_6 = List.of(
+            "ALTER TABLE events RENAME TO events_v5",
+            EVENTS,
+            "INSERT INTO events (sid, seq, step, time, command_id, source, touches_transcript, payload, v, appended)"
+                    + " SELECT sid, seq, step, time, command_id, source, touches_transcript, payload, v, appended FROM events_v5",
+            "DROP TABLE events_v5",
+            SEGMENTS);
 }

@@ -3,6 +3,7 @@ package dev.threadline.store.sqlite;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.InvalidInputException;
 import dev.threadline.core.StorageException;
+import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.model.SessionInfo;
@@ -208,6 +209,17 @@ public final class SqliteStateStore implements StateStore {
         return readEvents(key, fromSeq, toSeq, true);
     }
 
+    @Override
+    public List<Event> readOwnTranscriptEvents(SessionKey key, long fromSeq, long toSeq) {
+        return db.read(() -> "read the transcript of session '" + key.id() + "' seq " + fromSeq + ".." + toSeq, c -> {
+            List<Event> out = SegmentRows.transcriptEvents(c, key, fromSeq, toSeq);
+            if (out.isEmpty()) {
+                SessionRows.head(c, key); // an unknown session is an error, an empty range is not
+            }
+            return out;
+        });
+    }
+
     private List<StoredEvent> readEvents(SessionKey key, long fromSeq, long toSeq, boolean transcriptOnly) {
         return db.read(() -> "read session '" + key.id() + "' seq " + fromSeq + ".." + toSeq, c -> {
             List<StoredEvent> out = EventRows.select(c, key, fromSeq, toSeq, transcriptOnly);
@@ -240,8 +252,9 @@ public final class SqliteStateStore implements StateStore {
     public void saveSnapshot(SessionKey key, StateSnapshot snapshot) {
         String payload = RecordCodec.encodeSnapshot(snapshot);
         db.write(() -> "save a snapshot of session '" + key.id() + "' at seq " + snapshot.seq(), c -> {
-            SessionRows.head(c, key);
+            long head = SessionRows.head(c, key);
             SharedRows.saveSnapshot(c, key, snapshot.seq(), payload);
+            SegmentRows.seal(c, key, Math.min(head, snapshot.seq())); // ADR 0028
             return null;
         });
     }
@@ -329,6 +342,7 @@ public final class SqliteStateStore implements StateStore {
                         + " that share its journal; delete them first");
             }
             EventRows.delete(c, key);
+            SegmentRows.delete(c, key);
             SharedRows.deleteSnapshots(c, key);
             CommandRows.delete(c, key);
             InterruptRows.delete(c, key);

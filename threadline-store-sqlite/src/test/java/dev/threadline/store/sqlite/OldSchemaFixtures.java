@@ -211,4 +211,39 @@ final class OldSchemaFixtures {
         raw.exec("INSERT INTO snapshots (tenant, session_id, seq, payload, v) VALUES (?, ?, ?, ?, ?)", tenant, sessionId,
                 snapshot.seq(), RecordCodec.encodeSnapshot(snapshot), RecordCodec.VERSION);
     }
+
+    /** The events table of version 5 (copied from SchemaDdl of that release): every payload NOT NULL, no segments. */
+    private static final String EVENTS_V5 = """
+            CREATE TABLE events (
+              sid                 INTEGER NOT NULL,
+              seq                 INTEGER NOT NULL,
+              step                INTEGER NOT NULL,
+              time                INTEGER NOT NULL,
+              command_id          BLOB NOT NULL,
+              source              TEXT NOT NULL,
+              touches_transcript  INTEGER NOT NULL,
+              payload             TEXT NOT NULL,
+              v                   INTEGER NOT NULL,
+              appended            INTEGER,
+              PRIMARY KEY (sid, seq),
+              FOREIGN KEY (sid) REFERENCES sessions(sid) ON DELETE CASCADE) WITHOUT ROWID""";
+
+    /**
+     * Turns a file written by this code into layout version 5, which differs from 6 only in its events
+     * table and the segments table (nothing may be sealed yet): events back into the version 5 table.
+     */
+    static void downgradeToV5(Path file) throws Exception {
+        try (RawDb raw = new RawDb(file)) {
+            if (raw.queryLong("SELECT count(*) FROM segments") != 0) {
+                throw new IllegalStateException("a version 5 file has no segments; write it without snapshots");
+            }
+            raw.exec("DROP TABLE segments");
+            raw.exec("ALTER TABLE events RENAME TO events_v6");
+            raw.exec(EVENTS_V5);
+            raw.exec("INSERT INTO events SELECT sid, seq, step, time, command_id, source, touches_transcript, payload, v,"
+                    + " appended FROM events_v6");
+            raw.exec("DROP TABLE events_v6");
+            raw.exec("PRAGMA user_version = 5");
+        }
+    }
 }

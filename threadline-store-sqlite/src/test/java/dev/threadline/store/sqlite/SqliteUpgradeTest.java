@@ -144,6 +144,39 @@ class SqliteUpgradeTest {
         }
     }
 
+    @Test
+    void aVersion5FileReadsBackWholeAndSealsItsTranscriptAtItsNextSnapshot() throws Exception {
+        Path file = dir.resolve("v5.db");
+        List<StoredEvent> longer = new ArrayList<>(s1Events);
+        longer.addAll(messages("s1", 5, 30));
+        try (SqliteStateStore store = SqliteStateStore.open(file)) {
+            store.create(s1, s1Events.subList(0, 1));
+            long epoch = ((LeaseResult.Acquired) store.acquire(S1, "w", Duration.ofMinutes(1), null)).lease().epoch();
+            store.append(new AppendRequest(S1, 1, epoch, longer.subList(1, longer.size()), List.of(), null));
+            store.release(store.lease(S1).orElseThrow());
+        }
+        OldSchemaFixtures.downgradeToV5(file);
+        try (RawDb raw = new RawDb(file)) {
+            raw.exec("UPDATE events SET v = 2 WHERE seq = 7"); // a record of version 2: sealed in the current form
+        }
+
+        try (SqliteStateStore store = SqliteStateStore.open(file)) {
+            assertThat(store.readOwn(S1, 1, 100)).isEqualTo(longer);
+            store.saveSnapshot(S1, RoundTripFixtures.snapshot(30));
+            assertThat(store.readOwn(S1, 1, 100)).isEqualTo(longer);
+            assertThat(store.readOwnTranscriptEvents(S1, 1, 100))
+                    .isEqualTo(longer.stream().filter(e -> e.event().touchesTranscript()).map(StoredEvent::event).toList());
+        }
+        try (RawDb raw = new RawDb(file)) {
+            assertThat(raw.queryLong("PRAGMA user_version")).isEqualTo(Schema.VERSION);
+            assertThat(raw.queryLong("SELECT count(*) FROM segments")).isEqualTo(1);
+            assertThat(raw.queryLong("SELECT count(*) FROM events WHERE payload IS NULL")).as("seq 2..30 sealed").isEqualTo(29);
+            assertThat(raw.queryLong("SELECT count(*) FROM events WHERE payload IS NULL AND seq > 30")).isZero();
+            assertThat(raw.queryString("PRAGMA integrity_check")).isEqualTo("ok");
+            assertThat(raw.queryLong("SELECT count(*) FROM sqlite_master WHERE name LIKE '%_v5'")).as("old table gone").isZero();
+        }
+    }
+
     private void checkUpgraded(Path file) throws Exception {
         try (SqliteStateStore store = SqliteStateStore.open(file)) {
             assertThat(store.session(S1)).contains(s1);

@@ -196,4 +196,66 @@ public abstract class JournalContract extends StoreContractSupport {
             assertThat(store.readOwn(rt, e.seq(), e.seq())).as("seq %d", e.seq()).containsExactly(e);
         }
     }
+
+    /**
+     * A store may seal the transcript of its own journal into segments when a snapshot is saved (ADR
+     * 0028): whatever it does, every read gives back exactly what was appended, across segment
+     * boundaries, inside one, in a branch that starts inside one, and for every kind of event.
+     */
+    @Test
+    public final void sealedTranscriptReadsBackExactlyOverEveryRange() {
+        List<StoredEvent> all = new ArrayList<>(RoundTripFixtures.everyEvent("seal"));
+        SessionInfo info = ((Event.SessionCreated) all.get(0).event()).session();
+        SessionKey k = SessionKey.of(info);
+        store.create(info, all.subList(0, 1));
+        lease(k);
+        append(k, 1, all.subList(1, all.size()), List.of());
+        for (int round = 0; round < 6; round++) { // turns of messages and boundaries, a snapshot after each
+            long head = store.head(k);
+            List<StoredEvent> more = new ArrayList<>(StoreFixtures.messages("seal", head + 1, 19));
+            more.add(turnCompleted("seal", head + 20));
+            append(k, head, more, List.of());
+            all.addAll(more);
+            if (round != 2) { // one round without a snapshot: the next one seals two rounds at once
+                store.saveSnapshot(k, RoundTripFixtures.snapshot(head + (round == 4 ? 7 : 20)));
+            }
+        }
+        long head = store.head(k);
+        assertThat(head).isEqualTo(all.size());
+        List<StoredEvent> transcript = all.stream().filter(e -> e.event().touchesTranscript()).toList();
+
+        assertThat(store.readOwn(k, 1, head)).isEqualTo(all);
+        assertThat(store.readOwnTranscript(k, 1, head)).isEqualTo(transcript);
+        assertThat(store.readOwnTranscriptEvents(k, 1, head)).isEqualTo(transcript.stream().map(StoredEvent::event).toList());
+        for (long[] r : new long[][] {{1, 1}, {2, 9}, {30, 70}, {40, 41}, {59, 61}, {61, 61}, {45, 45}, {100, 125},
+                {head - 3, head + 5}, {0, head}, {70, 30}}) {
+            long from = r[0];
+            long to = r[1];
+            List<StoredEvent> want = all.stream().filter(e -> e.seq() >= from && e.seq() <= to).toList();
+            List<StoredEvent> wantTranscript = want.stream().filter(e -> e.event().touchesTranscript()).toList();
+            assertThat(store.readOwn(k, from, to)).as("readOwn %d..%d", from, to).isEqualTo(want);
+            assertThat(store.readOwnTranscript(k, from, to)).as("readOwnTranscript %d..%d", from, to).isEqualTo(wantTranscript);
+            assertThat(store.readOwnTranscriptEvents(k, from, to)).as("readOwnTranscriptEvents %d..%d", from, to)
+                    .isEqualTo(wantTranscript.stream().map(StoredEvent::event).toList());
+        }
+        for (StoredEvent e : all) {
+            assertThat(store.readOwn(k, e.seq(), e.seq())).as("seq %d", e.seq()).containsExactly(e);
+        }
+
+        // a branch from inside the first rounds: its lineage reads the parent's sealed prefix, then its own rows
+        SessionInfo b = createBranch(info, "seal-b", 33, 25);
+        SessionKey bk = SessionKey.of(b);
+        store.saveSnapshot(bk, RoundTripFixtures.snapshot(50));
+        List<StoredEvent> lineage = dev.threadline.core.internal.store.Lineage.read(store, bk, 1, store.head(bk));
+        assertThat(lineage.subList(0, 33)).isEqualTo(all.subList(0, 33));
+        assertThat(dev.threadline.core.internal.store.Lineage.readTranscriptEvents(store, bk, 1, store.head(bk)))
+                .isEqualTo(lineage.stream().filter(e -> e.event().touchesTranscript()).map(StoredEvent::event).toList());
+        assertThat(store.readOwn(bk, 34, store.head(bk))).isEqualTo(lineage.subList(33, lineage.size()));
+
+        // reads wrote nothing: the same again
+        assertThat(store.readOwn(k, 1, head)).isEqualTo(all);
+        // a deleted session leaves nothing behind: the id starts afresh
+        store.delete(bk);
+        assertThatThrownBy(() -> store.readOwnTranscriptEvents(bk, 1, 10)).isInstanceOf(SessionNotFoundException.class);
+    }
 }

@@ -113,6 +113,71 @@ public final class RecordCodec {
         }
     }
 
+    /** The reader of a sealed segment: a JSON array of current-version event payloads. */
+    private static final ObjectReader SEGMENT_READER = StoredForm.MAPPER.readerFor(
+            StoredForm.MAPPER.getTypeFactory().constructCollectionType(List.class, Event.class));
+
+    /**
+     * A stored payload in a form that {@link #decodeSegment} reads as it is: the payload itself when
+     * its version needs no upgrade, otherwise decoded and written again in the current version. Used
+     * when rows are sealed into a segment (ADR 0028), so a segment is always of the current version.
+     *
+     * @throws StorageException naming the session and seq when the row is corrupt or from a newer version
+     */
+    public static String sealable(String sessionId, long seq, int version, String payload) {
+        if (version >= READ_AS_IS && version <= VERSION) {
+            return payload;
+        }
+        return encodeEvent(decodeEvent(sessionId, seq, version, payload));
+    }
+
+    /** A sealed segment's stored form: the payloads (each {@link #sealable}) as one JSON array, in seq order. */
+    public static String encodeSegment(List<String> payloads) {
+        int length = 2 + payloads.size();
+        for (String p : payloads) {
+            length += p.length();
+        }
+        StringBuilder out = new StringBuilder(length).append('[');
+        for (int i = 0; i < payloads.size(); i++) {
+            out.append(i == 0 ? "" : ",").append(payloads.get(i));
+        }
+        return out.append(']').toString();
+    }
+
+    /**
+     * Decodes a sealed segment (its UTF-8 bytes) into its events, in order: one parse for the whole
+     * array, the read path of a cold load.
+     *
+     * @throws StorageException naming the session and the segment's seqs when it is corrupt or from a newer version
+     */
+    public static List<Event> decodeSegment(String sessionId, long firstSeq, long lastSeq, int version, byte[] json) {
+        String where = "session '" + sessionId + "' segment seq " + firstSeq + ".." + lastSeq;
+        if (version > VERSION) {
+            throw new StorageException(where + " was written by a newer Threadline (schema " + version
+                    + ", this one reads up to " + VERSION + "); upgrade Threadline to read it");
+        }
+        if (version < READ_AS_IS || json == null) {
+            throw new StorageException(where + ": corrupt segment (" + (json == null ? "no payloads" : "version " + version
+                    + " is older than any sealed segment") + ")");
+        }
+        try {
+            List<Event> events = SEGMENT_READER.readValue(json);
+            if (events == null || events.contains(null)) {
+                throw new StorageException(where + ": corrupt segment (not an array of event objects)");
+            }
+            return events;
+        } catch (StorageException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new StorageException(where + ": corrupt segment (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** {@link #decodeSegment(String, long, long, int, byte[])} of a segment the driver hands over as text. */
+    public static List<Event> decodeSegment(String sessionId, long firstSeq, long lastSeq, int version, String json) {
+        return decodeSegment(sessionId, firstSeq, lastSeq, version, json == null ? null : json.getBytes(StandardCharsets.UTF_8));
+    }
+
     public static String encodeSnapshot(StateSnapshot snapshot) {
         return write(snapshot);
     }

@@ -6,6 +6,7 @@ import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.StateStore;
 import dev.threadline.core.SessionNotFoundException;
 import dev.threadline.core.StorageException;
+import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.state.StateSnapshot;
@@ -51,6 +52,27 @@ public final class Lineage {
     /** Like {@link #read} but only the events that shape the transcript (gaps cannot be told apart here). */
     public static List<StoredEvent> readTranscript(StateStore store, SessionKey key, long fromSeq, long toSeq) {
         return walk(store, store, key, fromSeq, toSeq, true);
+    }
+
+    /**
+     * The events of {@link #readTranscript} without their envelopes (through
+     * {@link dev.threadline.core.store.Journal#readOwnTranscriptEvents}, which a store may serve from
+     * sealed segments): what a load folds before its snapshot.
+     */
+    public static List<Event> readTranscriptEvents(StateStore store, SessionKey key, long fromSeq, long toSeq) {
+        if (toSeq < fromSeq) {
+            return List.of();
+        }
+        SessionInfo info = info(store, key, key);
+        if (info.parentId() == null || fromSeq > info.parentSeq()) {
+            return store.readOwnTranscriptEvents(key, fromSeq, toSeq);
+        }
+        List<Event> out = new ArrayList<>(readTranscriptEvents(store, key.sibling(info.parentId()), fromSeq,
+                Math.min(toSeq, info.parentSeq())));
+        if (toSeq > info.parentSeq()) {
+            out.addAll(store.readOwnTranscriptEvents(key, info.parentSeq() + 1, toSeq));
+        }
+        return out;
     }
 
     /** The newest snapshot at or before {@code maxSeq}, taken in this session or an ancestor before the branch point. */
