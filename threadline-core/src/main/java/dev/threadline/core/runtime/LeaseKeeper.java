@@ -31,7 +31,7 @@ import org.slf4j.Logger;
  */
 final class LeaseKeeper implements AutoCloseable {
     private static final Logger LOG = Logs.get(LeaseKeeper.class);
-    /** How many sessions' released epochs are remembered (a few hundred kilobytes at most). */
+    /** How many sessions' released epochs are remembered (about a megabyte at most). */
     static final int RELEASED_CAPACITY = 10_000;
 
     private final StateStore store;
