@@ -16,9 +16,9 @@ import org.postgresql.PGNotification;
 /**
  * Wakes {@code awaitHead} waiters when any process commits to a session they follow. After an append
  * commits, the writing store's {@link HeadNotifier} sends {@code pg_notify(CHANNEL, payload)} on a
- * connection of its own, several sessions to a payload ({@link HeadNotifier#SEPARATOR}-separated
- * entries of the {@link #payload} form; a payload of one entry is what stores before the notifier
- * sent, so both are read); one thread of this store LISTENs on its own connection, outside the pool,
+ * connection of its own, one notification per session in the {@link #payload} form (as stores
+ * before the notifier sent; a payload may also hold several {@link HeadNotifier#SEPARATOR}-separated
+ * entries, and both are read); one thread of this store LISTENs on its own connection, outside the pool,
  * started by the first waiter. A notification says "look again", never what the head is: waiters
  * re-read the head, so a lost or never-sent notification (a writer that died between its commit and
  * its notify, a notifier whose connection is down) only delays them, and they re-read at least every
@@ -35,6 +35,7 @@ final class HeadListener implements AutoCloseable {
     private final String schema;
     private final long recheckMs;
     private final AtomicLong delivered = new AtomicLong();
+    private final AtomicLong connections = new AtomicLong();
     private final String prefix;
     private final Map<String, Waiters> waiters = new ConcurrentHashMap<>();
     private final ReentrantLock lock = new ReentrantLock();
@@ -81,6 +82,10 @@ final class HeadListener implements AutoCloseable {
         final ReentrantLock lock = new ReentrantLock();
         final Condition moved = lock.newCondition();
         int count;
+        /** Threads waiting now, and the latest count of wakes one of them had seen (guarded by lock; for tests). */
+        private int parked;
+        private long parkedSince = -1;
+        private long parkedNanos;
 
         void bump() {
             lock.lock();
@@ -98,12 +103,51 @@ final class HeadListener implements AutoCloseable {
             try {
                 long left = nanos;
                 while (seen.get() == since && left > 0) {
-                    left = moved.awaitNanos(left);
+                    parked++;
+                    parkedSince = Math.max(parkedSince, since);
+                    parkedNanos = nanos;
+                    try {
+                        left = moved.awaitNanos(left);
+                    } finally {
+                        parked--;
+                    }
                 }
             } finally {
                 lock.unlock();
             }
         }
+
+        /**
+         * Whether a thread waits now, for at least {@code minNanos}, having seen every wake so far (for tests,
+         * with one waiter per session).
+         */
+        boolean parkedOnLatest(long minNanos) {
+            lock.lock();
+            try {
+                return parked > 0 && parkedSince == seen.get() && parkedNanos >= minNanos;
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * How many sessions have a waiter that waits now the re-check interval (or half of it at least: the
+     * rest of its timeout may be shorter), not a poll pause, having seen every wake so far (for tests:
+     * only a notification wakes such a waiter before that interval).
+     */
+    int parkedOnLatest() {
+        long min = TimeUnit.MILLISECONDS.toNanos(recheckMs) / 2;
+        int n = 0;
+        for (Waiters w : waiters.values()) {
+            n += w.parkedOnLatest(min) ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** How many times the listener connected, LISTENed and woke every waiter (for tests). */
+    long connections() {
+        return connections.get();
     }
 
     /** Registers a waiter on {@code key} (before it reads the head, so no commit after that read is missed). */
@@ -146,6 +190,7 @@ final class HeadListener implements AutoCloseable {
                 live = true;
                 backoffMs = 50;
                 wakeAll(); // a commit may have happened while no one listened
+                connections.incrementAndGet();
                 PGConnection pg = c.unwrap(PGConnection.class);
                 while (!closed) {
                     PGNotification[] ns = pg.getNotifications((int) POLL_MS * 5);

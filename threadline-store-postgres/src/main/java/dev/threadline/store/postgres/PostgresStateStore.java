@@ -45,8 +45,8 @@ import java.util.regex.Pattern;
  * the new events only, the shared-variable writes and the command record when the step carries one;
  * a serialization failure or deadlock runs it again, whole, and the head check makes a second
  * application impossible. Followers are told after the commit, outside the append's transaction, by
- * the store's notifier ({@code pg_notify} on a connection of its own, many sessions coalesced into one
- * send): a notification is a hint to look again, never the truth, and waiters re-read the head at
+ * the store's notifier ({@code pg_notify} on a connection of its own, the sessions that moved during
+ * one send coalesced into the next): a notification is a hint to look again, never the truth, and waiters re-read the head at
  * least every second without one, so a hint lost (this process dying between its commit and its
  * notify, the notifier's connection down) only delays followers by that much. Leases are single conditional statements
  * judged by the store's clock. Only plain SQL is used (no advisory locks), so the store also suits
@@ -147,13 +147,14 @@ public final class PostgresStateStore implements StateStore {
     private final boolean notify;
     private final String durability;
 
-    private PostgresStateStore(Options options, Db db, boolean notify, String durability, long recheckMs) {
+    private PostgresStateStore(Options options, Db db, boolean notify, String durability, long recheckMs,
+                               boolean packedHints) {
         this.options = options;
         this.db = db;
         this.notify = notify;
         this.durability = durability;
         this.heads = new HeadListener(db, options.schema(), recheckMs);
-        this.notifier = notify ? new HeadNotifier(db, heads, true) : null;
+        this.notifier = notify ? new HeadNotifier(db, heads, packedHints) : null;
     }
 
     /**
@@ -167,11 +168,15 @@ public final class PostgresStateStore implements StateStore {
      *                               connect timeout; or when the schema is of a newer Threadline
      */
     public static PostgresStateStore open(String url, Options options) {
-        return open(url, options, HeadListener.RECHECK_MS);
+        return open(url, options, HeadListener.RECHECK_MS, false);
     }
 
-    /** {@link #open(String, Options)} with another interval at which waiters re-read the head without a notification (tests). */
-    static PostgresStateStore open(String url, Options options, long recheckMs) {
+    /**
+     * {@link #open(String, Options)} with another interval at which waiters re-read the head without a
+     * notification, and hints packed several to a payload instead of one per notification (tests, measurements:
+     * see {@link HeadNotifier}).
+     */
+    static PostgresStateStore open(String url, Options options, long recheckMs, boolean packedHints) {
         PgUrl where = PgUrl.parse(url);
         Options opts = options == null ? Options.defaults() : options;
         Db db = new Db(where, opts);
@@ -187,7 +192,7 @@ public final class PostgresStateStore implements StateStore {
                 Migrations.upgrade(c, where.shown());
                 return new Prepared(opts.notifications() && notifySupported(c), describeDurability(c));
             });
-            return new PostgresStateStore(opts, db, p.notifications(), p.durability(), recheckMs);
+            return new PostgresStateStore(opts, db, p.notifications(), p.durability(), recheckMs, packedHints);
         } catch (RuntimeException e) {
             db.close();
             throw e;

@@ -20,6 +20,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The notifier that tells followers after an append commits ({@link HeadNotifier}): a follower in another
@@ -40,14 +42,14 @@ class PostgresNotifierTest {
     void aFollowerInAnotherStoreWakesByTheNotificationOfAnAppend() throws Exception {
         String schema = PgStores.freshSchema("notify");
         try (PostgresStateStore writer = PostgresStateStore.open(PgStores.url(), options(schema));
-             PostgresStateStore follower = PostgresStateStore.open(PgStores.url(), options(schema), NEVER_MS)) {
+             PostgresStateStore follower = PostgresStateStore.open(PgStores.url(), options(schema), NEVER_MS, false)) {
             SessionKey key = new SessionKey("t", "followed");
             long epoch = PgStores.leasedSession(writer, key, 1, "w");
             for (long head = 1; head < 4; head++) {
                 long after = head;
                 long deliveredBefore = follower.listener().delivered();
                 CompletableFuture<Long> seen = await(follower, key, after);
-                awaitTrue(() -> follower.listener().live() && follower.listener().waiting() == 1, "the follower listens");
+                awaitListening(follower, 1);
                 writer.append(AppendRequest.of(key, head, epoch, StoreFixtures.messages("followed", head + 1, 1)));
                 assertThat(seen.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(head + 1);
                 assertThat(follower.listener().delivered()).isGreaterThan(deliveredBefore);
@@ -56,14 +58,15 @@ class PostgresNotifierTest {
         }
     }
 
-    @Test
-    void manySessionsAppendedAtOnceAllWakeTheirWaiters() throws Exception {
+    @ParameterizedTest(name = "packed={0}")
+    @ValueSource(booleans = {false, true})
+    void manySessionsAppendedAtOnceAllWakeTheirWaiters(boolean packed) throws Exception {
         String schema = PgStores.freshSchema("notify");
         int sessions = 64;
-        // long ids: 64 entries of ~150 bytes do not fit one payload when they are gathered into one send
+        // long ids: 64 entries of ~150 bytes do not fit one packed payload when they are gathered into one send
         String pad = "x".repeat(120);
-        try (PostgresStateStore writer = PostgresStateStore.open(PgStores.url(), options(schema));
-             PostgresStateStore follower = PostgresStateStore.open(PgStores.url(), options(schema), NEVER_MS)) {
+        try (PostgresStateStore writer = PostgresStateStore.open(PgStores.url(), options(schema), HeadListener.RECHECK_MS, packed);
+             PostgresStateStore follower = PostgresStateStore.open(PgStores.url(), options(schema), NEVER_MS, false)) {
             List<SessionKey> keys = new ArrayList<>();
             List<Long> epochs = new ArrayList<>();
             for (int i = 0; i < sessions; i++) {
@@ -75,7 +78,7 @@ class PostgresNotifierTest {
             for (SessionKey key : keys) {
                 seen.add(await(follower, key, 1));
             }
-            awaitTrue(() -> follower.listener().live() && follower.listener().waiting() == sessions, "every follower listens");
+            awaitListening(follower, sessions);
             long deliveredBefore = follower.listener().delivered();
             try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
                 List<Future<Long>> appends = new ArrayList<>();
@@ -129,7 +132,7 @@ class PostgresNotifierTest {
     void aNotifierWhoseConnectionIsKilledDropsHintsNeverFailsAnAppendAndReconnects() throws Exception {
         String schema = PgStores.freshSchema("notify");
         try (PostgresStateStore writer = PostgresStateStore.open(PgStores.url(), options(schema));
-             PostgresStateStore follower = PostgresStateStore.open(PgStores.url(), options(schema), NEVER_MS)) {
+             PostgresStateStore follower = PostgresStateStore.open(PgStores.url(), options(schema), NEVER_MS, false)) {
             SessionKey key = new SessionKey("t", "killed");
             long epoch = PgStores.leasedSession(writer, key, 1, "w");
             long head = writer.append(AppendRequest.of(key, 1, epoch, StoreFixtures.messages("killed", 2, 1)));
@@ -149,7 +152,7 @@ class PostgresNotifierTest {
             assertThat(writer.notifier().dropped()).isPositive(); // the hint whose send met the dead connection at least
             // back: a follower wakes by notification again
             CompletableFuture<Long> seen = await(follower, key, head);
-            awaitTrue(() -> follower.listener().live() && follower.listener().waiting() == 1, "the follower listens");
+            awaitListening(follower, 1);
             long deliveredBefore = follower.listener().delivered();
             writer.append(AppendRequest.of(key, head, epoch, StoreFixtures.messages("killed", head + 1, 1)));
             assertThat(seen.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(head + 1);
@@ -184,6 +187,16 @@ class PostgresNotifierTest {
                 throw new IllegalStateException(e);
             }
         }, Executors.newVirtualThreadPerTaskExecutor());
+    }
+
+    /**
+     * Waits until the follower's listener is connected and has woken everyone once, and {@code sessions}
+     * waiters wait again having seen that wake: from then on only a notification wakes them before the
+     * (huge) re-check interval.
+     */
+    private static void awaitListening(PostgresStateStore follower, int sessions) {
+        awaitTrue(() -> follower.listener().live() && follower.listener().connections() >= 1
+                && follower.listener().parkedOnLatest() == sessions, sessions + " followers wait on a connected listener");
     }
 
     /** Waits for a condition with a generous timeout (a condition, not a duration, is what the test waits for). */
