@@ -46,10 +46,10 @@ import java.util.regex.Pattern;
  * a serialization failure or deadlock runs it again, whole, and the head check makes a second
  * application impossible. Followers are told after the commit, outside the append's transaction, by
  * the store's notifier ({@code pg_notify} on a connection of its own, the sessions that moved during
- * one send coalesced into the next): a notification is a hint to look again, never the truth, and waiters re-read the head at
- * least every second without one, so a hint lost (this process dying between its commit and its
- * notify, the notifier's connection down) only delays followers by that much. Leases are single conditional statements
- * judged by the store's clock. Only plain SQL is used (no advisory locks), so the store also suits
+ * one send coalesced into the next): a notification is a hint to look again, never the truth, and
+ * waiters re-read the head at least every second without one, so a hint lost (this process dying
+ * between its commit and its notify, the notifier's connection down) only delays followers by that
+ * much. Leases are single conditional statements judged by the store's clock. Only plain SQL is used (no advisory locks), so the store also suits
  * PostgreSQL-compatible distributed databases (see the module's README for what it assumes).
  *
  * <p>A server that is down or unreachable makes a call fail after at most the connect timeout with a
