@@ -42,10 +42,14 @@ import java.util.regex.Pattern;
  * A {@link StateStore} on PostgreSQL, shared by any number of Threadline processes, each with its own
  * store on one database. An append is one transaction: a conditional UPDATE of the session's row
  * ({@code WHERE head_seq = expectedSeq AND lease_epoch = epoch}) that moves the head, the insert of
- * the new events only, the shared-variable writes and the command record when the step carries one,
- * and a {@code pg_notify} for followers; a serialization failure or deadlock runs it again, whole,
- * and the head check makes a second application impossible. Leases are single conditional statements
- * judged by the store's clock. Only plain SQL is used (no advisory locks), so the store also suits
+ * the new events only, the shared-variable writes and the command record when the step carries one;
+ * a serialization failure or deadlock runs it again, whole, and the head check makes a second
+ * application impossible. Followers are told after the commit, outside the append's transaction, by
+ * the store's notifier ({@code pg_notify} on a connection of its own, the sessions that moved during
+ * one send coalesced into the next): a notification is a hint to look again, never the truth, and
+ * waiters re-read the head at least every second without one, so a hint lost (this process dying
+ * between its commit and its notify, the notifier's connection down) only delays followers by that
+ * much. Leases are single conditional statements judged by the store's clock. Only plain SQL is used (no advisory locks), so the store also suits
  * PostgreSQL-compatible distributed databases (see the module's README for what it assumes).
  *
  * <p>A server that is down or unreachable makes a call fail after at most the connect timeout with a
@@ -65,8 +69,9 @@ public final class PostgresStateStore implements StateStore {
      *                       that stops answering fails the call after this)
      * @param schema         the schema the tables live in, created if missing; null for the connection's default
      *                       ({@code public}). Lower-case letters, digits and _.
-     * @param notifications  whether appends notify followers ({@code pg_notify}) and {@code awaitHead} listens;
-     *                       off, or where the database has no LISTEN/NOTIFY, followers poll
+     * @param notifications  whether committed appends notify followers ({@code pg_notify}, sent after the commit
+     *                       by a notifier thread on a connection of its own) and {@code awaitHead} listens; off,
+     *                       or where the database has no LISTEN/NOTIFY, there is no notifier and followers poll
      * @param serializable   whether transactions run at SERIALIZABLE instead of READ COMMITTED (both are
      *                       correct; serializable shows the retry path, and is what distributed databases run)
      */
@@ -137,15 +142,19 @@ public final class PostgresStateStore implements StateStore {
     private final Options options;
     private final Db db;
     private final HeadListener heads;
+    /** Null when notifications are off or unsupported. */
+    private final HeadNotifier notifier;
     private final boolean notify;
     private final String durability;
 
-    private PostgresStateStore(Options options, Db db, boolean notify, String durability) {
+    private PostgresStateStore(Options options, Db db, boolean notify, String durability, long recheckMs,
+                               boolean packedHints) {
         this.options = options;
         this.db = db;
         this.notify = notify;
         this.durability = durability;
-        this.heads = new HeadListener(db, options.schema());
+        this.heads = new HeadListener(db, options.schema(), recheckMs);
+        this.notifier = notify ? new HeadNotifier(db, heads, packedHints) : null;
     }
 
     /**
@@ -159,6 +168,15 @@ public final class PostgresStateStore implements StateStore {
      *                               connect timeout; or when the schema is of a newer Threadline
      */
     public static PostgresStateStore open(String url, Options options) {
+        return open(url, options, HeadListener.RECHECK_MS, false);
+    }
+
+    /**
+     * {@link #open(String, Options)} with another interval at which waiters re-read the head without a
+     * notification, and hints packed several to a payload instead of one per notification (tests, measurements:
+     * see {@link HeadNotifier}).
+     */
+    static PostgresStateStore open(String url, Options options, long recheckMs, boolean packedHints) {
         PgUrl where = PgUrl.parse(url);
         Options opts = options == null ? Options.defaults() : options;
         Db db = new Db(where, opts);
@@ -174,7 +192,7 @@ public final class PostgresStateStore implements StateStore {
                 Migrations.upgrade(c, where.shown());
                 return new Prepared(opts.notifications() && notifySupported(c), describeDurability(c));
             });
-            return new PostgresStateStore(opts, db, p.notifications(), p.durability());
+            return new PostgresStateStore(opts, db, p.notifications(), p.durability(), recheckMs, packedHints);
         } catch (RuntimeException e) {
             db.close();
             throw e;
@@ -279,7 +297,7 @@ public final class PostgresStateStore implements StateStore {
         Db.Work<Long> work = c -> {
             long now = EpochNanos.of(options.clock().instant());
             boolean moved = oneStatement
-                    ? StepStatement.run(c, request, rows, newHead, now, notify ? heads.payload(key) : null)
+                    ? StepStatement.run(c, request, rows, newHead, now)
                     : moveHead(c, request, newHead, now);
             if (!moved) {
                 refusal(c, request);
@@ -297,7 +315,11 @@ public final class PostgresStateStore implements StateStore {
         };
         // an ordinary step is one statement, atomic on its own: no transaction around it, one round trip
         boolean alone = oneStatement && request.command() == null && changes.isEmpty();
-        return alone ? db.writeOne(() -> what, work) : db.write(() -> what, work);
+        long head = alone ? db.writeOne(() -> what, work) : db.write(() -> what, work);
+        if (notifier != null) {
+            notifier.hint(key); // committed: tell followers, after the commit and off this thread
+        }
+        return head;
     }
 
     /** Throws what refuses {@code request} on the row as it is now: a stale epoch, or a head that moved; returns if neither. */
@@ -315,13 +337,11 @@ public final class PostgresStateStore implements StateStore {
 
     /**
      * The fencing check and the head move alone, one conditional UPDATE of the session's row, for a
-     * step too large for {@link StepStatement}; it queues the followers' notification, which the
-     * database sends only if the transaction commits.
+     * step too large for {@link StepStatement} (followers are told after the commit, as for any step).
      */
-    private boolean moveHead(Connection c, AppendRequest request, long newHead, long now) throws SQLException {
+    private static boolean moveHead(Connection c, AppendRequest request, long newHead, long now) throws SQLException {
         String sql = "UPDATE sessions SET head_seq = ?, updated_at = ?"
-                + " WHERE tenant = ? AND id = ? AND head_seq = ? AND lease_epoch = ?"
-                + (notify ? " RETURNING pg_notify('" + HeadListener.CHANNEL + "', ?)" : "");
+                + " WHERE tenant = ? AND id = ? AND head_seq = ? AND lease_epoch = ?";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setLong(1, newHead);
             ps.setLong(2, now);
@@ -329,13 +349,7 @@ public final class PostgresStateStore implements StateStore {
             ps.setString(4, request.key().id());
             ps.setLong(5, request.expectedSeq());
             ps.setLong(6, request.epoch());
-            if (!notify) {
-                return ps.executeUpdate() == 1;
-            }
-            ps.setString(7, heads.payload(request.key()));
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
+            return ps.executeUpdate() == 1;
         }
     }
 
@@ -529,8 +543,21 @@ public final class PostgresStateStore implements StateStore {
         return db.retries();
     }
 
+    /** The notifier (null when notifications are off) and the listener, for tests. */
+    HeadNotifier notifier() {
+        return notifier;
+    }
+
+    HeadListener listener() {
+        return heads;
+    }
+
+    /** Stops the notifier (after its send in flight) and the listener, then closes the pool. */
     @Override
     public void close() {
+        if (notifier != null) {
+            notifier.close();
+        }
         heads.close();
         db.close();
     }
