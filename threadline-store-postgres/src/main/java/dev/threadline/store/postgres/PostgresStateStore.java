@@ -74,15 +74,21 @@ public final class PostgresStateStore implements StateStore {
      *                       or where the database has no LISTEN/NOTIFY, there is no notifier and followers poll
      * @param serializable   whether transactions run at SERIALIZABLE instead of READ COMMITTED (both are
      *                       correct; serializable shows the retry path, and is what distributed databases run)
+     * @param maxBatch       the most ordinary steps of different sessions committed together in one transaction
+     *                       (group commit, ADR 0029; default 64, 0 for the default); 1 commits each step alone
      */
     public record Options(Clock clock, int poolSize, Duration connectTimeout, Duration queryTimeout, String schema,
-                          boolean notifications, boolean serializable) {
+                          boolean notifications, boolean serializable, int maxBatch) {
         /** @throws InvalidInputException naming the option that is out of range */
         public Options {
             clock = clock == null ? Clock.systemUTC() : clock;
             poolSize = poolSize == 0 ? 10 : poolSize;
             connectTimeout = connectTimeout == null ? Duration.ofSeconds(5) : connectTimeout;
             queryTimeout = queryTimeout == null ? Duration.ofSeconds(30) : queryTimeout;
+            maxBatch = maxBatch == 0 ? 64 : maxBatch;
+            if (maxBatch < 1 || maxBatch > StepStatement.MAX_EVENTS) {
+                throw new InvalidInputException("maxBatch", "must be between 1 and " + StepStatement.MAX_EVENTS + ", was " + maxBatch);
+            }
             if (poolSize < 1 || poolSize > 1000) {
                 throw new InvalidInputException("poolSize", "must be between 1 and 1000, was " + poolSize);
             }
@@ -100,42 +106,47 @@ public final class PostgresStateStore implements StateStore {
 
         /** System clock, 10 connections, 5 s to connect, 30 s per statement, default schema, notifications on, READ COMMITTED. */
         public static Options defaults() {
-            return new Options(null, 0, null, null, null, true, false);
+            return new Options(null, 0, null, null, null, true, false, 0);
         }
 
         /** The same options on another clock (lease expiry and {@code updatedAt}). */
         public Options withClock(Clock c) {
-            return new Options(c, poolSize, connectTimeout, queryTimeout, schema, notifications, serializable);
+            return new Options(c, poolSize, connectTimeout, queryTimeout, schema, notifications, serializable, maxBatch);
         }
 
         /** The same options with at most {@code n} connections (1..1000). */
         public Options withPoolSize(int n) {
-            return new Options(clock, n, connectTimeout, queryTimeout, schema, notifications, serializable);
+            return new Options(clock, n, connectTimeout, queryTimeout, schema, notifications, serializable, maxBatch);
         }
 
         /** The same options with another connect timeout (250 ms..1 h): how long a call waits for a connection. */
         public Options withConnectTimeout(Duration d) {
-            return new Options(clock, poolSize, d, queryTimeout, schema, notifications, serializable);
+            return new Options(clock, poolSize, d, queryTimeout, schema, notifications, serializable, maxBatch);
         }
 
         /** The same options with another statement timeout (1 s..24 h). */
         public Options withQueryTimeout(Duration d) {
-            return new Options(clock, poolSize, connectTimeout, d, schema, notifications, serializable);
+            return new Options(clock, poolSize, connectTimeout, d, schema, notifications, serializable, maxBatch);
         }
 
         /** The same options on another schema (created if missing); null for the connection's default. */
         public Options withSchema(String s) {
-            return new Options(clock, poolSize, connectTimeout, queryTimeout, s, notifications, serializable);
+            return new Options(clock, poolSize, connectTimeout, queryTimeout, s, notifications, serializable, maxBatch);
         }
 
         /** The same options with notifications on or off (off: {@code awaitHead} polls). */
         public Options withNotifications(boolean on) {
-            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, on, serializable);
+            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, on, serializable, maxBatch);
+        }
+
+        /** The same options committing at most {@code n} ordinary steps together (1: each alone). */
+        public Options withMaxBatch(int n) {
+            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, notifications, serializable, n);
         }
 
         /** The same options at SERIALIZABLE ({@code true}) or READ COMMITTED. */
         public Options withSerializable(boolean on) {
-            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, notifications, on);
+            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, notifications, on, maxBatch);
         }
     }
 
@@ -144,6 +155,8 @@ public final class PostgresStateStore implements StateStore {
     private final HeadListener heads;
     /** Null when notifications are off or unsupported. */
     private final HeadNotifier notifier;
+    /** Group commit of ordinary steps (ADR 0029); null when {@code maxBatch} is 1. */
+    private final StepBatcher batcher;
     private final boolean notify;
     private final String durability;
 
@@ -155,6 +168,8 @@ public final class PostgresStateStore implements StateStore {
         this.durability = durability;
         this.heads = new HeadListener(db, options.schema(), recheckMs);
         this.notifier = notify ? new HeadNotifier(db, heads, packedHints) : null;
+        // half the pool writes batches, so reads and the other writes always find a connection
+        this.batcher = options.maxBatch() == 1 ? null : new StepBatcher(db, Math.max(1, options.poolSize() / 2), options.maxBatch());
     }
 
     /**
@@ -315,7 +330,16 @@ public final class PostgresStateStore implements StateStore {
         };
         // an ordinary step is one statement, atomic on its own: no transaction around it, one round trip
         boolean alone = oneStatement && request.command() == null && changes.isEmpty();
-        long head = alone ? db.writeOne(() -> what, work) : db.write(() -> what, work);
+        long head;
+        if (alone && batcher != null) {
+            // with other sessions' steps in one commit when they come together (ADR 0029); a refusal is
+            // diagnosed by the step alone, which runs its statement again and reads the row
+            long now = EpochNanos.of(options.clock().instant());
+            head = batcher.run(key, () -> what, c -> StepStatement.run(c, request, rows, newHead, now))
+                    ? newHead : db.writeOne(() -> what, work);
+        } else {
+            head = alone ? db.writeOne(() -> what, work) : db.write(() -> what, work);
+        }
         if (notifier != null) {
             notifier.hint(key); // committed: tell followers, after the commit and off this thread
         }
