@@ -577,6 +577,11 @@ public final class PostgresStateStore implements StateStore {
     }
 
     /** Stops the notifier (after its send in flight) and the listener, then closes the pool. */
+    /** Batches of steps committed together and the steps they held, since the store opened (ADR 0029). */
+    long[] batcherCounts() {
+        return batcher == null ? new long[] {0, 0} : batcher.counts();
+    }
+
     @Override
     public void close() {
         if (notifier != null) {
