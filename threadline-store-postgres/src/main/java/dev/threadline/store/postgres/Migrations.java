@@ -147,9 +147,11 @@ final class Migrations {
      * payload names it) and UUID command ids as 16 bytes, copied from the old one in this migration's
      * transaction; and the {@code segments} table, whose payload column is stored out of line
      * uncompressed ({@code STORAGE EXTERNAL}; see {@link SegmentRows}). Nothing is sealed by the
-     * migration: the next snapshot of each session does it.
+     * migration: the next snapshot of each session does it. And the listing indexes, rebuilt ascending
+     * (read backwards), with the GIN index's pending list off: less index per append (see below).
      */
-    static final Migration V4 = new Migration(4, "lean events keyed by session number, sealed transcript segments", List.of(
+    static final Migration V4 = new Migration(4, "lean events keyed by session number, sealed transcript segments,"
+            + " ascending listing indexes", List.of(
             "CREATE SEQUENCE session_sids",
             "ALTER TABLE sessions ADD COLUMN sid bigint",
             "UPDATE sessions SET sid = nextval('session_sids')",
@@ -175,7 +177,16 @@ final class Migrations {
               PRIMARY KEY (sid, last_seq),
               UNIQUE (sid, first_seq),
               FOREIGN KEY (sid) REFERENCES sessions (sid))""",
-            "ALTER TABLE segments ALTER COLUMN payloads SET STORAGE EXTERNAL"));
+            "ALTER TABLE segments ALTER COLUMN payloads SET STORAGE EXTERNAL",
+            // every append rewrites its session row with a new updated_at, which the listing indexes hold, so
+            // the update is never HOT and adds an entry to each index: ascending (read backwards for the
+            // listing's updated_at DESC, id) they take it at their right end, where a leaf split leaves
+            // pages full rather than half; and the GIN index takes it in its tree instead of a pending list
+            "DROP INDEX sessions_recent",
+            "CREATE INDEX sessions_recent ON sessions (tenant, updated_at, id DESC)",
+            "DROP INDEX sessions_user_recent",
+            "CREATE INDEX sessions_user_recent ON sessions (tenant, user_id, updated_at, id DESC)",
+            "ALTER INDEX sessions_metadata SET (fastupdate = off)"));
 
     /** Every migration, in order: element i brings version i to i + 1. */
     static final List<Migration> ALL = List.of(V1, V2, V3, V4);
