@@ -154,12 +154,22 @@ final class SharedRun {
      * One step recording message {@code index} of the session, decided from the state as an agent loop
      * decides: when the store reported a conflict and the step is decided again on a state that already
      * holds the message (the first attempt was committed after all), it writes nothing and is counted
-     * (see {@link SharedResults.Store#redecidedAfterCommit}).
+     * (see {@link SharedResults.Store#redecidedAfterCommit}). A first decision that finds the message
+     * there already means something else wrote to the session (as the runtime's own take-over once
+     * did, closing the running turn of a session that had sat idle past the lease linger): the run
+     * stops saying so instead of counting it.
      */
     private void step(Session s, long index) {
         List<Event> events = BenchMessage.at(index).toEvents();
+        int[] decisions = {0};
         RawSteps.update(s, state -> {
+            decisions[0]++;
             if (state.messages().size() > index) {
+                if (decisions[0] == 1) {
+                    throw new IllegalStateException("session '" + s.id() + "' holds " + state.messages().size()
+                            + " messages before step " + index + " recorded its message: something else wrote to it (status "
+                            + state.status().wireName() + ", seq " + state.seq() + ")");
+                }
                 redecided.incrementAndGet();
                 return List.of();
             }

@@ -18,8 +18,10 @@ import org.slf4j.Logger;
 
 /**
  * Where every write command of a session passes: the session's mailbox (one command at a time in this
- * process), then its lease (one process at a time; on a fresh acquisition the cached state catches up
- * and a turn the previous holder left running is closed), then the command log (a caller's command id
+ * process), then its lease (one process at a time; on a take-over, an acquisition after another owner
+ * may have held it, the cached state catches up and a turn the previous holder left running is closed;
+ * re-taking a lease this runtime released itself, with nobody else's in between, is no take-over: a turn
+ * it drives step by step stays open), then the command log (a caller's command id
  * seen before returns the first outcome, a different command under that id is refused). Thread-safe.
  */
 final class CommandGate {

@@ -31,6 +31,8 @@ import org.slf4j.Logger;
  */
 final class LeaseKeeper implements AutoCloseable {
     private static final Logger LOG = Logs.get(LeaseKeeper.class);
+    /** How many sessions' released epochs are remembered (about a megabyte at most). */
+    static final int RELEASED_CAPACITY = 10_000;
 
     private final StateStore store;
     private final Clock clock;
@@ -39,6 +41,11 @@ final class LeaseKeeper implements AutoCloseable {
     private final Duration linger;
     private final LeaseOwner owner;
     private final ConcurrentHashMap<SessionKey, Held> held = new ConcurrentHashMap<>();
+    /**
+     * The epoch of the lease this runtime last released, per session, until it enters the session again
+     * (bounded, least recently used out; a session forgotten here is re-taken as a take-over, the safe side).
+     */
+    private final ReleasedEpochs released = new ReleasedEpochs(RELEASED_CAPACITY);
     private final ScheduledFuture<?> ticker;
     private volatile java.util.function.BiConsumer<SessionKey, String> onInterruptRequest = (k, r) -> { };
 
@@ -51,7 +58,13 @@ final class LeaseKeeper implements AutoCloseable {
         Instant idleSince;
     }
 
-    /** What entering a command found: whether the lease was (re)acquired now, and whose lease it replaced. */
+    /**
+     * What entering a command found. {@code fresh}: the lease was acquired now and another owner may have
+     * held it since this runtime last did, so what the session holds may be another process's (a take-over).
+     * Re-taking a lease this runtime released itself, with no acquisition by anyone else in between (the
+     * store's epoch moved on by at most the one step of this acquisition), is not fresh: the session is as
+     * this runtime left it, as if the lease had been kept. {@code previous}: whose lease it replaced, or null.
+     */
     record Entry(boolean fresh, Lease previous) {}
 
     LeaseKeeper(StateStore store, Clock clock, Duration ttl, Duration wait, Duration linger, ScheduledExecutorService scheduler) {
@@ -114,10 +127,13 @@ final class LeaseKeeper implements AutoCloseable {
                     h.lease = null;
                 }
             }
+            Long mine = released.take(key);
             LeaseResult.Acquired a = acquire(key);
             h.lost = null;
             h.lease = a.lease();
-            return new Entry(true, a.previous());
+            long epoch = a.lease().epoch();
+            boolean resumed = mine != null && a.previous() == null && (epoch == mine || epoch == mine + 1);
+            return new Entry(!resumed, resumed ? null : a.previous());
         } catch (RuntimeException e) {
             exit(key);
             throw e;
@@ -136,8 +152,7 @@ final class LeaseKeeper implements AutoCloseable {
             Lease l = h.lease;
             if (h.active == 0 && linger.isZero() && l != null) { // no linger: let others have it at once
                 h.lease = null;
-                held.remove(key, h);
-                releaseQuietly(l);
+                retire(key, h, l);
             }
         }
     }
@@ -204,6 +219,7 @@ final class LeaseKeeper implements AutoCloseable {
     /** Forgets a session (deleted). */
     void forget(SessionKey key) {
         held.remove(key);
+        released.take(key);
     }
 
     /** Releases every lease held. Idempotent. */
@@ -263,8 +279,7 @@ final class LeaseKeeper implements AutoCloseable {
                 }
                 if (h.active == 0 && h.idleSince != null && !now.isBefore(h.idleSince.plus(linger))) {
                     h.lease = null;
-                    held.remove(e.getKey(), h);
-                    releaseQuietly(l);
+                    retire(e.getKey(), h, l);
                 } else if (remaining(l).compareTo(ttl.multipliedBy(2).dividedBy(3)) < 0) {
                     try {
                         h.lease = store.renew(l, ttl);
@@ -292,6 +307,19 @@ final class LeaseKeeper implements AutoCloseable {
         }
     }
 
+    /**
+     * Releases an idle session's lease and retires its holder; the caller holds {@code h}'s monitor. The
+     * release goes out before the holder leaves the map: a command entering meanwhile finds this holder,
+     * waits on its monitor, and acquires only once the release is done. (Retired first, a new holder could
+     * re-take the lease while the release was still out, and the release then cleared the lease that
+     * command held: the store showed the session free while this runtime wrote on it.)
+     */
+    private void retire(SessionKey key, Held h, Lease l) {
+        releaseQuietly(l);
+        released.put(key, l.epoch());
+        held.remove(key, h);
+    }
+
     private void releaseQuietly(Lease l) {
         try {
             store.release(l);
@@ -302,5 +330,28 @@ final class LeaseKeeper implements AutoCloseable {
 
     private Duration remaining(Lease l) {
         return Duration.between(clock.instant(), l.expiresAt());
+    }
+
+    /** Session to the epoch this runtime released it at; bounded, least recently used out. Thread-safe. */
+    private static final class ReleasedEpochs {
+        private final java.util.LinkedHashMap<SessionKey, Long> map;
+
+        ReleasedEpochs(int capacity) {
+            this.map = new java.util.LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(java.util.Map.Entry<SessionKey, Long> eldest) {
+                    return size() > capacity;
+                }
+            };
+        }
+
+        synchronized void put(SessionKey key, long epoch) {
+            map.put(key, epoch);
+        }
+
+        /** The epoch released for {@code key}, now forgotten, or null. */
+        synchronized Long take(SessionKey key) {
+            return map.remove(key);
+        }
     }
 }

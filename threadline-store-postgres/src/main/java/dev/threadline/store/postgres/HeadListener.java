@@ -14,13 +14,16 @@ import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 
 /**
- * Wakes {@code awaitHead} waiters when any process commits to a session they follow. Every append
- * sends {@code pg_notify(CHANNEL, payload)} in its transaction (delivered at commit, dropped with a
- * rollback); one thread of this store LISTENs on its own connection, outside the pool, started by the
- * first waiter. A notification says "look again", never what the head is: waiters re-read the head,
- * so a lost notification only delays them, and they re-read at least every {@link #RECHECK_MS} ms
- * anyway (every {@link #POLL_MS} ms at most while the listener is not connected: then the store
- * falls back to polling). Thread-safe.
+ * Wakes {@code awaitHead} waiters when any process commits to a session they follow. After an append
+ * commits, the writing store's {@link HeadNotifier} sends {@code pg_notify(CHANNEL, payload)} on a
+ * connection of its own, one notification per session in the {@link #payload} form (as stores
+ * before the notifier sent; a payload may also hold several {@link HeadNotifier#SEPARATOR}-separated
+ * entries, and both are read); one thread of this store LISTENs on its own connection, outside the pool,
+ * started by the first waiter. A notification says "look again", never what the head is: waiters
+ * re-read the head, so a lost or never-sent notification (a writer that died between its commit and
+ * its notify, a notifier whose connection is down) only delays them, and they re-read at least every
+ * {@link #RECHECK_MS} ms anyway (every {@link #POLL_MS} ms at most while the listener is not
+ * connected: then the store falls back to polling). Thread-safe.
  */
 final class HeadListener implements AutoCloseable {
     /** The channel every Threadline store of a database notifies on; the payload says which schema and session. */
@@ -30,6 +33,9 @@ final class HeadListener implements AutoCloseable {
 
     private final Db db;
     private final String schema;
+    private final long recheckMs;
+    private final AtomicLong delivered = new AtomicLong();
+    private final AtomicLong connections = new AtomicLong();
     private final String prefix;
     private final Map<String, Waiters> waiters = new ConcurrentHashMap<>();
     private final ReentrantLock lock = new ReentrantLock();
@@ -39,14 +45,30 @@ final class HeadListener implements AutoCloseable {
     private Thread thread;
 
     HeadListener(Db db, String schema) {
+        this(db, schema, RECHECK_MS);
+    }
+
+    /** A listener whose waiters re-read the head every {@code recheckMs} without a notification (tests make it huge). */
+    HeadListener(Db db, String schema, long recheckMs) {
         this.db = db;
         this.schema = schema;
+        this.recheckMs = recheckMs;
         this.prefix = (schema == null ? "" : schema) + "|";
     }
 
     /** The payload an append to {@code key} notifies with. */
     String payload(SessionKey key) {
         return prefix + key.tenant() + "|" + key.id();
+    }
+
+    /** How many notified entries matched a session someone here waits on (each woke its waiters), for tests. */
+    long delivered() {
+        return delivered.get();
+    }
+
+    /** How many sessions have waiters now, for tests. */
+    int waiting() {
+        return waiters.size();
     }
 
     /** Whether notifications are being received now (otherwise waiters poll). */
@@ -60,6 +82,10 @@ final class HeadListener implements AutoCloseable {
         final ReentrantLock lock = new ReentrantLock();
         final Condition moved = lock.newCondition();
         int count;
+        /** Threads waiting now, and the latest count of wakes one of them had seen (guarded by lock; for tests). */
+        private int parked;
+        private long parkedSince = -1;
+        private long parkedNanos;
 
         void bump() {
             lock.lock();
@@ -77,12 +103,51 @@ final class HeadListener implements AutoCloseable {
             try {
                 long left = nanos;
                 while (seen.get() == since && left > 0) {
-                    left = moved.awaitNanos(left);
+                    parked++;
+                    parkedSince = Math.max(parkedSince, since);
+                    parkedNanos = nanos;
+                    try {
+                        left = moved.awaitNanos(left);
+                    } finally {
+                        parked--;
+                    }
                 }
             } finally {
                 lock.unlock();
             }
         }
+
+        /**
+         * Whether a thread waits now, for at least {@code minNanos}, having seen every wake so far (for tests,
+         * with one waiter per session).
+         */
+        boolean parkedOnLatest(long minNanos) {
+            lock.lock();
+            try {
+                return parked > 0 && parkedSince == seen.get() && parkedNanos >= minNanos;
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * How many sessions have a waiter that waits now the re-check interval (or half of it at least: the
+     * rest of its timeout may be shorter), not a poll pause, having seen every wake so far (for tests:
+     * only a notification wakes such a waiter before that interval).
+     */
+    int parkedOnLatest() {
+        long min = TimeUnit.MILLISECONDS.toNanos(recheckMs) / 2;
+        int n = 0;
+        for (Waiters w : waiters.values()) {
+            n += w.parkedOnLatest(min) ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** How many times the listener connected, LISTENed and woke every waiter (for tests). */
+    long connections() {
+        return connections.get();
     }
 
     /** Registers a waiter on {@code key} (before it reads the head, so no commit after that read is missed). */
@@ -101,7 +166,7 @@ final class HeadListener implements AutoCloseable {
 
     /** How long a waiter may wait before it reads the head again. */
     long pauseNanos(long pollNanos) {
-        return live ? TimeUnit.MILLISECONDS.toNanos(RECHECK_MS) : pollNanos;
+        return live ? TimeUnit.MILLISECONDS.toNanos(recheckMs) : pollNanos;
     }
 
     private void start() {
@@ -125,15 +190,13 @@ final class HeadListener implements AutoCloseable {
                 live = true;
                 backoffMs = 50;
                 wakeAll(); // a commit may have happened while no one listened
+                connections.incrementAndGet();
                 PGConnection pg = c.unwrap(PGConnection.class);
                 while (!closed) {
                     PGNotification[] ns = pg.getNotifications((int) POLL_MS * 5);
                     if (ns != null) {
                         for (PGNotification n : ns) {
-                            Waiters w = waiters.get(n.getParameter());
-                            if (w != null) {
-                                w.bump();
-                            }
+                            wake(n.getParameter());
                         }
                     }
                 }
@@ -145,6 +208,23 @@ final class HeadListener implements AutoCloseable {
             }
         }
         live = false;
+    }
+
+    /** Wakes the waiters of every session {@code payload} names (one entry, or several separated by spaces). */
+    private void wake(String payload) {
+        int from = 0;
+        while (from <= payload.length()) {
+            int end = payload.indexOf(HeadNotifier.SEPARATOR, from);
+            if (end < 0) {
+                end = payload.length();
+            }
+            Waiters w = waiters.get(payload.substring(from, end));
+            if (w != null) {
+                delivered.incrementAndGet();
+                w.bump();
+            }
+            from = end + 1;
+        }
     }
 
     private void wakeAll() {

@@ -43,10 +43,14 @@ import java.util.regex.Pattern;
  * A {@link StateStore} on PostgreSQL, shared by any number of Threadline processes, each with its own
  * store on one database. An append is one transaction: a conditional UPDATE of the session's row
  * ({@code WHERE head_seq = expectedSeq AND lease_epoch = epoch}) that moves the head, the insert of
- * the new events only, the shared-variable writes and the command record when the step carries one,
- * and a {@code pg_notify} for followers; a serialization failure or deadlock runs it again, whole,
- * and the head check makes a second application impossible. Leases are single conditional statements
- * judged by the store's clock. Only plain SQL is used (no advisory locks), so the store also suits
+ * the new events only, the shared-variable writes and the command record when the step carries one;
+ * a serialization failure or deadlock runs it again, whole, and the head check makes a second
+ * application impossible. Followers are told after the commit, outside the append's transaction, by
+ * the store's notifier ({@code pg_notify} on a connection of its own, the sessions that moved during
+ * one send coalesced into the next): a notification is a hint to look again, never the truth, and
+ * waiters re-read the head at least every second without one, so a hint lost (this process dying
+ * between its commit and its notify, the notifier's connection down) only delays followers by that
+ * much. Leases are single conditional statements judged by the store's clock. Only plain SQL is used (no advisory locks), so the store also suits
  * PostgreSQL-compatible distributed databases (see the module's README for what it assumes).
  *
  * <p>A server that is down or unreachable makes a call fail after at most the connect timeout with a
@@ -66,19 +70,26 @@ public final class PostgresStateStore implements StateStore {
      *                       that stops answering fails the call after this)
      * @param schema         the schema the tables live in, created if missing; null for the connection's default
      *                       ({@code public}). Lower-case letters, digits and _.
-     * @param notifications  whether appends notify followers ({@code pg_notify}) and {@code awaitHead} listens;
-     *                       off, or where the database has no LISTEN/NOTIFY, followers poll
+     * @param notifications  whether committed appends notify followers ({@code pg_notify}, sent after the commit
+     *                       by a notifier thread on a connection of its own) and {@code awaitHead} listens; off,
+     *                       or where the database has no LISTEN/NOTIFY, there is no notifier and followers poll
      * @param serializable   whether transactions run at SERIALIZABLE instead of READ COMMITTED (both are
      *                       correct; serializable shows the retry path, and is what distributed databases run)
+     * @param maxBatch       the most ordinary steps of different sessions committed together in one transaction
+     *                       (group commit, ADR 0029; default 64, 0 for the default); 1 commits each step alone
      */
     public record Options(Clock clock, int poolSize, Duration connectTimeout, Duration queryTimeout, String schema,
-                          boolean notifications, boolean serializable) {
+                          boolean notifications, boolean serializable, int maxBatch) {
         /** @throws InvalidInputException naming the option that is out of range */
         public Options {
             clock = clock == null ? Clock.systemUTC() : clock;
             poolSize = poolSize == 0 ? 10 : poolSize;
             connectTimeout = connectTimeout == null ? Duration.ofSeconds(5) : connectTimeout;
             queryTimeout = queryTimeout == null ? Duration.ofSeconds(30) : queryTimeout;
+            maxBatch = maxBatch == 0 ? 64 : maxBatch;
+            if (maxBatch < 1 || maxBatch > StepStatement.MAX_EVENTS) {
+                throw new InvalidInputException("maxBatch", "must be between 1 and " + StepStatement.MAX_EVENTS + ", was " + maxBatch);
+            }
             if (poolSize < 1 || poolSize > 1000) {
                 throw new InvalidInputException("poolSize", "must be between 1 and 1000, was " + poolSize);
             }
@@ -96,57 +107,70 @@ public final class PostgresStateStore implements StateStore {
 
         /** System clock, 10 connections, 5 s to connect, 30 s per statement, default schema, notifications on, READ COMMITTED. */
         public static Options defaults() {
-            return new Options(null, 0, null, null, null, true, false);
+            return new Options(null, 0, null, null, null, true, false, 0);
         }
 
         /** The same options on another clock (lease expiry and {@code updatedAt}). */
         public Options withClock(Clock c) {
-            return new Options(c, poolSize, connectTimeout, queryTimeout, schema, notifications, serializable);
+            return new Options(c, poolSize, connectTimeout, queryTimeout, schema, notifications, serializable, maxBatch);
         }
 
         /** The same options with at most {@code n} connections (1..1000). */
         public Options withPoolSize(int n) {
-            return new Options(clock, n, connectTimeout, queryTimeout, schema, notifications, serializable);
+            return new Options(clock, n, connectTimeout, queryTimeout, schema, notifications, serializable, maxBatch);
         }
 
         /** The same options with another connect timeout (250 ms..1 h): how long a call waits for a connection. */
         public Options withConnectTimeout(Duration d) {
-            return new Options(clock, poolSize, d, queryTimeout, schema, notifications, serializable);
+            return new Options(clock, poolSize, d, queryTimeout, schema, notifications, serializable, maxBatch);
         }
 
         /** The same options with another statement timeout (1 s..24 h). */
         public Options withQueryTimeout(Duration d) {
-            return new Options(clock, poolSize, connectTimeout, d, schema, notifications, serializable);
+            return new Options(clock, poolSize, connectTimeout, d, schema, notifications, serializable, maxBatch);
         }
 
         /** The same options on another schema (created if missing); null for the connection's default. */
         public Options withSchema(String s) {
-            return new Options(clock, poolSize, connectTimeout, queryTimeout, s, notifications, serializable);
+            return new Options(clock, poolSize, connectTimeout, queryTimeout, s, notifications, serializable, maxBatch);
         }
 
         /** The same options with notifications on or off (off: {@code awaitHead} polls). */
         public Options withNotifications(boolean on) {
-            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, on, serializable);
+            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, on, serializable, maxBatch);
+        }
+
+        /** The same options committing at most {@code n} ordinary steps together (1: each alone). */
+        public Options withMaxBatch(int n) {
+            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, notifications, serializable, n);
         }
 
         /** The same options at SERIALIZABLE ({@code true}) or READ COMMITTED. */
         public Options withSerializable(boolean on) {
-            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, notifications, on);
+            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, notifications, on, maxBatch);
         }
     }
 
     private final Options options;
     private final Db db;
     private final HeadListener heads;
+    /** Null when notifications are off or unsupported. */
+    private final HeadNotifier notifier;
+    /** Group commit of ordinary steps (ADR 0029); null when {@code maxBatch} is 1. */
+    private final StepBatcher batcher;
     private final boolean notify;
     private final String durability;
 
-    private PostgresStateStore(Options options, Db db, boolean notify, String durability) {
+    private PostgresStateStore(Options options, Db db, boolean notify, String durability, long recheckMs,
+                               boolean packedHints) {
         this.options = options;
         this.db = db;
         this.notify = notify;
         this.durability = durability;
-        this.heads = new HeadListener(db, options.schema());
+        this.heads = new HeadListener(db, options.schema(), recheckMs);
+        this.notifier = notify ? new HeadNotifier(db, heads, packedHints) : null;
+        // half the pool writes batches, so reads and the other writes always find a connection
+        this.batcher = options.maxBatch() == 1 ? null : new StepBatcher(db, Math.max(1, options.poolSize() / 2), options.maxBatch());
     }
 
     /**
@@ -160,6 +184,15 @@ public final class PostgresStateStore implements StateStore {
      *                               connect timeout; or when the schema is of a newer Threadline
      */
     public static PostgresStateStore open(String url, Options options) {
+        return open(url, options, HeadListener.RECHECK_MS, false);
+    }
+
+    /**
+     * {@link #open(String, Options)} with another interval at which waiters re-read the head without a
+     * notification, and hints packed several to a payload instead of one per notification (tests, measurements:
+     * see {@link HeadNotifier}).
+     */
+    static PostgresStateStore open(String url, Options options, long recheckMs, boolean packedHints) {
         PgUrl where = PgUrl.parse(url);
         Options opts = options == null ? Options.defaults() : options;
         Db db = new Db(where, opts);
@@ -175,7 +208,7 @@ public final class PostgresStateStore implements StateStore {
                 Migrations.upgrade(c, where.shown());
                 return new Prepared(opts.notifications() && notifySupported(c), describeDurability(c));
             });
-            return new PostgresStateStore(opts, db, p.notifications(), p.durability());
+            return new PostgresStateStore(opts, db, p.notifications(), p.durability(), recheckMs, packedHints);
         } catch (RuntimeException e) {
             db.close();
             throw e;
@@ -280,7 +313,7 @@ public final class PostgresStateStore implements StateStore {
         Db.Work<Long> work = c -> {
             long now = EpochNanos.of(options.clock().instant());
             boolean moved = oneStatement
-                    ? StepStatement.run(c, request, rows, newHead, now, notify ? heads.payload(key) : null)
+                    ? StepStatement.run(c, request, rows, newHead, now)
                     : moveHead(c, request, newHead, now);
             if (!moved) {
                 refusal(c, request);
@@ -298,7 +331,20 @@ public final class PostgresStateStore implements StateStore {
         };
         // an ordinary step is one statement, atomic on its own: no transaction around it, one round trip
         boolean alone = oneStatement && request.command() == null && changes.isEmpty();
-        return alone ? db.writeOne(() -> what, work) : db.write(() -> what, work);
+        long head;
+        if (alone && batcher != null) {
+            // with other sessions' steps in one commit when they come together (ADR 0029); a refusal is
+            // diagnosed by the step alone, which runs its statement again and reads the row
+            long now = EpochNanos.of(options.clock().instant());
+            head = batcher.run(key, () -> what, c -> StepStatement.run(c, request, rows, newHead, now))
+                    ? newHead : db.writeOne(() -> what, work);
+        } else {
+            head = alone ? db.writeOne(() -> what, work) : db.write(() -> what, work);
+        }
+        if (notifier != null) {
+            notifier.hint(key); // committed: tell followers, after the commit and off this thread
+        }
+        return head;
     }
 
     /** Throws what refuses {@code request} on the row as it is now: a stale epoch, or a head that moved; returns if neither. */
@@ -316,13 +362,11 @@ public final class PostgresStateStore implements StateStore {
 
     /**
      * The fencing check and the head move alone, one conditional UPDATE of the session's row, for a
-     * step too large for {@link StepStatement}; it queues the followers' notification, which the
-     * database sends only if the transaction commits.
+     * step too large for {@link StepStatement} (followers are told after the commit, as for any step).
      */
-    private boolean moveHead(Connection c, AppendRequest request, long newHead, long now) throws SQLException {
+    private static boolean moveHead(Connection c, AppendRequest request, long newHead, long now) throws SQLException {
         String sql = "UPDATE sessions SET head_seq = ?, updated_at = ?"
-                + " WHERE tenant = ? AND id = ? AND head_seq = ? AND lease_epoch = ?"
-                + (notify ? " RETURNING pg_notify('" + HeadListener.CHANNEL + "', ?)" : "");
+                + " WHERE tenant = ? AND id = ? AND head_seq = ? AND lease_epoch = ?";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setLong(1, newHead);
             ps.setLong(2, now);
@@ -330,13 +374,7 @@ public final class PostgresStateStore implements StateStore {
             ps.setString(4, request.key().id());
             ps.setLong(5, request.expectedSeq());
             ps.setLong(6, request.epoch());
-            if (!notify) {
-                return ps.executeUpdate() == 1;
-            }
-            ps.setString(7, heads.payload(request.key()));
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
-            }
+            return ps.executeUpdate() == 1;
         }
     }
 
@@ -544,8 +582,26 @@ public final class PostgresStateStore implements StateStore {
         return db.retries();
     }
 
+    /** The notifier (null when notifications are off) and the listener, for tests. */
+    HeadNotifier notifier() {
+        return notifier;
+    }
+
+    HeadListener listener() {
+        return heads;
+    }
+
+    /** Stops the notifier (after its send in flight) and the listener, then closes the pool. */
+    /** Batches of steps committed together and the steps they held, since the store opened (ADR 0029). */
+    long[] batcherCounts() {
+        return batcher == null ? new long[] {0, 0} : batcher.counts();
+    }
+
     @Override
     public void close() {
+        if (notifier != null) {
+            notifier.close();
+        }
         heads.close();
         db.close();
     }

@@ -13,24 +13,21 @@ import java.util.List;
  * fencing check and compare-and-set on the session row, and whose INSERT takes its rows from that
  * UPDATE's result, so the events go in if, and only if, the head moved. An ordinary step (no command
  * record, no shared writes) is then one auto-commit statement: one round trip, as a single-row INSERT
- * is. The statement text depends only on the number of events and whether it notifies. Stateless.
+ * is. The statement text depends only on the number of events. Stateless. (Followers are told after the
+ * commit, by the store's {@link HeadNotifier}: a notify inside this statement would serialise commits.)
  */
 final class StepStatement {
-    /** The most events one statement carries (11 parameters each, far below the protocol's 65,535). */
+    /** The most events one statement carries (9 parameters each, far below the protocol's 65,535). */
     static final int MAX_EVENTS = 1000;
 
     private StepStatement() {}
 
-    static String sql(int events, boolean notify) {
+    static String sql(int events) {
         StringBuilder sql = new StringBuilder("""
                 WITH moved AS (
                   UPDATE sessions SET head_seq = ?, updated_at = ?
                   WHERE tenant = ? AND id = ? AND head_seq = ? AND lease_epoch = ?
-                  RETURNING sid""");
-        if (notify) {
-            sql.append(", pg_notify('").append(HeadListener.CHANNEL).append("', ?) AS notified");
-        }
-        sql.append("""
+                  RETURNING sid
                 ),
                 inserted AS (
                   INSERT INTO events (sid, seq, step, time, command_id, command_text, source, touches_transcript, payload, v)
@@ -50,9 +47,9 @@ final class StepStatement {
      * Runs the statement; true when the head moved (and the events are in), false when the row's head
      * or epoch did not match (then nothing was written).
      */
-    static boolean run(Connection c, AppendRequest request, List<EventRows.Row> rows, long newHead, long now,
-                       String notifyPayload) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql(rows.size(), notifyPayload != null))) {
+    static boolean run(Connection c, AppendRequest request, List<EventRows.Row> rows, long newHead, long now)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql(rows.size()))) {
             int i = 1;
             ps.setLong(i++, newHead);
             ps.setLong(i++, now);
@@ -60,9 +57,6 @@ final class StepStatement {
             ps.setString(i++, request.key().id());
             ps.setLong(i++, request.expectedSeq());
             ps.setLong(i++, request.epoch());
-            if (notifyPayload != null) {
-                ps.setString(i++, notifyPayload);
-            }
             for (EventRows.Row r : rows) {
                 ps.setLong(i++, r.seq());
                 ps.setLong(i++, r.step());

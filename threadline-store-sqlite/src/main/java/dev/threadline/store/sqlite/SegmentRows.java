@@ -28,7 +28,11 @@ final class SegmentRows {
     /** One segment row. */
     record Segment(long firstSeq, long lastSeq, int version, byte[] payloads) {
         List<Event> events(String sessionId) {
-            return RecordCodec.decodeSegment(sessionId, firstSeq, lastSeq, version, payloads);
+            try {
+                return RecordCodec.decodeSegment(sessionId, firstSeq, lastSeq, version, payloads);
+            } catch (StorageException e) {
+                throw OneLine.of(e); // the parser's detail runs onto more lines
+            }
         }
     }
 
@@ -67,17 +71,45 @@ final class SegmentRows {
             ps.setString(6, RecordCodec.encodeSegment(payloads));
             ps.executeUpdate();
         }
-        try (PreparedStatement ps = c.prepareStatement("UPDATE events SET payload = NULL WHERE sid = " + SessionRows.SID
+        // delete and insert again rather than UPDATE: SQLite merges the pages a delete leaves underfull, where
+        // an update that shrinks rows in place leaves every leaf of the sealed range mostly empty
+        List<Object[]> envelopes = new ArrayList<>(payloads.size());
+        try (PreparedStatement ps = c.prepareStatement("SELECT seq, step, time, command_id, source, v, appended FROM events"
+                + " WHERE sid = " + SessionRows.SID + " AND seq > ? AND seq <= ? AND touches_transcript = 1 ORDER BY seq")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            ps.setLong(3, after);
+            ps.setLong(4, upTo);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    envelopes.add(new Object[] {rs.getLong(1), rs.getLong(2), rs.getObject(3), rs.getObject(4), rs.getString(5),
+                            rs.getInt(6), rs.getObject(7)});
+                }
+            }
+        }
+        if (envelopes.size() != payloads.size()) { // the rows read above, inside the same write transaction
+            throw new StorageException("session '" + key.id() + "': sealing seq " + (after + 1) + ".." + upTo + " found "
+                    + payloads.size() + " payloads but " + envelopes.size() + " rows");
+        }
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM events WHERE sid = " + SessionRows.SID
                 + " AND seq > ? AND seq <= ? AND touches_transcript = 1")) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
             ps.setLong(3, after);
             ps.setLong(4, upTo);
-            int sealed = ps.executeUpdate();
-            if (sealed != payloads.size()) { // the rows read above, inside the same write transaction
-                throw new StorageException("session '" + key.id() + "': sealing seq " + (after + 1) + ".." + upTo + " found "
-                        + payloads.size() + " payloads but " + sealed + " rows");
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO events (sid, seq, step, time, command_id, source,"
+                + " touches_transcript, payload, v, appended) VALUES (" + SessionRows.SID + ", ?, ?, ?, ?, ?, 1, NULL, ?, ?)")) {
+            for (Object[] e : envelopes) {
+                ps.setString(1, key.tenant());
+                ps.setString(2, key.id());
+                for (int i = 0; i < e.length; i++) {
+                    ps.setObject(3 + i, e[i]);
+                }
+                ps.addBatch();
             }
+            ps.executeBatch();
         }
     }
 

@@ -65,6 +65,32 @@ class SqliteCorruptionTest {
         assertThat(store.readOwn(S, 1, 2)).hasSize(2);
     }
 
+    /** A sealed transcript (ADR 0028) damaged behind the store's back: one line naming the session and the seqs. */
+    @Test
+    void aDamagedSegmentIsAOneLineErrorNamingSessionAndSeqs() throws Exception {
+        store.append(new AppendRequest(S, 5, epoch, messages("s", 6, 20), List.of(), null));
+        store.saveSnapshot(S, RoundTripFixtures.snapshot(25));
+        assertThat(raw.queryLong("SELECT count(*) FROM segments")).isEqualTo(1);
+        assertThat(store.readOwn(S, 1, 25)).hasSize(25);
+
+        raw.exec("UPDATE segments SET payloads = substr(payloads, 1, 700)");
+        assertThatThrownBy(() -> store.readOwn(S, 3, 3)).isInstanceOf(StorageException.class)
+                .satisfies(e -> assertOneLine(e.getMessage()))
+                .hasMessageStartingWith("session 's' segment seq 1..25: corrupt segment (");
+        assertThatThrownBy(() -> store.readOwnTranscriptEvents(S, 1, 25)).isInstanceOf(StorageException.class)
+                .satisfies(e -> assertOneLine(e.getMessage())).hasMessageContaining("segment seq 1..25");
+
+        raw.exec("UPDATE segments SET payloads = '[' || (SELECT payload FROM events WHERE " + S_ROWS + " AND seq = 1) || ']'");
+        assertThatThrownBy(() -> store.readOwn(S, 1, 25)).isInstanceOf(StorageException.class)
+                .hasMessageContaining("1 events for 24 sealed rows");
+
+        raw.exec("DELETE FROM segments");
+        assertThatThrownBy(() -> store.readOwn(S, 2, 4)).isInstanceOf(StorageException.class)
+                .hasMessage("session 's' seq 2: corrupt event row (its payload is sealed but no segment holds it)");
+        assertThat(store.readOwn(S, 26, 30)).as("rows after the sealed range still read").isEmpty();
+        assertThat(store.readOwn(S, 1, 1)).hasSize(1);
+    }
+
     /** Regression: the message ran onto a second line of Jackson's parser detail ("at [Source: ...]"). */
     @Test
     void corruptRowErrorsAreOneLineNamingSessionAndSeq() throws Exception {

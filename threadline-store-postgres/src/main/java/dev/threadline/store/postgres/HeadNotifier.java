@@ -1,0 +1,307 @@
+package dev.threadline.store.postgres;
+
+import dev.threadline.core.store.SessionKey;
+import java.nio.charset.StandardCharsets;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Tells followers, after an append has committed, that a session moved: the store hands the session's
+ * key to {@link #hint} once its append has returned, and one thread of this store sends the hints
+ * with {@code pg_notify} on a connection of its own (outside the pool, {@code synchronous_commit=off}:
+ * a notification needs no durability). An append never notifies in its own transaction, because
+ * PostgreSQL serialises every notifying commit on one lock of its notification queue, held through
+ * the commit's WAL flush: notifying appends lose group commit, and with it the throughput of many
+ * sessions at once.
+ *
+ * <p>Hints are coalesced: the first key after a quiet spell is sent at once (no timer); keys that
+ * arrive while a send is in flight are gathered, without duplicates, and go together in the next
+ * send, one statement in one auto-commit transaction. Each key is its own {@code pg_notify} (the
+ * {@link HeadListener#payload} form, what stores before the notifier sent, so their listeners still
+ * read it). The notifier can also pack several keys into one payload ({@link #SEPARATOR}-separated,
+ * each payload under PostgreSQL's 8000-byte limit; the listener reads both); measured with 256
+ * sessions appending at once, packing was no better (about 2 keys gather per send, sends being quick),
+ * so one notification per key is the store's choice.
+ *
+ * <p>A notification is a hint ("look again"), never a truth: waiters re-read the head after it, and
+ * every {@link HeadListener#RECHECK_MS} ms without one. So a hint that is never sent only delays
+ * followers, by at most that interval: when this process dies after an append commits and before
+ * its hint goes out, when the notifier's connection is down (hints are then dropped, not queued, and
+ * the thread reconnects with a growing pause of {@value #MIN_BACKOFF_MS} ms up to
+ * {@value #MAX_BACKOFF_MS} ms), or when more than {@value #MAX_PENDING} sessions wait for one send.
+ * {@link #hint} never blocks on the network and never throws, so it cannot delay or fail an append.
+ * {@link #close} stops the thread (the store closes it). Thread-safe.
+ */
+final class HeadNotifier implements AutoCloseable {
+    /** PostgreSQL refuses a payload of 8000 bytes or more; entries are packed below this. */
+    static final int MAX_PAYLOAD_BYTES = 7999;
+    /** Between two entries of one payload (neither schemas nor ids can hold a space). */
+    static final char SEPARATOR = ' ';
+    static final long MIN_BACKOFF_MS = 50;
+    static final long MAX_BACKOFF_MS = 5000;
+    /** The most distinct sessions gathered for one send; hints beyond are dropped (followers recheck). */
+    static final int MAX_PENDING = 100_000;
+
+    private static final String SEND = "SELECT count(pg_notify('" + HeadListener.CHANNEL + "', p)) FROM unnest(?::text[]) AS p";
+
+    private final Db db;
+    private final HeadListener heads;
+    private final boolean packed;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition work = lock.newCondition();
+    private LinkedHashSet<String> pending = new LinkedHashSet<>();
+    private boolean down;
+    private boolean closed;
+    private Thread thread;
+    private volatile Connection connection;
+    private volatile int backendPid;
+    /** The entries of the send in flight (the thread's own). */
+    private int inFlight;
+    private final AtomicLong sends = new AtomicLong();
+    private final AtomicLong sent = new AtomicLong();
+    private final AtomicLong dropped = new AtomicLong();
+
+    /**
+     * @param packed whether several keys share one payload, or each key is its own notification (false,
+     *               the store's choice; either way one statement per send)
+     */
+    HeadNotifier(Db db, HeadListener heads, boolean packed) {
+        this.db = db;
+        this.heads = heads;
+        this.packed = packed;
+    }
+
+    /**
+     * Queues a hint that {@code key} moved, to be sent as soon as the thread is free; drops it while the
+     * connection is down or after close. Never blocks on the network, never throws.
+     */
+    void hint(SessionKey key) {
+        try {
+            String entry = heads.payload(key);
+            lock.lock();
+            try {
+                if (closed || down || pending.size() >= MAX_PENDING) {
+                    dropped.incrementAndGet();
+                    return;
+                }
+                pending.add(entry);
+                if (thread == null) {
+                    thread = Thread.ofPlatform().daemon().name("threadline-pg-notify").start(this::run);
+                }
+                work.signal();
+            } finally {
+                lock.unlock();
+            }
+        } catch (RuntimeException | Error e) {
+            dropped.incrementAndGet(); // a hint must never fail the append that committed before it
+        }
+    }
+
+    /** The thread that sends, once a first hint started it; null before (for tests). */
+    Thread thread() {
+        lock.lock();
+        try {
+            return thread;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How many sends (statements) went out, how many entries they carried, how many hints were dropped. */
+    long sends() {
+        return sends.get();
+    }
+
+    long sent() {
+        return sent.get();
+    }
+
+    long dropped() {
+        return dropped.get();
+    }
+
+    /** The server process of the notifier's current connection (0 when unknown or not connected), for tests. */
+    int backendPid() {
+        return backendPid;
+    }
+
+    private void run() {
+        long backoffMs = MIN_BACKOFF_MS;
+        while (true) {
+            try (Connection c = db.dedicated(null)) {
+                connection = c;
+                if (isClosed()) {
+                    return;
+                }
+                c.setAutoCommit(true);
+                try (Statement s = c.createStatement()) {
+                    s.execute("SET application_name = 'threadline-notify'");
+                    s.execute("SET synchronous_commit = off"); // the hint is not data: no need to wait for a WAL flush
+                } catch (SQLException ignored) {
+                    // a compatible database without these settings still sends
+                }
+                try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT pg_backend_pid()")) {
+                    backendPid = rs.next() ? rs.getInt(1) : 0;
+                } catch (SQLException ignored) {
+                    backendPid = 0; // only tests look at it
+                }
+                try (PreparedStatement ps = c.prepareStatement(SEND)) {
+                    backoffMs = MIN_BACKOFF_MS;
+                    while (true) {
+                        List<String> batch = take();
+                        if (batch == null) {
+                            return;
+                        }
+                        inFlight = batch.size();
+                        List<String> payloads = payloads(batch, MAX_PAYLOAD_BYTES, packed);
+                        Array array = c.createArrayOf("text", payloads.toArray());
+                        ps.setArray(1, array);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            rs.next();
+                        }
+                        array.free();
+                        inFlight = 0;
+                        sends.incrementAndGet();
+                        sent.addAndGet(batch.size());
+                    }
+                }
+            } catch (SQLException | RuntimeException e) {
+                dropped.addAndGet(inFlight);
+                inFlight = 0;
+                // down: drop what was gathered and what comes until the next try (followers recheck), retry later
+                if (!pauseAfterFailure(backoffMs)) {
+                    return;
+                }
+                backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
+            } finally {
+                connection = null;
+                backendPid = 0;
+            }
+        }
+    }
+
+    private boolean isClosed() {
+        lock.lock();
+        try {
+            return closed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The keys gathered since the last send, waiting for one if there are none; null once closed. */
+    private List<String> take() {
+        lock.lock();
+        try {
+            while (pending.isEmpty() && !closed) {
+                work.awaitUninterruptibly();
+            }
+            if (closed) {
+                return null;
+            }
+            List<String> batch = new ArrayList<>(pending);
+            pending = new LinkedHashSet<>();
+            return batch;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Drops the gathered hints, refuses new ones for {@code ms}; false when closed meanwhile. */
+    private boolean pauseAfterFailure(long ms) {
+        lock.lock();
+        try {
+            dropped.addAndGet(pending.size());
+            pending = new LinkedHashSet<>();
+            down = true;
+            long left = TimeUnit.MILLISECONDS.toNanos(ms);
+            while (!closed && left > 0) {
+                left = work.awaitNanos(left);
+            }
+            down = false;
+            return !closed;
+        } catch (InterruptedException e) {
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The payloads that carry {@code entries}: packed, as few as fit under {@code maxBytes} (UTF-8)
+     * each, entries separated by {@link #SEPARATOR}; otherwise one per entry.
+     */
+    static List<String> payloads(Collection<String> entries, int maxBytes, boolean packed) {
+        List<String> out = new ArrayList<>();
+        if (!packed) {
+            out.addAll(entries);
+            return out;
+        }
+        StringBuilder current = new StringBuilder();
+        int bytes = 0;
+        for (String e : entries) {
+            int n = e.getBytes(StandardCharsets.UTF_8).length;
+            if (bytes > 0 && bytes + 1 + n > maxBytes) {
+                out.add(current.toString());
+                current.setLength(0);
+                bytes = 0;
+            }
+            if (bytes > 0) {
+                current.append(SEPARATOR);
+                bytes++;
+            }
+            current.append(e);
+            bytes += n;
+        }
+        if (bytes > 0) {
+            out.add(current.toString());
+        }
+        return out;
+    }
+
+    /**
+     * Stops the thread: it ends after the send in flight, if any (its connection is aborted when that
+     * send does not end within a few seconds). Later hints are dropped.
+     */
+    @Override
+    public void close() {
+        Thread t;
+        lock.lock();
+        try {
+            closed = true;
+            work.signalAll();
+            t = thread;
+        } finally {
+            lock.unlock();
+        }
+        if (t == null) {
+            return;
+        }
+        try {
+            t.join(TimeUnit.SECONDS.toMillis(5));
+            Connection c = connection;
+            if (t.isAlive() && c != null) {
+                Executor inline = Runnable::run;
+                c.abort(inline); // a send stuck on an unanswering server: break its socket
+            }
+            t.join(TimeUnit.SECONDS.toMillis(5)); // or a connect in progress: it ends within the connect timeout
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (SQLException ignored) {
+            // the connection is closing anyway
+        }
+    }
+}

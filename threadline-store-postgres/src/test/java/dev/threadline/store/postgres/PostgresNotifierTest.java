@@ -1,0 +1,228 @@
+package dev.threadline.store.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.threadline.core.store.AppendRequest;
+import dev.threadline.core.store.SessionKey;
+import dev.threadline.store.tck.StoreFixtures;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The notifier that tells followers after an append commits ({@link HeadNotifier}): a follower in another
+ * store instance wakes by the notification (its re-check interval is made far longer than the test may
+ * wait, so nothing else can wake it), many sessions appended at once all wake their waiters, a notifier
+ * whose connection was killed drops hints and comes back, and closing the store stops its thread.
+ */
+class PostgresNotifierTest {
+    /** So long that a waiter woken within the test's waits was woken by a notification. */
+    private static final long NEVER_MS = TimeUnit.HOURS.toMillis(1);
+    private static final Duration WAIT = Duration.ofMinutes(2);
+
+    private static PostgresStateStore.Options options(String schema) {
+        return PostgresStateStore.Options.defaults().withSchema(schema);
+    }
+
+    @Test
+    void aFollowerInAnotherStoreWakesByTheNotificationOfAnAppend() throws Exception {
+        String schema = PgStores.freshSchema("notify");
+        try (PostgresStateStore writer = PostgresStateStore.open(PgStores.url(), options(schema));
+             PostgresStateStore follower = PostgresStateStore.open(PgStores.url(), options(schema), NEVER_MS, false)) {
+            SessionKey key = new SessionKey("t", "followed");
+            long epoch = PgStores.leasedSession(writer, key, 1, "w");
+            for (long head = 1; head < 4; head++) {
+                long after = head;
+                long deliveredBefore = follower.listener().delivered();
+                CompletableFuture<Long> seen = await(follower, key, after);
+                awaitListening(follower, 1);
+                writer.append(AppendRequest.of(key, head, epoch, StoreFixtures.messages("followed", head + 1, 1)));
+                assertThat(seen.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(head + 1);
+                assertThat(follower.listener().delivered()).isGreaterThan(deliveredBefore);
+            }
+            awaitTrue(() -> writer.notifier().sent() == 3, "the three hints are counted as sent");
+        }
+    }
+
+    @ParameterizedTest(name = "packed={0}")
+    @ValueSource(booleans = {false, true})
+    void manySessionsAppendedAtOnceAllWakeTheirWaiters(boolean packed) throws Exception {
+        String schema = PgStores.freshSchema("notify");
+        int sessions = 64;
+        // long ids: 64 entries of ~150 bytes do not fit one packed payload when they are gathered into one send
+        String pad = "x".repeat(120);
+        try (PostgresStateStore writer = PostgresStateStore.open(PgStores.url(), options(schema), HeadListener.RECHECK_MS, packed);
+             PostgresStateStore follower = PostgresStateStore.open(PgStores.url(), options(schema), NEVER_MS, false)) {
+            List<SessionKey> keys = new ArrayList<>();
+            List<Long> epochs = new ArrayList<>();
+            for (int i = 0; i < sessions; i++) {
+                SessionKey key = new SessionKey("t", "s" + i + pad);
+                keys.add(key);
+                epochs.add(PgStores.leasedSession(writer, key, 1, "w"));
+            }
+            List<CompletableFuture<Long>> seen = new ArrayList<>();
+            for (SessionKey key : keys) {
+                seen.add(await(follower, key, 1));
+            }
+            awaitListening(follower, sessions);
+            long deliveredBefore = follower.listener().delivered();
+            try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+                List<Future<Long>> appends = new ArrayList<>();
+                for (int i = 0; i < sessions; i++) {
+                    SessionKey key = keys.get(i);
+                    long epoch = epochs.get(i);
+                    appends.add(pool.submit(() -> writer.append(AppendRequest.of(key, 1, epoch,
+                            StoreFixtures.messages(key.id(), 2, 1)))));
+                }
+                for (Future<Long> a : appends) {
+                    assertThat(a.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(2);
+                }
+            }
+            for (CompletableFuture<Long> s : seen) {
+                assertThat(s.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(2);
+            }
+            assertThat(follower.listener().delivered() - deliveredBefore).isGreaterThanOrEqualTo(sessions);
+            awaitTrue(() -> writer.notifier().sent() == sessions, "every hint is counted as sent");
+            assertThat(writer.notifier().dropped()).isZero();
+        }
+    }
+
+    @Test
+    void packedPayloadsStayUnderTheServersLimitAndTheServerTakesThem() throws Exception {
+        List<String> entries = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            entries.add("some_schema|tenant" + i + "|" + "session-".repeat(15) + i);
+        }
+        List<String> payloads = HeadNotifier.payloads(entries, HeadNotifier.MAX_PAYLOAD_BYTES, true);
+        assertThat(payloads).hasSizeGreaterThan(1);
+        List<String> back = new ArrayList<>();
+        for (String p : payloads) {
+            assertThat(p.getBytes(java.nio.charset.StandardCharsets.UTF_8).length).isLessThanOrEqualTo(HeadNotifier.MAX_PAYLOAD_BYTES);
+            back.addAll(List.of(p.split(String.valueOf(HeadNotifier.SEPARATOR))));
+        }
+        assertThat(back).isEqualTo(entries);
+        assertThat(HeadNotifier.payloads(entries, HeadNotifier.MAX_PAYLOAD_BYTES, false)).isEqualTo(entries);
+        // the largest payload a send can carry is one the server accepts (it refuses 8000 bytes or more)
+        String largest = "a".repeat(HeadNotifier.MAX_PAYLOAD_BYTES);
+        try (Connection c = connect(); PreparedStatement ps = c.prepareStatement("SELECT pg_notify('threadline_test', ?)")) {
+            for (String p : List.of(payloads.get(0), largest)) {
+                ps.setString(1, p);
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertThat(rs.next()).isTrue();
+                }
+            }
+        }
+    }
+
+    @Test
+    void aNotifierWhoseConnectionIsKilledDropsHintsNeverFailsAnAppendAndReconnects() throws Exception {
+        String schema = PgStores.freshSchema("notify");
+        try (PostgresStateStore writer = PostgresStateStore.open(PgStores.url(), options(schema));
+             PostgresStateStore follower = PostgresStateStore.open(PgStores.url(), options(schema), NEVER_MS, false)) {
+            SessionKey key = new SessionKey("t", "killed");
+            long epoch = PgStores.leasedSession(writer, key, 1, "w");
+            long head = writer.append(AppendRequest.of(key, 1, epoch, StoreFixtures.messages("killed", 2, 1)));
+            awaitTrue(() -> writer.notifier().sent() == 1 && writer.notifier().backendPid() != 0, "the first hint is sent");
+            int killed = writer.notifier().backendPid();
+            try (Connection c = connect(); PreparedStatement ps = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
+                ps.setInt(1, killed);
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertThat(rs.next() && rs.getBoolean(1)).isTrue();
+                }
+            }
+            // appends go on while the notifier finds its connection dead, drops hints and reconnects
+            while (writer.notifier().backendPid() == killed || writer.notifier().backendPid() == 0) {
+                head = writer.append(AppendRequest.of(key, head, epoch, StoreFixtures.messages("killed", head + 1, 1)));
+                assertThat(head).isLessThan(10_000); // a notifier that never comes back fails here, not by hanging
+            }
+            assertThat(writer.notifier().dropped()).isPositive(); // the hint whose send met the dead connection at least
+            // back: a follower wakes by notification again
+            CompletableFuture<Long> seen = await(follower, key, head);
+            awaitListening(follower, 1);
+            long deliveredBefore = follower.listener().delivered();
+            writer.append(AppendRequest.of(key, head, epoch, StoreFixtures.messages("killed", head + 1, 1)));
+            assertThat(seen.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(head + 1);
+            assertThat(follower.listener().delivered()).isGreaterThan(deliveredBefore);
+        }
+    }
+
+    @Test
+    void closingTheStoreStopsTheNotifierThread() throws Exception {
+        String schema = PgStores.freshSchema("notify");
+        Thread thread;
+        try (PostgresStateStore writer = PostgresStateStore.open(PgStores.url(), options(schema))) {
+            assertThat(writer.notifier().thread()).isNull(); // started by the first hint, not before
+            SessionKey key = new SessionKey("t", "closed");
+            long epoch = PgStores.leasedSession(writer, key, 1, "w");
+            writer.append(AppendRequest.of(key, 1, epoch, StoreFixtures.messages("closed", 2, 1)));
+            thread = writer.notifier().thread();
+            assertThat(thread).isNotNull();
+            assertThat(thread.isAlive()).isTrue();
+        }
+        assertThat(thread.isAlive()).isFalse();
+        try (PostgresStateStore off = PostgresStateStore.open(PgStores.url(), options(schema).withNotifications(false))) {
+            assertThat(off.notifier()).isNull(); // notifications off: no notifier at all
+        }
+    }
+
+    private static CompletableFuture<Long> await(PostgresStateStore store, SessionKey key, long after) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return store.awaitHead(key, after, Duration.ofHours(1));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }, Executors.newVirtualThreadPerTaskExecutor());
+    }
+
+    /**
+     * Waits until the follower's listener is connected and has woken everyone once, and {@code sessions}
+     * waiters wait again having seen that wake: from then on only a notification wakes them before the
+     * (huge) re-check interval.
+     */
+    private static void awaitListening(PostgresStateStore follower, int sessions) {
+        awaitTrue(() -> follower.listener().live() && follower.listener().connections() >= 1
+                && follower.listener().parkedOnLatest() == sessions, sessions + " followers wait on a connected listener");
+    }
+
+    /** Waits for a condition with a generous timeout (a condition, not a duration, is what the test waits for). */
+    private static void awaitTrue(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + WAIT + ": " + what);
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+    }
+
+    private static Connection connect() throws Exception {
+        return DriverManager.getConnection(PgUrl.parse(PgStores.url()).jdbcUrl(), credentials());
+    }
+
+    private static java.util.Properties credentials() {
+        PgUrl u = PgUrl.parse(PgStores.url());
+        java.util.Properties p = new java.util.Properties();
+        if (u.user() != null) {
+            p.setProperty("user", u.user());
+        }
+        if (u.password() != null) {
+            p.setProperty("password", u.password());
+        }
+        return p;
+    }
+}
