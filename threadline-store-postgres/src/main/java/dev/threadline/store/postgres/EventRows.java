@@ -11,25 +11,54 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 
 /**
- * The {@code events} table: one row per journal entry, inserted once by the step that wrote it and
- * never updated, so a step's cost does not grow with the history. The payload is the event's
- * {@link RecordCodec} JSON with the version {@code v} it was written in. Stateless.
+ * The {@code events} table (migration 4): one row per journal entry keyed by the session's number and
+ * the seq, inserted once by the step that wrote it. The payload is the event's {@link RecordCodec}
+ * JSON with the version {@code v} it was written in; a transcript row sealed into a segment (ADR 0028,
+ * {@link SegmentRows}) keeps its envelope and has a NULL payload, the only update a row ever gets.
+ * A command id in the runtime's UUID form is the {@code uuid} column (16 bytes), any other id text.
+ * Stateless.
  */
 final class EventRows {
-    private static final String COLUMNS = "seq, step, time, command_id, source, type, touches_transcript, payload, v";
+    /** The session's number from its key, inside the statement (two parameters: tenant, id). */
+    static final String SID = "(SELECT sid FROM sessions WHERE tenant = ? AND id = ?)";
+    private static final String COLUMNS = "seq, step, time, command_id, command_text, source, touches_transcript, payload, v";
 
     private EventRows() {}
 
-    /** An event ready to insert, encoded before a connection is taken. */
-    record Row(long seq, long step, long time, String commandId, String source, String type, boolean transcript,
+    /**
+     * An event ready to insert, encoded before a connection is taken: {@code commandUuid} is set when the
+     * command id is a canonical UUID, {@code commandText} otherwise.
+     */
+    record Row(long seq, long step, long time, UUID commandUuid, String commandText, String source, boolean transcript,
                String payload) {
         static Row of(StoredEvent e) {
-            return new Row(e.seq(), e.step(), EpochNanos.of(e.time()), e.commandId(), e.source().wireName(), e.event().type(),
-                    e.event().touchesTranscript(), RecordCodec.encodeEvent(e.event()));
+            UUID u = uuid(e.commandId());
+            return new Row(e.seq(), e.step(), EpochNanos.of(e.time()), u, u == null ? e.commandId() : null,
+                    e.source().wireName(), e.event().touchesTranscript(), RecordCodec.encodeEvent(e.event()));
+        }
+    }
+
+    /**
+     * A command id in the canonical lower-case UUID form (as the runtime makes them), which the
+     * {@code uuid} column prints back as exactly the same text; null for any other id (a caller's own).
+     */
+    static UUID uuid(String id) {
+        if (id.length() != 36 || id.charAt(8) != '-' || id.charAt(13) != '-' || id.charAt(18) != '-' || id.charAt(23) != '-') {
+            return null;
+        }
+        try {
+            UUID u = UUID.fromString(id);
+            return u.toString().equals(id) ? u : null;
+        } catch (IllegalArgumentException e) {
+            return null;
         }
     }
 
@@ -37,21 +66,32 @@ final class EventRows {
         return events == null ? List.of() : events.stream().map(Row::of).toList();
     }
 
+    /** Binds a row's command id: the uuid column or the text one, the other NULL. */
+    static int bindCommand(PreparedStatement ps, int i, Row r) throws SQLException {
+        if (r.commandUuid() != null) {
+            ps.setObject(i, r.commandUuid());
+            ps.setNull(i + 1, Types.VARCHAR);
+        } else {
+            ps.setNull(i, Types.OTHER);
+            ps.setString(i + 1, r.commandText());
+        }
+        return i + 2;
+    }
+
     static void insert(Connection c, SessionKey key, List<Row> rows) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO events (tenant, session_id, " + COLUMNS
-                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO events (sid, " + COLUMNS
+                + ") VALUES (" + SID + ", ?, ?, ?, ?::uuid, ?, ?, ?, ?, ?)")) {
             for (Row r : rows) {
                 ps.setString(1, key.tenant());
                 ps.setString(2, key.id());
                 ps.setLong(3, r.seq());
                 ps.setLong(4, r.step());
                 ps.setLong(5, r.time());
-                ps.setString(6, r.commandId());
-                ps.setString(7, r.source());
-                ps.setString(8, r.type());
-                ps.setBoolean(9, r.transcript());
-                ps.setString(10, r.payload());
-                ps.setInt(11, RecordCodec.VERSION);
+                int i = bindCommand(ps, 6, r);
+                ps.setString(i++, r.source());
+                ps.setBoolean(i++, r.transcript());
+                ps.setString(i++, r.payload());
+                ps.setShort(i, (short) RecordCodec.VERSION);
                 if (rows.size() == 1) {
                     ps.executeUpdate();
                     return;
@@ -62,42 +102,104 @@ final class EventRows {
         }
     }
 
-    /** The session's own events with {@code fromSeq <= seq <= toSeq}, in order; optionally only transcript ones. */
+    /**
+     * The session's own events with {@code fromSeq <= seq <= toSeq}, in order; optionally only transcript
+     * ones. Sealed rows are read first and their segments after (a row once sealed stays sealed, its
+     * segment committed with it, so the later statement finds it: {@link SegmentRows}).
+     */
     static List<StoredEvent> select(Connection c, SessionKey key, long fromSeq, long toSeq, boolean transcriptOnly)
             throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM events"
-                + " WHERE tenant = ? AND session_id = ? AND seq BETWEEN ? AND ?"
-                + (transcriptOnly ? " AND touches_transcript" : "") + " ORDER BY seq")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM events WHERE sid = " + SID
+                + " AND seq BETWEEN ? AND ?" + (transcriptOnly ? " AND touches_transcript" : "") + " ORDER BY seq")) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
             ps.setLong(3, fromSeq);
             ps.setLong(4, toSeq);
             ps.setFetchSize(1000); // a long range is streamed (needs a transaction) or read whole (auto-commit)
+            List<StoredEvent> out = new ArrayList<>();
+            List<Integer> sealed = null; // positions of rows whose payload is in a segment
+            List<Sealed> envelopes = null;
             try (ResultSet rs = ps.executeQuery()) {
-                List<StoredEvent> out = new ArrayList<>();
                 while (rs.next()) {
-                    out.add(decode(key.id(), rs));
+                    String payload = rs.getString(8);
+                    if (payload == null && rs.getBoolean(7)) {
+                        sealed = sealed == null ? new ArrayList<>() : sealed;
+                        envelopes = envelopes == null ? new ArrayList<>() : envelopes;
+                        sealed.add(out.size());
+                        envelopes.add(envelope(key.id(), rs));
+                        out.add(null);
+                    } else {
+                        out.add(decode(key.id(), rs, payload));
+                    }
                 }
-                return out;
             }
+            return sealed == null ? out : withSealed(c, key, out, sealed, envelopes);
         }
     }
 
+    /** Fills in the events of sealed rows from their segments (ADR 0028). */
+    private static List<StoredEvent> withSealed(Connection c, SessionKey key, List<StoredEvent> out, List<Integer> sealed,
+                                                List<Sealed> envelopes) throws SQLException {
+        Map<Long, Event> events = SegmentRows.sealed(c, key, envelopes.get(0).seq(), envelopes.get(envelopes.size() - 1).seq());
+        for (int n = 0; n < sealed.size(); n++) {
+            Sealed e = envelopes.get(n);
+            Event event = events.get(e.seq());
+            if (event == null) {
+                SessionRows.head(c, key); // deleted meanwhile: not found, rather than corrupt
+                throw new StorageException("session '" + key.id() + "' seq " + e.seq()
+                        + ": corrupt event row (its payload is sealed but no segment holds it)");
+            }
+            out.set(sealed.get(n), new StoredEvent(key.id(), e.seq(), e.step(), e.time(), e.commandId(), e.source(), event));
+        }
+        return out;
+    }
+
+    /** The envelope of a sealed row, whose event is in a segment. */
+    private record Sealed(long seq, long step, Instant time, String commandId, CheckpointSource source) {}
+
+    private static Sealed envelope(String sessionId, ResultSet rs) throws SQLException {
+        long seq = rs.getLong(1);
+        try {
+            return new Sealed(seq, rs.getLong(2), EpochNanos.instant(rs.getLong(3)), commandId(rs), CheckpointSource.fromWire(rs.getString(6)));
+        } catch (RuntimeException e) {
+            throw new StorageException("session '" + sessionId + "' seq " + seq + ": corrupt event row ("
+                    + OneLine.of(e.getMessage()) + ")", e);
+        }
+    }
+
+    /** The command id of the row at {@code rs}: columns 4 (uuid) and 5 (text), exactly one of them set. */
+    private static String commandId(ResultSet rs) throws SQLException {
+        String uuid = rs.getString(4);
+        String text = rs.getString(5);
+        if ((uuid == null) == (text == null)) {
+            throw new IllegalArgumentException(uuid == null ? "no command id" : "two command ids");
+        }
+        return uuid != null ? uuid : text;
+    }
+
     /** One row; a corrupt one is a one-line {@link StorageException} naming its session and seq. */
-    private static StoredEvent decode(String sessionId, ResultSet rs) throws SQLException {
+    private static StoredEvent decode(String sessionId, ResultSet rs, String payload) throws SQLException {
         long seq = rs.getLong(1);
         Event event;
         try {
-            event = RecordCodec.decodeEvent(sessionId, seq, rs.getInt(9), rs.getString(8));
+            event = RecordCodec.decodeEvent(sessionId, seq, rs.getInt(9), payload);
         } catch (StorageException e) {
             throw new StorageException(OneLine.of(e.getMessage()), e.getCause() == null ? e : e.getCause());
         }
         try {
-            return new StoredEvent(sessionId, seq, rs.getLong(2), EpochNanos.instant(rs.getLong(3)), rs.getString(4),
-                    CheckpointSource.fromWire(rs.getString(5)), event);
+            return new StoredEvent(sessionId, seq, rs.getLong(2), EpochNanos.instant(rs.getLong(3)), commandId(rs),
+                    CheckpointSource.fromWire(rs.getString(6)), event);
         } catch (RuntimeException e) {
             throw new StorageException("session '" + sessionId + "' seq " + seq + ": corrupt event row ("
                     + OneLine.of(e.getMessage()) + ")", e);
+        }
+    }
+
+    static void delete(Connection c, SessionKey key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM events WHERE sid = " + SID)) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            ps.executeUpdate();
         }
     }
 }

@@ -109,8 +109,87 @@ final class Migrations {
               PRIMARY KEY (tenant, session_id),
               FOREIGN KEY (tenant, session_id) REFERENCES sessions (tenant, id))"""));
 
+    /**
+     * A command id in the canonical lower-case UUID form, which {@code uuid} reads and prints back as
+     * the same text (what the runtime makes); any other id stays text ({@code command_text}).
+     */
+    static final String CANONICAL_UUID = "^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$";
+
+    /**
+     * The lean journal of version 4 (ADR 0025, 0028). Columns in an order that needs no alignment
+     * padding: the four {@code bigint}s, the 16-byte {@code uuid}, the {@code smallint} version and the
+     * {@code boolean}, then the short texts and the payload. {@code sid} is the session's number
+     * ({@code sessions.sid}); every statement finds it from {@code (tenant, id)} inside the statement.
+     * A command id in the runtime's UUID form is {@code command_id} (16 bytes); a caller's own id is
+     * {@code command_text}; exactly one of them is set. {@code payload} is NULL once the row is sealed
+     * into a segment.
+     */
+    static final String EVENTS_V4 = """
+            CREATE TABLE events (
+              sid                 bigint   NOT NULL,
+              seq                 bigint   NOT NULL,
+              step                bigint   NOT NULL,
+              time                bigint   NOT NULL,
+              command_id          uuid,
+              v                   smallint NOT NULL,
+              touches_transcript  boolean  NOT NULL,
+              source              text     NOT NULL,
+              command_text        text,
+              payload             text,
+              PRIMARY KEY (sid, seq),
+              FOREIGN KEY (sid) REFERENCES sessions (sid),
+              CHECK ((command_id IS NULL) <> (command_text IS NULL)))""";
+
+    /**
+     * Version 4: the lean journal and sealed transcript segments (ADR 0028). Sessions get a number
+     * ({@code sid}, from the sequence {@code session_sids}, unique); the events move to a table keyed
+     * by {@code (sid, seq)} with the time as nanoseconds (as before), no {@code type} column (the
+     * payload names it) and UUID command ids as 16 bytes, copied from the old one in this migration's
+     * transaction; and the {@code segments} table, whose payload column is stored out of line
+     * uncompressed ({@code STORAGE EXTERNAL}; see {@link SegmentRows}). Nothing is sealed by the
+     * migration: the next snapshot of each session does it. And the listing indexes, rebuilt ascending
+     * (read backwards), with the GIN index's pending list off: less index per append (see below).
+     */
+    static final Migration V4 = new Migration(4, "lean events keyed by session number, sealed transcript segments,"
+            + " ascending listing indexes", List.of(
+            "CREATE SEQUENCE session_sids",
+            "ALTER TABLE sessions ADD COLUMN sid bigint",
+            "UPDATE sessions SET sid = nextval('session_sids')",
+            "ALTER TABLE sessions ALTER COLUMN sid SET DEFAULT nextval('session_sids'), ALTER COLUMN sid SET NOT NULL",
+            "CREATE UNIQUE INDEX sessions_by_sid ON sessions (sid)",
+            "ALTER TABLE events RENAME TO events_v3",
+            "ALTER INDEX events_pkey RENAME TO events_v3_pkey",
+            EVENTS_V4,
+            "INSERT INTO events (sid, seq, step, time, command_id, v, touches_transcript, source, command_text, payload)"
+                    + " SELECT s.sid, e.seq, e.step, e.time,"
+                    + " CASE WHEN e.command_id ~ '" + CANONICAL_UUID + "' THEN e.command_id::uuid END,"
+                    + " e.v, e.touches_transcript, e.source,"
+                    + " CASE WHEN e.command_id ~ '" + CANONICAL_UUID + "' THEN NULL ELSE e.command_id END, e.payload"
+                    + " FROM events_v3 e JOIN sessions s ON s.tenant = e.tenant AND s.id = e.session_id",
+            "DROP TABLE events_v3",
+            """
+            CREATE TABLE segments (
+              sid        bigint   NOT NULL,
+              last_seq   bigint   NOT NULL,
+              first_seq  bigint   NOT NULL,
+              v          smallint NOT NULL,
+              payloads   text     NOT NULL,
+              PRIMARY KEY (sid, last_seq),
+              UNIQUE (sid, first_seq),
+              FOREIGN KEY (sid) REFERENCES sessions (sid))""",
+            "ALTER TABLE segments ALTER COLUMN payloads SET STORAGE EXTERNAL",
+            // every append rewrites its session row with a new updated_at, which the listing indexes hold, so
+            // the update is never HOT and adds an entry to each index: ascending (read backwards for the
+            // listing's updated_at DESC, id) they take it at their right end, where a leaf split leaves
+            // pages full rather than half; and the GIN index takes it in its tree instead of a pending list
+            "DROP INDEX sessions_recent",
+            "CREATE INDEX sessions_recent ON sessions (tenant, updated_at, id DESC)",
+            "DROP INDEX sessions_user_recent",
+            "CREATE INDEX sessions_user_recent ON sessions (tenant, user_id, updated_at, id DESC)",
+            "ALTER INDEX sessions_metadata SET (fastupdate = off)"));
+
     /** Every migration, in order: element i brings version i to i + 1. */
-    static final List<Migration> ALL = List.of(V1, V2, V3);
+    static final List<Migration> ALL = List.of(V1, V2, V3, V4);
 
     /** The version this code writes. */
     static int latest() {
@@ -164,7 +243,9 @@ final class Migrations {
                 return;
             } catch (SQLException e) {
                 // two processes creating it at once: one of them fails on the catalog's unique key; the table exists then
-                boolean raced = "23505".equals(e.getSQLState()) || "42P07".equals(e.getSQLState());
+                // (a unique key of the catalog, the table, or its row type: which one depends on the timing)
+                boolean raced = "23505".equals(e.getSQLState()) || "42P07".equals(e.getSQLState())
+                        || "42710".equals(e.getSQLState());
                 if (!raced || attempt >= 3) {
                     throw e;
                 }

@@ -9,6 +9,7 @@ import dev.threadline.core.SessionExistsException;
 import dev.threadline.core.SessionNotFoundException;
 import dev.threadline.core.StorageException;
 import dev.threadline.core.VersionConflictException;
+import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.internal.store.StoreChecks;
@@ -429,6 +430,18 @@ public final class PostgresStateStore implements StateStore {
         return readEvents(key, fromSeq, toSeq, true);
     }
 
+    /** Sealed segments wholly inside the range are parsed whole, one parse per segment (ADR 0028); the rest row by row. */
+    @Override
+    public List<Event> readOwnTranscriptEvents(SessionKey key, long fromSeq, long toSeq) {
+        return db.read(() -> "read the transcript of session '" + key.id() + "' seq " + fromSeq + ".." + toSeq, c -> {
+            List<Event> out = SegmentRows.transcriptEvents(c, key, fromSeq, toSeq);
+            if (out.isEmpty()) {
+                SessionRows.head(c, key); // an unknown session is an error, an empty range is not
+            }
+            return out;
+        });
+    }
+
     private List<StoredEvent> readEvents(SessionKey key, long fromSeq, long toSeq, boolean transcriptOnly) {
         return db.read(() -> "read session '" + key.id() + "' seq " + fromSeq + ".." + toSeq, c -> {
             List<StoredEvent> out = EventRows.select(c, key, fromSeq, toSeq, transcriptOnly);
@@ -462,9 +475,11 @@ public final class PostgresStateStore implements StateStore {
     public void saveSnapshot(SessionKey key, StateSnapshot snapshot) {
         String payload = RecordCodec.encodeSnapshot(snapshot);
         db.write(() -> "save a snapshot of session '" + key.id() + "' at seq " + snapshot.seq(), c -> {
+            long head = SessionRows.head(c, key);
             if (!SharedRows.saveSnapshot(c, key, snapshot.seq(), payload)) {
                 throw new SessionNotFoundException(key.id());
             }
+            SegmentRows.seal(c, key, Math.min(head, snapshot.seq())); // ADR 0028
             return null;
         });
     }

@@ -16,7 +16,8 @@ import java.util.List;
 
 /**
  * One page of a tenant's sessions, most recently updated first, ties by id, read through the index
- * {@code sessions_recent (tenant, updated_at DESC, id)} (or {@code sessions_user_recent} with a user):
+ * {@code sessions_recent (tenant, updated_at, id DESC)} read backwards (or {@code sessions_user_recent}
+ * with a user; ascending since migration 4, so the entry every append adds goes to the index's right end):
  * the cursor's {@code updated_at <= ?} is an index condition, so a page starts where the last one
  * ended rather than skipping rows. The metadata filter is {@code metadata @> ?::jsonb} (GIN index
  * {@code sessions_metadata}; the planner picks it when the filter is selective). Stateless.

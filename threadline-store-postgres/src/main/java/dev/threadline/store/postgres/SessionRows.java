@@ -110,9 +110,10 @@ final class SessionRows {
         }
     }
 
-    /** Deletes the session and every row that hangs off it (events, snapshots, command records). */
+    /** Deletes the session and every row that hangs off it (events, segments, snapshots, command records, interrupts). */
     static void delete(Connection c, SessionKey key) throws SQLException {
-        for (String sql : List.of("DELETE FROM events WHERE tenant = ? AND session_id = ?",
+        for (String sql : List.of("DELETE FROM events WHERE sid = " + EventRows.SID,
+                "DELETE FROM segments WHERE sid = " + EventRows.SID,
                 "DELETE FROM snapshots WHERE tenant = ? AND session_id = ?",
                 "DELETE FROM commands WHERE tenant = ? AND session_id = ?",
                 "DELETE FROM interrupts WHERE tenant = ? AND session_id = ?",

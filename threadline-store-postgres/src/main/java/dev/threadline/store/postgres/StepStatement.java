@@ -17,7 +17,7 @@ import java.util.List;
  * commit, by the store's {@link HeadNotifier}: a notify inside this statement would serialise commits.)
  */
 final class StepStatement {
-    /** The most events one statement carries (11 parameters each, far below the protocol's 65,535). */
+    /** The most events one statement carries (9 parameters each, far below the protocol's 65,535). */
     static final int MAX_EVENTS = 1000;
 
     private StepStatement() {}
@@ -27,17 +27,17 @@ final class StepStatement {
                 WITH moved AS (
                   UPDATE sessions SET head_seq = ?, updated_at = ?
                   WHERE tenant = ? AND id = ? AND head_seq = ? AND lease_epoch = ?
-                  RETURNING tenant, id
+                  RETURNING sid
                 ),
                 inserted AS (
-                  INSERT INTO events (tenant, session_id, seq, step, time, command_id, source, type, touches_transcript, payload, v)
-                  SELECT moved.tenant, moved.id, e.seq, e.step, e.time, e.command_id, e.source, e.type, e.tt, e.payload, e.v
+                  INSERT INTO events (sid, seq, step, time, command_id, command_text, source, touches_transcript, payload, v)
+                  SELECT moved.sid, e.seq, e.step, e.time, e.command_id, e.command_text, e.source, e.tt, e.payload, e.v
                   FROM moved, (VALUES\s""");
         for (int i = 0; i < events; i++) {
-            sql.append(i == 0 ? "" : ", ").append("(?::bigint, ?::bigint, ?::bigint, ?, ?, ?, ?::boolean, ?, ?::integer)");
+            sql.append(i == 0 ? "" : ", ").append("(?::bigint, ?::bigint, ?::bigint, ?::uuid, ?, ?, ?::boolean, ?, ?::smallint)");
         }
         sql.append("""
-                ) AS e (seq, step, time, command_id, source, type, tt, payload, v)
+                ) AS e (seq, step, time, command_id, command_text, source, tt, payload, v)
                   RETURNING 1)
                 SELECT count(*) FROM moved""");
         return sql.toString();
@@ -61,12 +61,11 @@ final class StepStatement {
                 ps.setLong(i++, r.seq());
                 ps.setLong(i++, r.step());
                 ps.setLong(i++, r.time());
-                ps.setString(i++, r.commandId());
+                i = EventRows.bindCommand(ps, i, r);
                 ps.setString(i++, r.source());
-                ps.setString(i++, r.type());
                 ps.setBoolean(i++, r.transcript());
                 ps.setString(i++, r.payload());
-                ps.setInt(i++, RecordCodec.VERSION);
+                ps.setShort(i++, (short) RecordCodec.VERSION);
             }
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();

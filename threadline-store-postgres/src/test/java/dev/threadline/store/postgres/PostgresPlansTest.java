@@ -39,8 +39,8 @@ class PostgresPlansTest {
                            CASE WHEN g % 100 = 0 THEN '{"project":"rare"}'::jsonb ELSE '{"project":"common"}'::jsonb END
                     FROM generate_series(1, 9000) g""");
             s.execute("""
-                    INSERT INTO events (tenant, session_id, seq, step, time, command_id, source, type, touches_transcript, payload, v)
-                    SELECT 't1', 's1', g, g, g, 'c', 'input', 'UserMessageReceived', true, '{}', 2
+                    INSERT INTO events (sid, seq, step, time, command_text, source, touches_transcript, payload, v)
+                    SELECT (SELECT sid FROM sessions WHERE tenant = 't1' AND id = 's1'), g, g, g, 'c', 'input', true, '{}', 2
                     FROM generate_series(1, 20000) g""");
             s.execute("UPDATE sessions SET head_seq = 20000 WHERE tenant = 't1' AND id = 's1'");
             s.execute("ANALYZE");
@@ -88,8 +88,9 @@ class PostgresPlansTest {
         statements.put("list, metadata filter (selective)",
                 inline(SessionPages.sql(false, false, true), "t1", "{\"project\":\"rare\"}", 51));
         statements.put("readOwn, 100 events in the middle of 20,000",
-                "SELECT seq, step, time, command_id, source, type, touches_transcript, payload, v FROM events"
-                        + " WHERE tenant = 't1' AND session_id = 's1' AND seq BETWEEN 10000 AND 10099 ORDER BY seq");
+                "SELECT seq, step, time, command_id, command_text, source, touches_transcript, payload, v FROM events"
+                        + " WHERE sid = (SELECT sid FROM sessions WHERE tenant = 't1' AND id = 's1')"
+                        + " AND seq BETWEEN 10000 AND 10099 ORDER BY seq");
 
         StringBuilder report = new StringBuilder();
         Map<String, String> plans = new LinkedHashMap<>();

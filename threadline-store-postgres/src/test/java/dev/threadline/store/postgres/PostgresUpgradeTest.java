@@ -37,6 +37,9 @@ import org.junit.jupiter.api.Test;
  * Schema migrations on stored fixtures: a version 1 database (its DDL frozen in
  * {@code fixtures/schema-v1.sql}) with rows in it is upgraded to the current version when a store
  * opens it, and reads, lists (the metadata filled in from the rows), appends and leases as a new one;
+ * a version 3 database ({@code fixtures/schema-v3.sql}) with a branch, UUID and caller command ids,
+ * snapshots, command records and record version 2 rows moves to the lean journal of version 4 with
+ * every event as it was, and seals on its next snapshot;
  * a database of a newer version is refused; processes creating one schema at once all succeed.
  */
 class PostgresUpgradeTest {
@@ -123,7 +126,132 @@ class PostgresUpgradeTest {
                 while (rs.next()) {
                     versions.add(rs.getInt(1));
                 }
-                assertThat(versions).containsExactly(1, 2, 3);
+                assertThat(versions).containsExactly(1, 2, 3, 4);
+            }
+        }
+    }
+
+    /** Inserts a session row and its events as version 3 wrote them (record version {@code v}). */
+    private static void insertV3Session(Connection c, SessionInfo info, long head, List<StoredEvent> events, int v)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO sessions (tenant, id, user_id, parent_id, parent_seq,"
+                + " info, v, head_seq, created_at, updated_at, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?::jsonb)")) {
+            ps.setString(1, info.tenant());
+            ps.setString(2, info.id());
+            ps.setString(3, info.userId());
+            ps.setString(4, info.parentId());
+            ps.setLong(5, info.parentSeq());
+            ps.setString(6, RecordCodec.encodeSession(info));
+            ps.setInt(7, v);
+            ps.setLong(8, head);
+            ps.setLong(9, 1_000 + head);
+            ps.setString(10, dev.threadline.core.json.Json.write(info.metadata()));
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO events (tenant, session_id, seq, step, time, command_id,"
+                + " source, type, touches_transcript, payload, v) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+            for (StoredEvent e : events) {
+                ps.setString(1, info.tenant());
+                ps.setString(2, info.id());
+                ps.setLong(3, e.seq());
+                ps.setLong(4, e.step());
+                ps.setLong(5, EpochNanos.of(e.time()));
+                ps.setString(6, e.commandId());
+                ps.setString(7, e.source().wireName());
+                ps.setString(8, e.event().type());
+                ps.setBoolean(9, e.event().touchesTranscript());
+                ps.setString(10, RecordCodec.encodeEvent(e.event()));
+                ps.setInt(11, v);
+                ps.executeUpdate();
+            }
+        }
+    }
+
+    /** {@code events} with their command ids replaced: UUIDs (canonical and upper case) and a caller's text in turn. */
+    private static List<StoredEvent> withCommandIds(List<StoredEvent> events) {
+        List<StoredEvent> out = new ArrayList<>();
+        for (StoredEvent e : events) {
+            String id = switch ((int) (e.seq() % 3)) {
+                case 0 -> java.util.UUID.nameUUIDFromBytes(("c" + e.seq()).getBytes(StandardCharsets.UTF_8)).toString();
+                case 1 -> java.util.UUID.nameUUIDFromBytes(("u" + e.seq()).getBytes(StandardCharsets.UTF_8)).toString().toUpperCase();
+                default -> e.commandId();
+            };
+            out.add(new StoredEvent(e.sessionId(), e.seq(), e.step(), e.time(), id, e.source(), e.event()));
+        }
+        return out;
+    }
+
+    @Test
+    void aVersionThreeDatabaseMovesToTheLeanJournalWithEveryEventAsItWasAndSealsOnItsNextSnapshot() throws Exception {
+        String schema = PgStores.freshSchema("v3");
+        String url = PgStores.url();
+        run(schema, fixture("schema-v3.sql"));
+        SessionInfo root = StoreFixtures.root("root", "t", "ann");
+        List<StoredEvent> rootEvents = withCommandIds(journal(root, 40));
+        SessionInfo branch = StoreFixtures.branch(root, "branch", 20);
+        List<StoredEvent> branchEvents = new ArrayList<>(List.of(StoreFixtures.first(branch)));
+        branchEvents.addAll(StoreFixtures.messages("branch", 22, 5));
+        SessionInfo other = StoreFixtures.root("root", "t2", "bob"); // the same id in another tenant
+        List<StoredEvent> otherEvents = journal(other, 3);
+        try (Connection c = PgServer.shared().connect(PgStores.DB); Statement s = c.createStatement()) {
+            s.execute("SET search_path TO " + schema);
+            insertV3Session(c, root, 40, rootEvents, 3);
+            insertV3Session(c, branch, 26, branchEvents, 3);
+            insertV3Session(c, other, 3, otherEvents, 2);
+            s.execute("INSERT INTO snapshots (tenant, session_id, seq, payload, v) VALUES ('t', 'root', 10, '"
+                    + RecordCodec.encodeSnapshot(dev.threadline.store.tck.RoundTripFixtures.snapshot(10)).replace("'", "''") + "', 3)");
+            s.execute("INSERT INTO commands (tenant, session_id, command_id, fingerprint, seq, result)"
+                    + " VALUES ('t', 'root', 'cmd-1', 'fp', 40, NULL)");
+        }
+
+        try (PostgresStateStore store = PostgresStateStore.open(url, PostgresStateStore.Options.defaults().withSchema(schema))) {
+            SessionKey r = SessionKey.of(root);
+            SessionKey b = SessionKey.of(branch);
+            SessionKey o = SessionKey.of(other);
+            assertThat(store.readOwn(r, 1, 100)).isEqualTo(rootEvents);
+            assertThat(store.readOwn(b, 1, 100)).isEqualTo(branchEvents);
+            assertThat(store.readOwn(o, 1, 100)).isEqualTo(otherEvents);
+            assertThat(dev.threadline.core.internal.store.Lineage.read(store, b, 1, 26))
+                    .isEqualTo(java.util.stream.Stream.concat(rootEvents.subList(0, 20).stream(), branchEvents.stream()).toList());
+            assertThat(store.head(r)).isEqualTo(40);
+            assertThat(store.latestSnapshot(r, 40)).contains(dev.threadline.store.tck.RoundTripFixtures.snapshot(10));
+            assertThat(store.command(r, "cmd-1")).isPresent();
+
+            long epoch = ((LeaseResult.Acquired) store.acquire(r, "w", Duration.ofMinutes(1), null)).lease().epoch();
+            List<StoredEvent> more = StoreFixtures.messages("root", 41, 3);
+            assertThat(store.append(AppendRequest.of(r, 40, epoch, more))).isEqualTo(43);
+            store.saveSnapshot(r, dev.threadline.store.tck.RoundTripFixtures.snapshot(43));
+            List<StoredEvent> all = new ArrayList<>(rootEvents);
+            all.addAll(more);
+            assertThat(store.readOwn(r, 1, 100)).isEqualTo(all);
+            assertThat(store.readOwnTranscriptEvents(r, 1, 100))
+                    .isEqualTo(all.stream().filter(e -> e.event().touchesTranscript()).map(StoredEvent::event).toList());
+            store.delete(b);
+            assertThat(store.readOwn(r, 1, 100)).isEqualTo(all);
+        }
+        try (Connection c = PgServer.shared().connect(PgStores.DB); Statement s = c.createStatement()) {
+            s.execute("SET search_path TO " + schema);
+            try (ResultSet rs = s.executeQuery("SELECT count(DISTINCT sid), count(*) FROM sessions")) {
+                rs.next();
+                assertThat(rs.getInt(1)).as("distinct session numbers").isEqualTo(2).isEqualTo(rs.getInt(2));
+            }
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FILTER (WHERE command_id IS NOT NULL),"
+                    + " count(*) FILTER (WHERE command_text IS NOT NULL) FROM events e JOIN sessions s USING (sid)"
+                    + " WHERE s.tenant = 't' AND s.id = 'root' AND e.seq <= 40")) {
+                rs.next();
+                assertThat(rs.getInt(1)).as("canonical UUIDs packed").isEqualTo(13);
+                assertThat(rs.getInt(2)).as("other ids as text").isEqualTo(27);
+            }
+            try (ResultSet rs = s.executeQuery("SELECT first_seq, last_seq FROM segments")) {
+                assertThat(rs.next()).as("the snapshot sealed the transcript").isTrue();
+                assertThat(rs.getLong(1)).isEqualTo(1);
+                assertThat(rs.getLong(2)).isEqualTo(43);
+                assertThat(rs.next()).isFalse();
+            }
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM information_schema.tables WHERE table_schema = '"
+                    + schema + "' AND table_name = 'events_v3'")) {
+                rs.next();
+                assertThat(rs.getInt(1)).as("the old table is gone").isZero();
             }
         }
     }

@@ -1,0 +1,227 @@
+package dev.threadline.store.postgres;
+
+import dev.threadline.core.StorageException;
+import dev.threadline.core.event.Event;
+import dev.threadline.core.internal.json.RecordCodec;
+import dev.threadline.core.internal.store.Segments;
+import dev.threadline.core.store.SessionKey;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code segments} table (migration 4, ADR 0028): the transcript of a session's older steps,
+ * sealed when a snapshot is saved. A segment is one row of a JSON array holding the payloads of the
+ * session's own transcript events with {@code first_seq <= seq <= last_seq}, in seq order; those
+ * event rows keep their envelope and have a NULL payload. The array is stored out of line and
+ * uncompressed ({@code STORAGE EXTERNAL}): sizes are what the text is, and a read copies it without
+ * decompressing; {@code ALTER TABLE segments ALTER COLUMN payloads SET STORAGE EXTENDED} turns pglz
+ * (or, with {@code default_toast_compression = lz4}, LZ4) compression on for segments written after it.
+ *
+ * <p>Under READ COMMITTED every statement sees the latest commit. Sealing is monotonic (a row once
+ * sealed stays sealed, and its segment is committed in the same transaction) and segments of a session
+ * never overlap: so a reader reads the rows first and the segments after, and finds in the later
+ * statement the segment of every NULL payload the earlier one saw (or the session is gone). Two seals
+ * of one session at once both start after the last segment they see, so both insert the same
+ * {@code (sid, first_seq)}: its unique key makes the second wait for the first and then do nothing
+ * ({@code ON CONFLICT DO NOTHING}), so segments never overlap, and no seal locks the session row an
+ * append moves (appends never wait for a seal). Stateless.
+ */
+final class SegmentRows {
+    private static final String SID = EventRows.SID;
+
+    private SegmentRows() {}
+
+    /** One segment row. */
+    record Segment(long firstSeq, long lastSeq, int version, byte[] payloads) {
+        List<Event> events(String sessionId) {
+            try {
+                return RecordCodec.decodeSegment(sessionId, firstSeq, lastSeq, version, payloads);
+            } catch (StorageException e) {
+                throw new StorageException(OneLine.of(e.getMessage()), e.getCause() == null ? e : e.getCause());
+            }
+        }
+    }
+
+    /**
+     * Seals the session's unsealed own transcript events with {@code seq <= upTo} into one new segment,
+     * if there are at least {@link Segments#MIN_EVENTS} of them; inside the caller's transaction. When
+     * another transaction sealed from the same seq meanwhile, does nothing.
+     */
+    static void seal(Connection c, SessionKey key, long upTo) throws SQLException {
+        long after = lastSealed(c, key);
+        if (upTo <= after) {
+            return;
+        }
+        List<String> payloads = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT seq, v, payload FROM events WHERE sid = " + SID
+                + " AND seq > ? AND seq <= ? AND touches_transcript AND payload IS NOT NULL ORDER BY seq")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            ps.setLong(3, after);
+            ps.setLong(4, upTo);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    payloads.add(sealable(key, rs.getLong(1), rs.getInt(2), rs.getString(3)));
+                }
+            }
+        }
+        if (payloads.size() < Segments.MIN_EVENTS) {
+            return;
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO segments (sid, last_seq, first_seq, v, payloads)"
+                + " VALUES (" + SID + ", ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            ps.setLong(3, upTo);
+            ps.setLong(4, after + 1);
+            ps.setShort(5, (short) RecordCodec.VERSION);
+            ps.setString(6, RecordCodec.encodeSegment(payloads));
+            if (ps.executeUpdate() == 0) {
+                return; // a seal from the same seq committed first: its segment holds these rows
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("UPDATE events SET payload = NULL WHERE sid = " + SID
+                + " AND seq > ? AND seq <= ? AND touches_transcript AND payload IS NOT NULL")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            ps.setLong(3, after);
+            ps.setLong(4, upTo);
+            int sealed = ps.executeUpdate();
+            if (sealed != payloads.size()) { // the rows read above: no other seal owns this range (its first_seq is ours)
+                throw new StorageException("session '" + key.id() + "': sealing seq " + (after + 1) + ".." + upTo + " found "
+                        + payloads.size() + " payloads but " + sealed + " rows");
+            }
+        }
+    }
+
+    private static String sealable(SessionKey key, long seq, int version, String payload) {
+        try {
+            return RecordCodec.sealable(key.id(), seq, version, payload);
+        } catch (StorageException e) {
+            throw new StorageException(OneLine.of(e.getMessage()), e.getCause() == null ? e : e.getCause());
+        }
+    }
+
+    /** The last seq sealed so far (0 when none). */
+    private static long lastSealed(Connection c, SessionKey key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT COALESCE(max(last_seq), 0) FROM segments WHERE sid = " + SID)) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** The segments that hold any seq of {@code from..to}, in order. */
+    static List<Segment> overlapping(Connection c, SessionKey key, long from, long to) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT first_seq, last_seq, v, payloads FROM segments WHERE sid = "
+                + SID + " AND last_seq >= ? AND first_seq <= ? ORDER BY last_seq")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            ps.setLong(3, from);
+            ps.setLong(4, to);
+            try (ResultSet rs = ps.executeQuery()) {
+                List<Segment> out = new ArrayList<>();
+                while (rs.next()) {
+                    out.add(new Segment(rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getBytes(4)));
+                }
+                return out;
+            }
+        }
+    }
+
+    /**
+     * The sealed events with {@code from <= seq <= to}, by seq: each overlapping segment parsed and put
+     * beside the seqs of its transcript rows.
+     */
+    static Map<Long, Event> sealed(Connection c, SessionKey key, long from, long to) throws SQLException {
+        Map<Long, Event> out = new HashMap<>();
+        for (Segment s : overlapping(c, key, from, to)) {
+            Segments.zip(key.id(), s.firstSeq(), s.lastSeq(), s.events(key.id()), transcriptSeqs(c, key, s), from, to, out);
+        }
+        return out;
+    }
+
+    private static List<Long> transcriptSeqs(Connection c, SessionKey key, Segment s) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT seq FROM events WHERE sid = " + SID
+                + " AND seq BETWEEN ? AND ? AND touches_transcript ORDER BY seq")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            ps.setLong(3, s.firstSeq());
+            ps.setLong(4, s.lastSeq());
+            try (ResultSet rs = ps.executeQuery()) {
+                List<Long> out = new ArrayList<>();
+                while (rs.next()) {
+                    out.add(rs.getLong(1));
+                }
+                return out;
+            }
+        }
+    }
+
+    /**
+     * The session's own transcript events with {@code from <= seq <= to}, without envelopes, in order: a
+     * segment wholly inside the range is parsed whole; the rest is read row by row (payload and version
+     * only), through {@link EventRows#select} where a row turns out sealed or a segment is cut by the range.
+     */
+    static List<Event> transcriptEvents(Connection c, SessionKey key, long from, long to) throws SQLException {
+        List<Event> out = new ArrayList<>();
+        long next = from;
+        for (Segment s : overlapping(c, key, from, to)) {
+            if (s.firstSeq() > next) {
+                rows(c, key, next, s.firstSeq() - 1, out);
+            }
+            if (s.firstSeq() >= from && s.lastSeq() <= to) {
+                out.addAll(s.events(key.id()));
+            } else {
+                long a = Math.max(from, s.firstSeq());
+                long b = Math.min(to, s.lastSeq());
+                EventRows.select(c, key, a, b, true).forEach(e -> out.add(e.event()));
+            }
+            next = Math.min(to, s.lastSeq()) + 1;
+        }
+        if (next <= to) {
+            rows(c, key, next, to, out);
+        }
+        return out;
+    }
+
+    /** Unsealed rows read lean; a row sealed since the segments were listed sends the range the full way. */
+    private static void rows(Connection c, SessionKey key, long from, long to, List<Event> out) throws SQLException {
+        int start = out.size();
+        boolean sealedSince = false;
+        try (PreparedStatement ps = c.prepareStatement("SELECT seq, v, payload FROM events WHERE sid = " + SID
+                + " AND seq BETWEEN ? AND ? AND touches_transcript ORDER BY seq")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            ps.setLong(3, from);
+            ps.setLong(4, to);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    byte[] payload = rs.getBytes(3);
+                    if (payload == null) {
+                        sealedSince = true;
+                        break;
+                    }
+                    try {
+                        out.add(RecordCodec.decodeEvent(key.id(), rs.getLong(1), rs.getInt(2), payload));
+                    } catch (StorageException e) {
+                        throw new StorageException(OneLine.of(e.getMessage()), e.getCause() == null ? e : e.getCause());
+                    }
+                }
+            }
+        }
+        if (sealedSince) {
+            out.subList(start, out.size()).clear();
+            EventRows.select(c, key, from, to, true).forEach(e -> out.add(e.event()));
+        }
+    }
+}
