@@ -76,6 +76,26 @@ class PostgresPlansTest {
         }
     }
 
+    /**
+     * Regression: version 4 turned the metadata GIN index's pending list off, and every append's
+     * (non-HOT) session update then wrote into a posting tree whose WAL grows with it: the WAL per step
+     * nearly doubled from 10 to 10,000 messages. The store's indexes must leave it on.
+     */
+    @Test
+    void theMetadataIndexKeepsItsPendingListSoTheWalPerStepStaysFlat() throws SQLException {
+        try (Connection c = PgServer.shared().connect(PgStores.DB); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT i.relname, coalesce(array_to_string(i.reloptions, ','), '')"
+                     + " FROM pg_class i JOIN pg_index x ON x.indexrelid = i.oid JOIN pg_class t ON t.oid = x.indrelid"
+                     + " JOIN pg_namespace n ON n.oid = t.relnamespace WHERE n.nspname = '" + schema + "'")) {
+            int indexes = 0;
+            while (rs.next()) {
+                indexes++;
+                assertThat(rs.getString(2)).as("options of index %s", rs.getString(1)).doesNotContain("fastupdate=off");
+            }
+            assertThat(indexes).as("the schema's indexes were read").isGreaterThan(5);
+        }
+    }
+
     @Test
     void listingAndRangeReadsGoThroughIndexes() throws SQLException, IOException {
         Map<String, String> statements = new LinkedHashMap<>();
