@@ -52,24 +52,39 @@ final class RawLimits {
         }
     }
 
-    /** Reads and parses once; returns the time in nanoseconds. */
+    /**
+     * Reads and parses once, as plainly as the stored form allows; returns the time in nanoseconds. Since
+     * schema v6 the transcript before a session's last snapshot is in sealed segments (ADR 0028): the raw
+     * read parses each segment's array, then every row that still holds its payload.
+     */
     static long readAndParseNanos(Path threadlineDb, String session, long expected) throws Exception {
         long t0 = System.nanoTime(); // a fresh reader: the connection is opened inside the timing, as a cold load's is
         int n = 0;
-        try (Connection c = SqliteFiles.open(threadlineDb);
-             PreparedStatement ps = c.prepareStatement( // schema v5: the journal is keyed by the session's number
-                     "SELECT payload, v FROM events WHERE sid = (SELECT sid FROM sessions WHERE id = ?) ORDER BY seq")) {
-            ps.setString(1, session);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    RecordCodec.decodeEvent(session, n + 1, rs.getInt(2), rs.getString(1)); // the stored form's own parse
-                    n++;
+        String sid = "(SELECT sid FROM sessions WHERE id = ?)"; // schema v5: the journal is keyed by the session's number
+        try (Connection c = SqliteFiles.open(threadlineDb)) {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT first_seq, last_seq, v, payloads FROM segments WHERE sid = " + sid + " ORDER BY last_seq")) {
+                ps.setString(1, session);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        n += RecordCodec.decodeSegment(session, rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getBytes(4)).size();
+                    }
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT payload, v, seq FROM events WHERE sid = " + sid + " AND payload IS NOT NULL ORDER BY seq")) {
+                ps.setString(1, session);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        RecordCodec.decodeEvent(session, rs.getLong(3), rs.getInt(2), rs.getString(1)); // the stored form's own parse
+                        n++;
+                    }
                 }
             }
         }
         long nanos = System.nanoTime() - t0;
         if (n != expected) {
-            throw new IllegalStateException("read " + n + " rows of " + session + ", expected " + expected);
+            throw new IllegalStateException("read " + n + " events of " + session + ", expected " + expected);
         }
         return nanos;
     }
