@@ -2,6 +2,7 @@ package dev.threadline.store.postgres;
 
 import dev.threadline.core.StorageException;
 import dev.threadline.core.event.Event;
+import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.internal.store.Segments;
 import dev.threadline.core.store.SessionKey;
@@ -10,7 +11,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -36,17 +36,6 @@ final class SegmentRows {
     private static final String SID = EventRows.SID;
 
     private SegmentRows() {}
-
-    /** One segment row. */
-    record Segment(long firstSeq, long lastSeq, int version, byte[] payloads) {
-        List<Event> events(String sessionId) {
-            try {
-                return RecordCodec.decodeSegment(sessionId, firstSeq, lastSeq, version, payloads);
-            } catch (StorageException e) {
-                throw new StorageException(OneLine.of(e.getMessage()), e.getCause() == null ? e : e.getCause());
-            }
-        }
-    }
 
     /**
      * Seals the session's unsealed own transcript events with {@code seq <= upTo} into one new segment,
@@ -120,108 +109,93 @@ final class SegmentRows {
         }
     }
 
-    /** The segments that hold any seq of {@code from..to}, in order. */
-    static List<Segment> overlapping(Connection c, SessionKey key, long from, long to) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT first_seq, last_seq, v, payloads FROM segments WHERE sid = "
-                + SID + " AND last_seq >= ? AND first_seq <= ? ORDER BY last_seq")) {
-            ps.setString(1, key.tenant());
-            ps.setString(2, key.id());
-            ps.setLong(3, from);
-            ps.setLong(4, to);
-            try (ResultSet rs = ps.executeQuery()) {
-                List<Segment> out = new ArrayList<>();
-                while (rs.next()) {
-                    out.add(new Segment(rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getBytes(4)));
+    /** The reads {@link Segments}' walks need, on {@code c} for {@code key}. */
+    static Segments.Reader<SQLException> reader(Connection c, SessionKey key) {
+        return new Segments.Reader<>() {
+            @Override
+            public List<Segments.Segment> overlapping(long from, long to) throws SQLException {
+                try (PreparedStatement ps = c.prepareStatement("SELECT first_seq, last_seq, v, payloads FROM segments WHERE sid = "
+                        + SID + " AND last_seq >= ? AND first_seq <= ? ORDER BY last_seq")) {
+                    bind(ps, key, from, to);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        List<Segments.Segment> out = new ArrayList<>();
+                        while (rs.next()) {
+                            out.add(new Segments.Segment(rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getBytes(4)));
+                        }
+                        return out;
+                    }
                 }
-                return out;
             }
-        }
+
+            @Override
+            public List<Event> events(Segments.Segment s) {
+                try {
+                    return RecordCodec.decodeSegment(key.id(), s.firstSeq(), s.lastSeq(), s.version(), s.payloads());
+                } catch (StorageException e) {
+                    throw new StorageException(OneLine.of(e.getMessage()), e.getCause() == null ? e : e.getCause());
+                }
+            }
+
+            @Override
+            public List<Long> transcriptSeqs(Segments.Segment s) throws SQLException {
+                try (PreparedStatement ps = c.prepareStatement("SELECT seq FROM events WHERE sid = " + SID
+                        + " AND seq BETWEEN ? AND ? AND touches_transcript ORDER BY seq")) {
+                    bind(ps, key, s.firstSeq(), s.lastSeq());
+                    try (ResultSet rs = ps.executeQuery()) {
+                        List<Long> out = new ArrayList<>();
+                        while (rs.next()) {
+                            out.add(rs.getLong(1));
+                        }
+                        return out;
+                    }
+                }
+            }
+
+            @Override
+            public boolean leanRows(long from, long to, List<Event> out) throws SQLException {
+                int start = out.size();
+                try (PreparedStatement ps = c.prepareStatement("SELECT seq, v, payload FROM events WHERE sid = " + SID
+                        + " AND seq BETWEEN ? AND ? AND touches_transcript ORDER BY seq")) {
+                    bind(ps, key, from, to);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        while (rs.next()) {
+                            byte[] payload = rs.getBytes(3);
+                            if (payload == null) { // sealed since the segments were listed
+                                out.subList(start, out.size()).clear();
+                                return false;
+                            }
+                            try {
+                                out.add(RecordCodec.decodeEvent(key.id(), rs.getLong(1), rs.getInt(2), payload));
+                            } catch (StorageException e) {
+                                throw new StorageException(OneLine.of(e.getMessage()), e.getCause() == null ? e : e.getCause());
+                            }
+                        }
+                    }
+                }
+                return true;
+            }
+
+            @Override
+            public List<Event> fullRows(long from, long to) throws SQLException {
+                return EventRows.select(c, key, from, to, true).stream().map(StoredEvent::event).toList();
+            }
+        };
     }
 
-    /**
-     * The sealed events with {@code from <= seq <= to}, by seq: each overlapping segment parsed and put
-     * beside the seqs of its transcript rows.
-     */
+    private static void bind(PreparedStatement ps, SessionKey key, long from, long to) throws SQLException {
+        ps.setString(1, key.tenant());
+        ps.setString(2, key.id());
+        ps.setLong(3, from);
+        ps.setLong(4, to);
+    }
+
+    /** The sealed events with {@code from <= seq <= to}, by seq (see {@link Segments#sealed}). */
     static Map<Long, Event> sealed(Connection c, SessionKey key, long from, long to) throws SQLException {
-        Map<Long, Event> out = new HashMap<>();
-        for (Segment s : overlapping(c, key, from, to)) {
-            Segments.zip(key.id(), s.firstSeq(), s.lastSeq(), s.events(key.id()), transcriptSeqs(c, key, s), from, to, out);
-        }
-        return out;
+        return Segments.sealed(key.id(), from, to, reader(c, key));
     }
 
-    private static List<Long> transcriptSeqs(Connection c, SessionKey key, Segment s) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT seq FROM events WHERE sid = " + SID
-                + " AND seq BETWEEN ? AND ? AND touches_transcript ORDER BY seq")) {
-            ps.setString(1, key.tenant());
-            ps.setString(2, key.id());
-            ps.setLong(3, s.firstSeq());
-            ps.setLong(4, s.lastSeq());
-            try (ResultSet rs = ps.executeQuery()) {
-                List<Long> out = new ArrayList<>();
-                while (rs.next()) {
-                    out.add(rs.getLong(1));
-                }
-                return out;
-            }
-        }
-    }
-
-    /**
-     * The session's own transcript events with {@code from <= seq <= to}, without envelopes, in order: a
-     * segment wholly inside the range is parsed whole; the rest is read row by row (payload and version
-     * only), through {@link EventRows#select} where a row turns out sealed or a segment is cut by the range.
-     */
+    /** The session's own transcript events with {@code from <= seq <= to}, without envelopes (see {@link Segments#transcriptEvents}). */
     static List<Event> transcriptEvents(Connection c, SessionKey key, long from, long to) throws SQLException {
-        List<Event> out = new ArrayList<>();
-        long next = from;
-        for (Segment s : overlapping(c, key, from, to)) {
-            if (s.firstSeq() > next) {
-                rows(c, key, next, s.firstSeq() - 1, out);
-            }
-            if (s.firstSeq() >= from && s.lastSeq() <= to) {
-                out.addAll(s.events(key.id()));
-            } else {
-                long a = Math.max(from, s.firstSeq());
-                long b = Math.min(to, s.lastSeq());
-                EventRows.select(c, key, a, b, true).forEach(e -> out.add(e.event()));
-            }
-            next = Math.min(to, s.lastSeq()) + 1;
-        }
-        if (next <= to) {
-            rows(c, key, next, to, out);
-        }
-        return out;
-    }
-
-    /** Unsealed rows read lean; a row sealed since the segments were listed sends the range the full way. */
-    private static void rows(Connection c, SessionKey key, long from, long to, List<Event> out) throws SQLException {
-        int start = out.size();
-        boolean sealedSince = false;
-        try (PreparedStatement ps = c.prepareStatement("SELECT seq, v, payload FROM events WHERE sid = " + SID
-                + " AND seq BETWEEN ? AND ? AND touches_transcript ORDER BY seq")) {
-            ps.setString(1, key.tenant());
-            ps.setString(2, key.id());
-            ps.setLong(3, from);
-            ps.setLong(4, to);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    byte[] payload = rs.getBytes(3);
-                    if (payload == null) {
-                        sealedSince = true;
-                        break;
-                    }
-                    try {
-                        out.add(RecordCodec.decodeEvent(key.id(), rs.getLong(1), rs.getInt(2), payload));
-                    } catch (StorageException e) {
-                        throw new StorageException(OneLine.of(e.getMessage()), e.getCause() == null ? e : e.getCause());
-                    }
-                }
-            }
-        }
-        if (sealedSince) {
-            out.subList(start, out.size()).clear();
-            EventRows.select(c, key, from, to, true).forEach(e -> out.add(e.event()));
-        }
+        return Segments.transcriptEvents(from, to, reader(c, key));
     }
 }

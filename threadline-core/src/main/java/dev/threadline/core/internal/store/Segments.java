@@ -2,6 +2,8 @@ package dev.threadline.core.internal.store;
 
 import dev.threadline.core.StorageException;
 import dev.threadline.core.event.Event;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -39,5 +41,77 @@ public final class Segments {
                 out.put(seq, events.get(i));
             }
         }
+    }
+
+    /** One segment row as a store reads it: its seq range, record version and the array's UTF-8 bytes. */
+    public record Segment(long firstSeq, long lastSeq, int version, byte[] payloads) {}
+
+    /**
+     * The reads of one session's journal that the walks below need, in a store's own SQL; {@code X} is
+     * the store's checked exception. Not thread-safe (one per read).
+     */
+    public interface Reader<X extends Exception> {
+        /** The session's segments that hold any seq of {@code from..to}, in seq order. */
+        List<Segment> overlapping(long from, long to) throws X;
+
+        /** A segment's events, parsed whole (a corrupt one: a one-line {@link StorageException}). */
+        List<Event> events(Segment segment) throws X;
+
+        /** The seqs of the transcript rows of the segment's range, in order. */
+        List<Long> transcriptSeqs(Segment segment) throws X;
+
+        /**
+         * Appends the events of the transcript rows in {@code from..to} read lean (payload and version
+         * only); returns false, with {@code out} as it was, when one of them turned out sealed.
+         */
+        boolean leanRows(long from, long to, List<Event> out) throws X;
+
+        /** The transcript events of {@code from..to} through the store's general read (sealed rows filled). */
+        List<Event> fullRows(long from, long to) throws X;
+    }
+
+    /**
+     * The session's own transcript events with {@code from <= seq <= to}, without envelopes, in order: a
+     * segment wholly inside the range is parsed whole; the rest is read lean, row by row, and through the
+     * general read where a row turned out sealed since the segments were listed or a segment is cut by
+     * the range. Segments are listed first and rows after: a row sealed meanwhile is seen as such.
+     */
+    public static <X extends Exception> List<Event> transcriptEvents(long from, long to, Reader<X> r) throws X {
+        List<Event> out = new ArrayList<>();
+        long next = from;
+        for (Segment s : r.overlapping(from, to)) {
+            if (s.firstSeq() > next) {
+                rows(next, s.firstSeq() - 1, r, out);
+            }
+            if (s.firstSeq() >= from && s.lastSeq() <= to) {
+                out.addAll(r.events(s));
+            } else {
+                out.addAll(r.fullRows(Math.max(from, s.firstSeq()), Math.min(to, s.lastSeq())));
+            }
+            next = Math.min(to, s.lastSeq()) + 1;
+        }
+        if (next <= to) {
+            rows(next, to, r, out);
+        }
+        return out;
+    }
+
+    private static <X extends Exception> void rows(long from, long to, Reader<X> r, List<Event> out) throws X {
+        if (!r.leanRows(from, to, out)) {
+            out.addAll(r.fullRows(from, to));
+        }
+    }
+
+    /**
+     * The sealed events with {@code from <= seq <= to}, by seq: each overlapping segment parsed and put
+     * beside the seqs of its transcript rows ({@link #zip}). Called after the rows were read, so every
+     * NULL payload they showed has its segment here (sealing is monotonic).
+     */
+    public static <X extends Exception> Map<Long, Event> sealed(String sessionId, long from, long to, Reader<X> r) throws X {
+        Map<Long, Event> out = new HashMap<>();
+        for (Segment s : r.overlapping(from, to)) {
+            zip(sessionId, s.firstSeq(), s.lastSeq(), r.events(s), r.transcriptSeqs(s), from, to, out);
+        }
+        return out;
     }
 }
