@@ -268,7 +268,9 @@ final class AgentLoop {
         try {
             states.update(key, CheckpointSource.SYSTEM, cmd, st -> closingEvents(st, TurnResult.Outcome.INTERRUPTED, reason));
         } catch (RuntimeException e) {
-            LOG.error("session {}: could not record the end of a failed turn ({}); the next owner of its lease closes it",
+            // a warning, not an error: nothing is lost, the turn stays open in the journal and is closed by the
+            // next command on the session (or the next owner of its lease); the caller already has the failure
+            LOG.warn("session {}: could not record the end of a failed turn ({}); the next owner of its lease closes it",
                     key, e.toString());
             states.evict(key);
         }
