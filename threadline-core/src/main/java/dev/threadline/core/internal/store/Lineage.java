@@ -30,7 +30,7 @@ public final class Lineage {
      * @throws SessionNotFoundException when the session (or an ancestor) does not exist
      */
     public static List<StoredEvent> read(Journal store, SessionIndex index, SessionKey key, long fromSeq, long toSeq) {
-        List<StoredEvent> out = walk(store, index, key, fromSeq, toSeq, false);
+        List<StoredEvent> out = walk(index, key, fromSeq, toSeq, store::readOwn);
         long expected = Math.max(1, fromSeq);
         for (StoredEvent e : out) {
             if (e.seq() != expected) {
@@ -51,7 +51,7 @@ public final class Lineage {
 
     /** Like {@link #read} but only the events that shape the transcript (gaps cannot be told apart here). */
     public static List<StoredEvent> readTranscript(StateStore store, SessionKey key, long fromSeq, long toSeq) {
-        return walk(store, store, key, fromSeq, toSeq, true);
+        return walk(store, key, fromSeq, toSeq, store::readOwnTranscript);
     }
 
     /**
@@ -60,19 +60,7 @@ public final class Lineage {
      * sealed segments): what a load folds before its snapshot.
      */
     public static List<Event> readTranscriptEvents(StateStore store, SessionKey key, long fromSeq, long toSeq) {
-        if (toSeq < fromSeq) {
-            return List.of();
-        }
-        SessionInfo info = info(store, key, key);
-        if (info.parentId() == null || fromSeq > info.parentSeq()) {
-            return store.readOwnTranscriptEvents(key, fromSeq, toSeq);
-        }
-        List<Event> out = new ArrayList<>(readTranscriptEvents(store, key.sibling(info.parentId()), fromSeq,
-                Math.min(toSeq, info.parentSeq())));
-        if (toSeq > info.parentSeq()) {
-            out.addAll(store.readOwnTranscriptEvents(key, info.parentSeq() + 1, toSeq));
-        }
-        return out;
+        return walk(store, key, fromSeq, toSeq, store::readOwnTranscriptEvents);
     }
 
     /** The newest snapshot at or before {@code maxSeq}, taken in this session or an ancestor before the branch point. */
@@ -91,25 +79,25 @@ public final class Lineage {
         return Optional.empty();
     }
 
-    private static List<StoredEvent> walk(Journal store, SessionIndex index, SessionKey key, long fromSeq, long toSeq,
-                                          boolean transcriptOnly) {
+    /** One of the journal's reads of a session's own range. */
+    private interface OwnRead<T> {
+        List<T> read(SessionKey key, long from, long to);
+    }
+
+    /** {@code own} over the session's range, its ancestors' prefix first (each up to its branch point). */
+    private static <T> List<T> walk(SessionIndex index, SessionKey key, long fromSeq, long toSeq, OwnRead<T> own) {
         if (toSeq < fromSeq) {
             return List.of();
         }
         SessionInfo info = info(index, key, key);
         if (info.parentId() == null || fromSeq > info.parentSeq()) {
-            return own(store, key, fromSeq, toSeq, transcriptOnly);
+            return own.read(key, fromSeq, toSeq);
         }
-        List<StoredEvent> out = new ArrayList<>(walk(store, index, key.sibling(info.parentId()), fromSeq,
-                Math.min(toSeq, info.parentSeq()), transcriptOnly));
+        List<T> out = new ArrayList<>(walk(index, key.sibling(info.parentId()), fromSeq, Math.min(toSeq, info.parentSeq()), own));
         if (toSeq > info.parentSeq()) {
-            out.addAll(own(store, key, info.parentSeq() + 1, toSeq, transcriptOnly));
+            out.addAll(own.read(key, info.parentSeq() + 1, toSeq));
         }
         return out;
-    }
-
-    private static List<StoredEvent> own(Journal store, SessionKey key, long from, long to, boolean transcriptOnly) {
-        return transcriptOnly ? store.readOwnTranscript(key, from, to) : store.readOwn(key, from, to);
     }
 
     private static SessionInfo info(SessionIndex index, SessionKey k, SessionKey asked) {
