@@ -1,6 +1,8 @@
 package dev.threadline.store.postgres;
 
+import dev.threadline.core.internal.store.CanonicalUuid;
 import dev.threadline.core.internal.store.EpochNanos;
+import dev.threadline.core.internal.store.Segments;
 import dev.threadline.core.StorageException;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
@@ -12,10 +14,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -40,25 +40,9 @@ final class EventRows {
     record Row(long seq, long step, long time, UUID commandUuid, String commandText, String source, boolean transcript,
                String payload) {
         static Row of(StoredEvent e) {
-            UUID u = uuid(e.commandId());
+            UUID u = CanonicalUuid.of(e.commandId());
             return new Row(e.seq(), e.step(), EpochNanos.of(e.time()), u, u == null ? e.commandId() : null,
                     e.source().wireName(), e.event().touchesTranscript(), RecordCodec.encodeEvent(e.event()));
-        }
-    }
-
-    /**
-     * A command id in the canonical lower-case UUID form (as the runtime makes them), which the
-     * {@code uuid} column prints back as exactly the same text; null for any other id (a caller's own).
-     */
-    static UUID uuid(String id) {
-        if (id.length() != 36 || id.charAt(8) != '-' || id.charAt(13) != '-' || id.charAt(18) != '-' || id.charAt(23) != '-') {
-            return null;
-        }
-        try {
-            UUID u = UUID.fromString(id);
-            return u.toString().equals(id) ? u : null;
-        } catch (IllegalArgumentException e) {
-            return null;
         }
     }
 
@@ -117,50 +101,29 @@ final class EventRows {
             ps.setLong(4, toSeq);
             ps.setFetchSize(1000); // a long range is streamed (needs a transaction) or read whole (auto-commit)
             List<StoredEvent> out = new ArrayList<>();
-            List<Integer> sealed = null; // positions of rows whose payload is in a segment
-            List<Sealed> envelopes = null;
+            List<Segments.Envelope> sealed = null; // rows whose payload is in a segment (ADR 0028)
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     String payload = rs.getString(8);
                     if (payload == null && rs.getBoolean(7)) {
                         sealed = sealed == null ? new ArrayList<>() : sealed;
-                        envelopes = envelopes == null ? new ArrayList<>() : envelopes;
-                        sealed.add(out.size());
-                        envelopes.add(envelope(key.id(), rs));
+                        sealed.add(envelope(out.size(), key.id(), rs));
                         out.add(null);
                     } else {
                         out.add(decode(key.id(), rs, payload));
                     }
                 }
             }
-            return sealed == null ? out : withSealed(c, key, out, sealed, envelopes);
+            return sealed == null ? out : Segments.fill(key.id(), out, sealed, SegmentRows.reader(c, key));
         }
     }
 
-    /** Fills in the events of sealed rows from their segments (ADR 0028). */
-    private static List<StoredEvent> withSealed(Connection c, SessionKey key, List<StoredEvent> out, List<Integer> sealed,
-                                                List<Sealed> envelopes) throws SQLException {
-        Map<Long, Event> events = SegmentRows.sealed(c, key, envelopes.get(0).seq(), envelopes.get(envelopes.size() - 1).seq());
-        for (int n = 0; n < sealed.size(); n++) {
-            Sealed e = envelopes.get(n);
-            Event event = events.get(e.seq());
-            if (event == null) {
-                SessionRows.head(c, key); // deleted meanwhile: not found, rather than corrupt
-                throw new StorageException("session '" + key.id() + "' seq " + e.seq()
-                        + ": corrupt event row (its payload is sealed but no segment holds it)");
-            }
-            out.set(sealed.get(n), new StoredEvent(key.id(), e.seq(), e.step(), e.time(), e.commandId(), e.source(), event));
-        }
-        return out;
-    }
-
-    /** The envelope of a sealed row, whose event is in a segment. */
-    private record Sealed(long seq, long step, Instant time, String commandId, CheckpointSource source) {}
-
-    private static Sealed envelope(String sessionId, ResultSet rs) throws SQLException {
+    /** The envelope of a sealed row (its event is in a segment), at place {@code index} of the read. */
+    private static Segments.Envelope envelope(int index, String sessionId, ResultSet rs) throws SQLException {
         long seq = rs.getLong(1);
         try {
-            return new Sealed(seq, rs.getLong(2), EpochNanos.instant(rs.getLong(3)), commandId(rs), CheckpointSource.fromWire(rs.getString(6)));
+            return new Segments.Envelope(index, seq, rs.getLong(2), EpochNanos.instant(rs.getLong(3)), commandId(rs),
+                    CheckpointSource.fromWire(rs.getString(6)));
         } catch (RuntimeException e) {
             throw new StorageException("session '" + sessionId + "' seq " + seq + ": corrupt event row ("
                     + OneLine.of(e.getMessage()) + ")", e);

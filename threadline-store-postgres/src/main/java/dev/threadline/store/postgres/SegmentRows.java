@@ -12,7 +12,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The {@code segments} table (migration 4, ADR 0028): the transcript of a session's older steps,
@@ -179,6 +178,11 @@ final class SegmentRows {
             public List<Event> fullRows(long from, long to) throws SQLException {
                 return EventRows.select(c, key, from, to, true).stream().map(StoredEvent::event).toList();
             }
+
+            @Override
+            public void requireSession() throws SQLException {
+                SessionRows.head(c, key);
+            }
         };
     }
 
@@ -187,11 +191,6 @@ final class SegmentRows {
         ps.setString(2, key.id());
         ps.setLong(3, from);
         ps.setLong(4, to);
-    }
-
-    /** The sealed events with {@code from <= seq <= to}, by seq (see {@link Segments#sealed}). */
-    static Map<Long, Event> sealed(Connection c, SessionKey key, long from, long to) throws SQLException {
-        return Segments.sealed(key.id(), from, to, reader(c, key));
     }
 
     /** The session's own transcript events with {@code from <= seq <= to}, without envelopes (see {@link Segments#transcriptEvents}). */

@@ -1,6 +1,8 @@
 package dev.threadline.store.sqlite;
 
+import dev.threadline.core.internal.store.CanonicalUuid;
 import dev.threadline.core.internal.store.EpochNanos;
+import dev.threadline.core.internal.store.Segments;
 import dev.threadline.core.StorageException;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
@@ -41,19 +43,9 @@ final class EventRows {
      * 20 fewer than its text; any other id (a caller's own) is stored as text. Null for those.
      */
     static byte[] uuidBytes(String id) {
-        if (id.length() != 36 || id.charAt(8) != '-' || id.charAt(13) != '-' || id.charAt(18) != '-' || id.charAt(23) != '-') {
-            return null;
-        }
-        UUID u;
-        try {
-            u = UUID.fromString(id);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-        if (!u.toString().equals(id)) {
-            return null; // upper case, say: only a form that reads back as the same text is packed
-        }
-        return ByteBuffer.allocate(16).putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits()).array();
+        UUID u = CanonicalUuid.of(id);
+        return u == null ? null
+                : ByteBuffer.allocate(16).putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits()).array();
     }
 
     /** The command id column as text: a 16-byte blob is a packed UUID ({@link #uuidBytes}). */
@@ -131,57 +123,40 @@ final class EventRows {
             ps.setLong(4, toSeq);
             try (ResultSet rs = ps.executeQuery()) {
                 List<StoredEvent> out = new ArrayList<>();
-                List<Integer> sealed = null; // positions of rows whose payload is in a segment
-                List<Sealed> envelopes = null;
+                List<Segments.Envelope> sealed = null; // rows whose payload is in a segment (ADR 0028)
                 while (rs.next()) {
-                    if (rs.getBytes(7) == null && rs.getInt(6) == 1) {
+                    byte[] payload = rs.getBytes(7); // UTF-8 bytes straight to the parser
+                    if (payload == null && rs.getInt(6) == 1) {
                         sealed = sealed == null ? new ArrayList<>() : sealed;
-                        envelopes = envelopes == null ? new ArrayList<>() : envelopes;
-                        sealed.add(out.size());
-                        envelopes.add(envelope(key.id(), rs));
+                        sealed.add(envelope(out.size(), key.id(), rs));
                         out.add(null);
                     } else {
-                        out.add(decode(key.id(), rs));
+                        out.add(decode(key.id(), rs, payload));
                     }
                 }
-                return sealed == null ? out : withSealed(c, key, out, sealed, envelopes);
+                return sealed == null ? out : Segments.fill(key.id(), out, sealed, SegmentRows.reader(c, key));
             }
         }
     }
 
-    /** Fills in the events of sealed rows from their segments (ADR 0028). */
-    private static List<StoredEvent> withSealed(Connection c, SessionKey key, List<StoredEvent> out, List<Integer> sealed,
-                                                List<Sealed> envelopes) throws SQLException {
-        java.util.Map<Long, Event> events = SegmentRows.sealed(c, key, envelopes.get(0).seq(),
-                envelopes.get(envelopes.size() - 1).seq());
-        for (int n = 0; n < sealed.size(); n++) {
-            Sealed e = envelopes.get(n);
-            Event event = events.get(e.seq());
-            if (event == null) {
-                SessionRows.head(c, key); // deleted meanwhile: not found, rather than corrupt
-                throw new StorageException("session '" + key.id() + "' seq " + e.seq()
-                        + ": corrupt event row (its payload is sealed but no segment holds it)");
-            }
-            out.set(sealed.get(n), new StoredEvent(key.id(), e.seq(), e.step(), e.time(), e.commandId(), e.source(), event));
-        }
-        return out;
-    }
-
-    /** The envelope of a sealed row, whose event is in a segment. */
-    private record Sealed(long seq, long step, Instant time, String commandId, CheckpointSource source) {}
-
-    private static Sealed envelope(String sessionId, ResultSet rs) throws SQLException {
+    /** The envelope of a sealed row (its event is in a segment), at place {@code index} of the read. */
+    private static Segments.Envelope envelope(int index, String sessionId, ResultSet rs) throws SQLException {
         long seq = rs.getLong(1);
         try {
-            if (!(rs.getObject(3) instanceof Number time)) {
-                throw new IllegalArgumentException("time is not an integer of nanoseconds: '" + rs.getString(3) + "'");
-            }
-            return new Sealed(seq, rs.getLong(2), EpochNanos.instant(time.longValue()), commandId(rs.getObject(4)),
+            return new Segments.Envelope(index, seq, rs.getLong(2), time(rs), commandId(rs.getObject(4)),
                     CheckpointSource.fromWire(rs.getString(5)));
         } catch (RuntimeException e) {
             throw new StorageException("session '" + sessionId + "' seq " + seq + ": corrupt event row ("
                     + OneLine.of(e.getMessage()) + ")", e);
         }
+    }
+
+    /** The time column; a text there would read as 0 through getLong. */
+    private static Instant time(ResultSet rs) throws SQLException {
+        if (!(rs.getObject(3) instanceof Number time)) {
+            throw new IllegalArgumentException("time is not an integer of nanoseconds: '" + rs.getString(3) + "'");
+        }
+        return EpochNanos.instant(time.longValue());
     }
 
     static void delete(Connection c, SessionKey key) throws SQLException {
@@ -193,21 +168,18 @@ final class EventRows {
     }
 
     /** One row; a corrupt one is a one-line {@link StorageException} naming its session and seq. */
-    private static StoredEvent decode(String sessionId, ResultSet rs) throws SQLException {
+    private static StoredEvent decode(String sessionId, ResultSet rs, byte[] payload) throws SQLException {
         // columns by position, in the order of COLUMNS (a lookup by name costs more than the read)
         long seq = rs.getLong(1);
         Event event;
         try {
-            event = RecordCodec.decodeEvent(sessionId, seq, rs.getInt(8), rs.getBytes(7)); // UTF-8 bytes straight to the parser
+            event = RecordCodec.decodeEvent(sessionId, seq, rs.getInt(8), payload);
         } catch (StorageException e) {
             throw OneLine.of(e); // the parser's detail runs onto more lines
         }
         try {
-            if (!(rs.getObject(3) instanceof Number time)) { // a text there would read as 0 through getLong
-                throw new IllegalArgumentException("time is not an integer of nanoseconds: '" + rs.getString(3) + "'");
-            }
-            return new StoredEvent(sessionId, seq, rs.getLong(2), EpochNanos.instant(time.longValue()),
-                    commandId(rs.getObject(4)), CheckpointSource.fromWire(rs.getString(5)), event);
+            return new StoredEvent(sessionId, seq, rs.getLong(2), time(rs), commandId(rs.getObject(4)),
+                    CheckpointSource.fromWire(rs.getString(5)), event);
         } catch (RuntimeException e) {
             throw new StorageException("session '" + sessionId + "' seq " + seq + ": corrupt event row ("
                     + OneLine.of(e.getMessage()) + ")", e);

@@ -12,7 +12,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The {@code segments} table (schema version 6, ADR 0028): the transcript of a session's older steps,
@@ -34,21 +33,29 @@ final class SegmentRows {
         if (upTo <= after) {
             return;
         }
+        // the rows to seal, read once: their payloads go into the segment, their envelopes back into the journal
         List<String> payloads = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT seq, v, payload FROM events WHERE sid = " + SessionRows.SID
-                + " AND seq > ? AND seq <= ? AND touches_transcript = 1 AND payload IS NOT NULL ORDER BY seq")) {
-            ps.setString(1, key.tenant());
-            ps.setString(2, key.id());
-            ps.setLong(3, after);
-            ps.setLong(4, upTo);
+        List<Object[]> envelopes = new ArrayList<>();
+        try (PreparedStatement ps = c.prepareStatement("SELECT seq, step, time, command_id, source, v, appended, payload"
+                + " FROM events WHERE sid = " + SessionRows.SID + " AND seq > ? AND seq <= ? AND touches_transcript = 1 ORDER BY seq")) {
+            bind(ps, key, after, upTo);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    payloads.add(RecordCodec.sealable(key.id(), rs.getLong(1), rs.getInt(2), rs.getString(3)));
+                    envelopes.add(new Object[] {rs.getLong(1), rs.getLong(2), rs.getObject(3), rs.getObject(4), rs.getString(5),
+                            rs.getInt(6), rs.getObject(7)});
+                    String payload = rs.getString(8);
+                    if (payload != null) {
+                        payloads.add(RecordCodec.sealable(key.id(), rs.getLong(1), rs.getInt(6), payload));
+                    }
                 }
             }
         }
         if (payloads.size() < Segments.MIN_EVENTS) {
             return;
+        }
+        if (envelopes.size() != payloads.size()) { // a sealed row after the last segment: the store is damaged
+            throw new StorageException("session '" + key.id() + "': sealing seq " + (after + 1) + ".." + upTo + " found "
+                    + payloads.size() + " payloads but " + envelopes.size() + " rows");
         }
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO segments (sid, last_seq, first_seq, v, payloads)"
                 + " VALUES (" + SessionRows.SID + ", ?, ?, ?, ?)")) {
@@ -62,30 +69,9 @@ final class SegmentRows {
         }
         // delete and insert again rather than UPDATE: SQLite merges the pages a delete leaves underfull, where
         // an update that shrinks rows in place leaves every leaf of the sealed range mostly empty
-        List<Object[]> envelopes = new ArrayList<>(payloads.size());
-        try (PreparedStatement ps = c.prepareStatement("SELECT seq, step, time, command_id, source, v, appended FROM events"
-                + " WHERE sid = " + SessionRows.SID + " AND seq > ? AND seq <= ? AND touches_transcript = 1 ORDER BY seq")) {
-            ps.setString(1, key.tenant());
-            ps.setString(2, key.id());
-            ps.setLong(3, after);
-            ps.setLong(4, upTo);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    envelopes.add(new Object[] {rs.getLong(1), rs.getLong(2), rs.getObject(3), rs.getObject(4), rs.getString(5),
-                            rs.getInt(6), rs.getObject(7)});
-                }
-            }
-        }
-        if (envelopes.size() != payloads.size()) { // the rows read above, inside the same write transaction
-            throw new StorageException("session '" + key.id() + "': sealing seq " + (after + 1) + ".." + upTo + " found "
-                    + payloads.size() + " payloads but " + envelopes.size() + " rows");
-        }
         try (PreparedStatement ps = c.prepareStatement("DELETE FROM events WHERE sid = " + SessionRows.SID
                 + " AND seq > ? AND seq <= ? AND touches_transcript = 1")) {
-            ps.setString(1, key.tenant());
-            ps.setString(2, key.id());
-            ps.setLong(3, after);
-            ps.setLong(4, upTo);
+            bind(ps, key, after, upTo);
             ps.executeUpdate();
         }
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO events (sid, seq, step, time, command_id, source,"
@@ -184,6 +170,11 @@ final class SegmentRows {
             public List<Event> fullRows(long from, long to) throws SQLException {
                 return EventRows.select(c, key, from, to, true).stream().map(StoredEvent::event).toList();
             }
+
+            @Override
+            public void requireSession() throws SQLException {
+                SessionRows.head(c, key);
+            }
         };
     }
 
@@ -192,11 +183,6 @@ final class SegmentRows {
         ps.setString(2, key.id());
         ps.setLong(3, from);
         ps.setLong(4, to);
-    }
-
-    /** The sealed events with {@code from <= seq <= to}, by seq (see {@link Segments#sealed}). */
-    static Map<Long, Event> sealed(Connection c, SessionKey key, long from, long to) throws SQLException {
-        return Segments.sealed(key.id(), from, to, reader(c, key));
     }
 
     /** The session's own transcript events with {@code from <= seq <= to}, without envelopes (see {@link Segments#transcriptEvents}). */

@@ -1,7 +1,10 @@
 package dev.threadline.core.internal.store;
 
 import dev.threadline.core.StorageException;
+import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
+import dev.threadline.core.event.StoredEvent;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -68,6 +71,34 @@ public final class Segments {
 
         /** The transcript events of {@code from..to} through the store's general read (sealed rows filled). */
         List<Event> fullRows(long from, long to) throws X;
+
+        /** Returns when the session exists; throws {@link dev.threadline.core.SessionNotFoundException} otherwise. */
+        void requireSession() throws X;
+    }
+
+    /** A row of a read whose event is sealed: its place in the read's result, and its envelope. */
+    public record Envelope(int index, long seq, long step, Instant time, String commandId, CheckpointSource source) {}
+
+    /**
+     * Completes a read of rows: {@code rows} holds them in seq order, null at the place of each of
+     * {@code sealed} (in seq order too), whose events come from the segments read now ({@link #sealed}).
+     *
+     * @throws StorageException naming the session and seq when no segment holds a sealed row's event
+     * @throws dev.threadline.core.SessionNotFoundException when the session was deleted meanwhile
+     */
+    public static <X extends Exception> List<StoredEvent> fill(String sessionId, List<StoredEvent> rows, List<Envelope> sealed,
+                                                               Reader<X> r) throws X {
+        Map<Long, Event> events = sealed(sessionId, sealed.get(0).seq(), sealed.get(sealed.size() - 1).seq(), r);
+        for (Envelope e : sealed) {
+            Event event = events.get(e.seq());
+            if (event == null) {
+                r.requireSession(); // deleted meanwhile: not found, rather than corrupt
+                throw new StorageException("session '" + sessionId + "' seq " + e.seq()
+                        + ": corrupt event row (its payload is sealed but no segment holds it)");
+            }
+            rows.set(e.index(), new StoredEvent(sessionId, e.seq(), e.step(), e.time(), e.commandId(), e.source(), event));
+        }
+        return rows;
     }
 
     /**
