@@ -158,14 +158,12 @@ public final class PostgresStateStore implements StateStore {
     private final HeadNotifier notifier;
     /** Group commit of ordinary steps (ADR 0029); null when {@code maxBatch} is 1. */
     private final StepBatcher batcher;
-    private final boolean notify;
     private final String durability;
 
     private PostgresStateStore(Options options, Db db, boolean notify, String durability, long recheckMs,
                                boolean packedHints) {
         this.options = options;
         this.db = db;
-        this.notify = notify;
         this.durability = durability;
         this.heads = new HeadListener(db, options.schema(), recheckMs);
         this.notifier = notify ? new HeadNotifier(db, heads, packedHints) : null;
@@ -395,7 +393,7 @@ public final class PostgresStateStore implements StateStore {
         if (head > afterSeq || timeout.isZero() || timeout.isNegative()) {
             return head;
         }
-        if (!notify) {
+        if (notifier == null) { // notifications off or unsupported: poll
             return StateStore.super.awaitHead(key, afterSeq, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         }
         HeadListener.Waiters w = heads.register(key);
@@ -591,12 +589,12 @@ public final class PostgresStateStore implements StateStore {
         return heads;
     }
 
-    /** Stops the notifier (after its send in flight) and the listener, then closes the pool. */
     /** Batches of steps committed together and the steps they held, since the store opened (ADR 0029). */
     long[] batcherCounts() {
         return batcher == null ? new long[] {0, 0} : batcher.counts();
     }
 
+    /** Stops the notifier (after its send in flight) and the listener, then closes the pool. */
     @Override
     public void close() {
         if (notifier != null) {

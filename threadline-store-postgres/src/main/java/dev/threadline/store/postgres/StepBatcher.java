@@ -8,7 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -113,11 +113,9 @@ final class StepBatcher {
             Thread.currentThread().interrupt();
         }
         try {
-            return mine.done.get();
-        } catch (ExecutionException e) {
+            return mine.done.join(); // done: returns or throws at once
+        } catch (CompletionException e) {
             throw rethrow(e.getCause());
-        } catch (InterruptedException e) {
-            throw new IllegalStateException("unreachable: the step is done", e);
         }
     }
 
