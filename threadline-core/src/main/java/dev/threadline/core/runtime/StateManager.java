@@ -30,7 +30,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import dev.threadline.core.internal.log.Logs;
 import org.slf4j.Logger;
@@ -59,7 +58,7 @@ final class StateManager {
     private final int snapshotEvery;
     private final StateCache cache;
     private final LeaseKeeper leases;
-    private final ReentrantLock[] locks = new ReentrantLock[256];
+    private final SessionLocks locks = new SessionLocks();
     private final List<Subscription> listeners = new CopyOnWriteArrayList<>();
 
     /** A listener and the tenant whose sessions it hears of. */
@@ -71,9 +70,6 @@ final class StateManager {
         this.snapshotEvery = snapshotEvery;
         this.cache = new StateCache(cacheCapacity);
         this.leases = leases;
-        for (int i = 0; i < locks.length; i++) {
-            locks[i] = new ReentrantLock();
-        }
     }
 
     StateStore store() {
@@ -163,8 +159,7 @@ final class StateManager {
      */
     Commit update(SessionKey key, CheckpointSource source, Cmd cmd, Decider decider) {
         Require.nonNull(decider, "decider");
-        ReentrantLock lock = lockFor(key);
-        lock.lock();
+        locks.lock(key);
         try {
             for (int attempt = 1; ; attempt++) {
                 if (!leases.trusts(key)) {
@@ -191,7 +186,7 @@ final class StateManager {
                 }
             }
         } finally {
-            lock.unlock();
+            locks.unlock(key);
         }
     }
 
@@ -352,9 +347,5 @@ final class StateManager {
                 LOG.warn("session {}: a listener failed: {}", key, e.toString());
             }
         }
-    }
-
-    private ReentrantLock lockFor(SessionKey key) {
-        return locks[Math.floorMod(key.hashCode(), locks.length)];
     }
 }
