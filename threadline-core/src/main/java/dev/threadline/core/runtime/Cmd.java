@@ -14,15 +14,20 @@ import java.util.HexFormat;
 final class Cmd {
     private final String id;
     private final boolean callers;
-    private final String fingerprint;
+    /** The fingerprint, or null until {@link #fingerprint()} first needs it (then from {@code kind} and {@code args}). */
+    private String fingerprint;
+    private final String kind;
+    private final String args;
     private final String result;
     private final TurnListener listener;
     private boolean recorded;
 
-    private Cmd(String id, boolean callers, String fingerprint, String result, TurnListener listener) {
+    private Cmd(String id, boolean callers, String fingerprint, String kind, String args, String result, TurnListener listener) {
         this.id = id;
         this.callers = callers;
         this.fingerprint = fingerprint;
+        this.kind = kind;
+        this.args = args;
         this.result = result;
         this.listener = listener;
     }
@@ -30,18 +35,19 @@ final class Cmd {
     /** A command of {@code kind} with arguments {@code args} (digested), carrying the caller's id if any. */
     static Cmd of(CommandOptions options, String kind, String args) {
         String callerId = options == null ? null : options.commandId();
-        return new Cmd(callerId != null ? callerId : StateManager.newCommandId(), callerId != null, fingerprint(kind, args), null,
+        // the digest only matters for a caller's id (recorded, compared on a retry): computed when first asked for
+        return new Cmd(callerId != null ? callerId : StateManager.newCommandId(), callerId != null, null, kind, args, null,
                 options == null ? null : options.listener());
     }
 
     /** An internal command (recovery, a closing step): never recorded. */
     static Cmd internal() {
-        return new Cmd(StateManager.newCommandId(), false, "internal", null, null);
+        return new Cmd(StateManager.newCommandId(), false, "internal", null, null, null, null);
     }
 
     /** The same command recording {@code result} (e.g. a fork's new session id) with its record. */
     Cmd withResult(String result) {
-        return new Cmd(id, callers, fingerprint, result, listener);
+        return new Cmd(id, callers, fingerprint(), null, null, result, listener);
     }
 
     /** Who hears the command's turn stream, or null. */
@@ -58,12 +64,15 @@ final class Cmd {
     }
 
     String fingerprint() {
+        if (fingerprint == null) {
+            fingerprint = fingerprint(kind, args);
+        }
         return fingerprint;
     }
 
     /** The record to write with the command's first step at {@code seq} of {@code key}, or null. */
     CommandRecord recordAt(SessionKey key, long seq) {
-        return callers && !recorded ? new CommandRecord(key, id, fingerprint, seq, result) : null;
+        return callers && !recorded ? new CommandRecord(key, id, fingerprint(), seq, result) : null;
     }
 
     private CommandRecord pendingCreate;
