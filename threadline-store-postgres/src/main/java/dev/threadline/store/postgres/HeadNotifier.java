@@ -89,16 +89,30 @@ final class HeadNotifier implements AutoCloseable {
      * connection is down or after close. Never blocks on the network, never throws.
      */
     void hint(SessionKey key) {
+        hintAll(List.of(key));
+    }
+
+    /**
+     * Queues hints that every key of {@code keys} moved (the sessions of one commit: one wake-up of the
+     * thread, so they go in one send), as {@link #hint} does for one. Never blocks on the network,
+     * never throws.
+     */
+    void hintAll(Collection<SessionKey> keys) {
         try {
-            String entry = heads.payload(key);
+            List<String> entries = new ArrayList<>(keys.size());
+            for (SessionKey key : keys) {
+                entries.add(heads.payload(key));
+            }
             lock.lock();
             try {
-                if (closed || down || pending.size() >= MAX_PENDING) {
-                    dropped.incrementAndGet();
-                    return;
+                for (String entry : entries) {
+                    if (closed || down || pending.size() >= MAX_PENDING) {
+                        dropped.incrementAndGet();
+                    } else {
+                        pending.add(entry);
+                    }
                 }
-                pending.add(entry);
-                if (thread == null) {
+                if (thread == null && !closed && !down) {
                     thread = Thread.ofPlatform().daemon().name("threadline-pg-notify").start(this::run);
                 }
                 work.signal();
@@ -106,7 +120,7 @@ final class HeadNotifier implements AutoCloseable {
                 lock.unlock();
             }
         } catch (RuntimeException | Error e) {
-            dropped.incrementAndGet(); // a hint must never fail the append that committed before it
+            dropped.addAndGet(keys.size()); // a hint must never fail the append that committed before it
         }
     }
 

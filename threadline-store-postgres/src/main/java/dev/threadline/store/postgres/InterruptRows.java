@@ -25,9 +25,9 @@ final class InterruptRows {
 
     /** Deletes the request if it is for this epoch and the epoch is still the session's; returns its reason. */
     private static final String TAKE = """
-            DELETE FROM interrupts i USING sessions s
+            DELETE FROM interrupts i USING heads h
             WHERE i.tenant = ? AND i.session_id = ? AND i.epoch = ?
-              AND s.tenant = i.tenant AND s.id = i.session_id AND s.lease_epoch = i.epoch
+              AND h.tenant = i.tenant AND h.id = i.session_id AND h.lease_epoch = i.epoch
             RETURNING i.reason""";
 
     /** @throws SessionNotFoundException when the session does not exist */

@@ -15,7 +15,8 @@ import java.time.Instant;
 
 /**
  * Each session's lease, in {@code lease_owner}, {@code lease_epoch} and {@code lease_expires} of its
- * {@code sessions} row, changed only by single conditional statements whose conditions compare with
+ * {@code heads} row (migration 6; the row a step's compare-and-set moves, so a take-over and a step
+ * serialise on it), changed only by single conditional statements whose conditions compare with
  * the store clock's {@code now} (passed in, never the server's clock). The epoch stays when a lease
  * is released, so the next acquisition moves it on and the released writer stays fenced. Stateless.
  */
@@ -29,17 +30,17 @@ final class LeaseRows {
      */
     private static final String ACQUIRE = """
             WITH old AS (
-              SELECT tenant, id, lease_owner, lease_epoch, lease_expires FROM sessions
+              SELECT tenant, id, lease_owner, lease_epoch, lease_expires FROM heads
               WHERE tenant = ? AND id = ? FOR UPDATE),
             taken AS (
-              UPDATE sessions s SET
+              UPDATE heads h SET
                 lease_epoch = CASE WHEN old.lease_owner = ? THEN old.lease_epoch ELSE old.lease_epoch + 1 END,
                 lease_owner = ?,
                 lease_expires = ?
               FROM old
-              WHERE s.tenant = old.tenant AND s.id = old.id
+              WHERE h.tenant = old.tenant AND h.id = old.id
                 AND (old.lease_owner IS NULL OR old.lease_owner = ? OR old.lease_expires <= ? OR old.lease_owner = ?)
-              RETURNING s.lease_epoch)
+              RETURNING h.lease_epoch)
             SELECT old.lease_owner, old.lease_epoch, old.lease_expires, taken.lease_epoch FROM old LEFT JOIN taken ON true""";
 
     /** See {@link dev.threadline.core.store.Leases#acquire}; arguments already checked. */
@@ -75,7 +76,7 @@ final class LeaseRows {
     /** See {@link dev.threadline.core.store.Leases#renew}; arguments already checked. */
     static Lease renew(Connection c, Lease lease, Duration ttl, Instant now) throws SQLException {
         Instant expires = now.plus(ttl);
-        try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET lease_expires = ?"
+        try (PreparedStatement ps = c.prepareStatement("UPDATE heads SET lease_expires = ?"
                 + " WHERE tenant = ? AND id = ? AND lease_owner = ? AND lease_epoch = ?")) {
             ps.setLong(1, EpochNanos.of(expires));
             ps.setString(2, lease.key().tenant());
@@ -92,7 +93,7 @@ final class LeaseRows {
 
     /** Clears the lease if it is still {@code lease} (same owner and epoch); otherwise changes nothing. */
     static void release(Connection c, Lease lease) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET lease_owner = NULL, lease_expires = NULL"
+        try (PreparedStatement ps = c.prepareStatement("UPDATE heads SET lease_owner = NULL, lease_expires = NULL"
                 + " WHERE tenant = ? AND id = ? AND lease_owner = ? AND lease_epoch = ?")) {
             ps.setString(1, lease.key().tenant());
             ps.setString(2, lease.key().id());
@@ -105,7 +106,7 @@ final class LeaseRows {
     /** The current lease (possibly expired), or null when free; {@link SessionNotFoundException} when there is no session. */
     static Lease current(Connection c, SessionKey key) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT lease_owner, lease_epoch, lease_expires FROM sessions WHERE tenant = ? AND id = ?")) {
+                "SELECT lease_owner, lease_epoch, lease_expires FROM heads WHERE tenant = ? AND id = ?")) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
             try (ResultSet rs = ps.executeQuery()) {

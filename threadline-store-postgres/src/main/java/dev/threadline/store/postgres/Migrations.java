@@ -199,8 +199,63 @@ final class Migrations {
     static final Migration V5 = new Migration(5, "metadata index with its pending list again", List.of(
             "ALTER INDEX sessions_metadata SET (fastupdate = on)"));
 
+    /**
+     * The length of a recency period ({@code sessions.recent = updated_at / RECENT_NANOS}, truncated
+     * as both Java and PostgreSQL divide integers): 10 s. Part of the schema: every process must
+     * compute it alike, or the listing order would not follow {@code updated_at}.
+     */
+    static final long RECENT_NANOS = 10_000_000_000L;
+
+    /** The recency period of a time in epoch nanoseconds. */
+    static long recent(long epochNanos) {
+        return epochNanos / RECENT_NANOS;
+    }
+
+    /**
+     * Version 6: a step rewrites a narrow row, HOT (ADR 0030). Until now every append rewrote the wide
+     * session row (its {@code SessionInfo} JSON, metadata and all) with a new {@code updated_at}, which
+     * the listing indexes hold: never HOT, so a new copy of the row elsewhere plus an entry in each of
+     * the table's six indexes (and the GIN pending list), and the journal's foreign key checked the row
+     * again. Now what a step and a lease change move lives in {@code heads}, one narrow row per session:
+     * the head, the lease, {@code updated_at}, and {@code recent} ({@code updated_at} in whole
+     * {@link #RECENT_NANOS 10-second} periods), with the tenant and user copied for the listing indexes,
+     * which hold {@code recent}. A step changes an indexed column only when it moves its session into a
+     * later period, so its update is HOT, and the session row is written only when the session is. {@code heads} is keyed by
+     * {@code (tenant, id)} like {@code sessions}, so a step finds its row in one probe, and carries {@code sid}
+     * for the events it inserts.
+     * The listing orders by {@code recent DESC, updated_at DESC, id}: the same order, read from the index
+     * and sorted within each period. The journal's foreign key goes: each insert of events takes
+     * {@code sid} from the heads row it has just moved or created and holds locked, and a deletion locks
+     * that row before it deletes anything.
+     */
+    static final Migration V6 = new Migration(6, "heads: the head, lease and recency of each session in a narrow row of its own", List.of(
+            """
+            CREATE TABLE heads (
+              sid            bigint NOT NULL,
+              head_seq       bigint NOT NULL,
+              lease_epoch    bigint NOT NULL,
+              updated_at     bigint NOT NULL,
+              recent         bigint NOT NULL,
+              lease_expires  bigint,
+              tenant         text   NOT NULL,
+              id             text   NOT NULL,
+              user_id        text   NOT NULL,
+              lease_owner    text,
+              PRIMARY KEY (tenant, id),
+              FOREIGN KEY (tenant, id) REFERENCES sessions (tenant, id))""",
+            "INSERT INTO heads (sid, head_seq, lease_epoch, updated_at, recent, lease_expires, tenant, id, user_id, lease_owner)"
+                    + " SELECT sid, head_seq, lease_epoch, updated_at, updated_at / " + RECENT_NANOS
+                    + ", lease_expires, tenant, id, user_id, lease_owner FROM sessions",
+            "CREATE INDEX heads_recent ON heads (tenant, recent)",
+            "CREATE INDEX heads_user_recent ON heads (tenant, user_id, recent)",
+            "DROP INDEX sessions_recent",
+            "DROP INDEX sessions_user_recent",
+            "ALTER TABLE sessions DROP COLUMN head_seq, DROP COLUMN updated_at, DROP COLUMN lease_owner,"
+                    + " DROP COLUMN lease_epoch, DROP COLUMN lease_expires",
+            "ALTER TABLE events DROP CONSTRAINT events_sid_fkey"));
+
     /** Every migration, in order: element i brings version i to i + 1. */
-    static final List<Migration> ALL = List.of(V1, V2, V3, V4, V5);
+    static final List<Migration> ALL = List.of(V1, V2, V3, V4, V5, V6);
 
     /** The version this code writes. */
     static int latest() {

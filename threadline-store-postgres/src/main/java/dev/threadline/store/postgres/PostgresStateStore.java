@@ -168,7 +168,8 @@ public final class PostgresStateStore implements StateStore {
         this.heads = new HeadListener(db, options.schema(), recheckMs);
         this.notifier = notify ? new HeadNotifier(db, heads, packedHints) : null;
         // half the pool writes batches, so reads and the other writes always find a connection
-        this.batcher = options.maxBatch() == 1 ? null : new StepBatcher(db, Math.max(1, options.poolSize() / 2), options.maxBatch());
+        this.batcher = options.maxBatch() == 1 ? null : new StepBatcher(db, Math.max(1, options.poolSize() / 2), options.maxBatch(),
+                notifier == null ? keys -> { } : notifier::hintAll);
     }
 
     /**
@@ -329,16 +330,16 @@ public final class PostgresStateStore implements StateStore {
         };
         // an ordinary step is one statement, atomic on its own: no transaction around it, one round trip
         boolean alone = oneStatement && request.command() == null && changes.isEmpty();
-        long head;
         if (alone && batcher != null) {
-            // with other sessions' steps in one commit when they come together (ADR 0029); a refusal is
-            // diagnosed by the step alone, which runs its statement again and reads the row
+            // with other sessions' steps in one commit when they come together (ADR 0029), the batch's
+            // followers told by the batcher, once per commit; a refusal is diagnosed by the step alone,
+            // which runs its statement again and reads the row
             long now = EpochNanos.of(options.clock().instant());
-            head = batcher.run(key, () -> what, c -> StepStatement.run(c, request, rows, newHead, now))
-                    ? newHead : db.writeOne(() -> what, work);
-        } else {
-            head = alone ? db.writeOne(() -> what, work) : db.write(() -> what, work);
+            if (batcher.run(key, () -> what, StepStatement.step(request, rows, newHead, now))) {
+                return newHead;
+            }
         }
+        long head = alone ? db.writeOne(() -> what, work) : db.write(() -> what, work);
         if (notifier != null) {
             notifier.hint(key); // committed: tell followers, after the commit and off this thread
         }
@@ -363,15 +364,16 @@ public final class PostgresStateStore implements StateStore {
      * step too large for {@link StepStatement} (followers are told after the commit, as for any step).
      */
     private static boolean moveHead(Connection c, AppendRequest request, long newHead, long now) throws SQLException {
-        String sql = "UPDATE sessions SET head_seq = ?, updated_at = ?"
+        String sql = "UPDATE heads SET head_seq = ?, updated_at = ?, recent = ?"
                 + " WHERE tenant = ? AND id = ? AND head_seq = ? AND lease_epoch = ?";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setLong(1, newHead);
             ps.setLong(2, now);
-            ps.setString(3, request.key().tenant());
-            ps.setString(4, request.key().id());
-            ps.setLong(5, request.expectedSeq());
-            ps.setLong(6, request.epoch());
+            ps.setLong(3, Migrations.recent(now));
+            ps.setString(4, request.key().tenant());
+            ps.setString(5, request.key().id());
+            ps.setLong(6, request.expectedSeq());
+            ps.setLong(7, request.epoch());
             return ps.executeUpdate() == 1;
         }
     }

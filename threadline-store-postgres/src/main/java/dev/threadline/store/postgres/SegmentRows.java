@@ -150,9 +150,17 @@ final class SegmentRows {
                 }
             }
 
+            /**
+             * The rows' payloads joined into one JSON array and parsed in one go (ADR 0031), as a segment
+             * is; row by row when a row is of an older version that needs an upgrade, or when the array
+             * does not parse (so that the error names the row). False when a row was sealed meanwhile.
+             */
             @Override
             public boolean leanRows(long from, long to, List<Event> out) throws SQLException {
-                int start = out.size();
+                List<long[]> seqs = new ArrayList<>();
+                List<byte[]> payloads = new ArrayList<>();
+                boolean asIs = true;
+                int length = 2;
                 try (PreparedStatement ps = c.prepareStatement("SELECT seq, v, payload FROM events WHERE sid = " + SID
                         + " AND seq BETWEEN ? AND ? AND touches_transcript ORDER BY seq")) {
                     bind(ps, key, from, to);
@@ -160,15 +168,45 @@ final class SegmentRows {
                         while (rs.next()) {
                             byte[] payload = rs.getBytes(3);
                             if (payload == null) { // sealed since the segments were listed
-                                out.subList(start, out.size()).clear();
                                 return false;
                             }
-                            try {
-                                out.add(RecordCodec.decodeEvent(key.id(), rs.getLong(1), rs.getInt(2), payload));
-                            } catch (StorageException e) {
-                                throw new StorageException(OneLine.of(e.getMessage()), e.getCause() == null ? e : e.getCause());
-                            }
+                            int v = rs.getInt(2);
+                            asIs &= v >= RecordCodec.READ_AS_IS && v <= RecordCodec.VERSION;
+                            seqs.add(new long[] {rs.getLong(1), v});
+                            payloads.add(payload);
+                            length += payload.length + 1;
                         }
+                    }
+                }
+                if (payloads.isEmpty()) {
+                    return true;
+                }
+                if (asIs) {
+                    byte[] array = new byte[length];
+                    int at = 0;
+                    array[at++] = '[';
+                    for (int i = 0; i < payloads.size(); i++) {
+                        if (i > 0) {
+                            array[at++] = ',';
+                        }
+                        byte[] p = payloads.get(i);
+                        System.arraycopy(p, 0, array, at, p.length);
+                        at += p.length;
+                    }
+                    array[at++] = ']';
+                    try {
+                        out.addAll(RecordCodec.decodeSegment(key.id(), from, to, RecordCodec.VERSION,
+                                at == array.length ? array : java.util.Arrays.copyOf(array, at)));
+                        return true;
+                    } catch (StorageException corrupt) {
+                        // read them one by one: the error then names the row
+                    }
+                }
+                for (int i = 0; i < payloads.size(); i++) {
+                    try {
+                        out.add(RecordCodec.decodeEvent(key.id(), seqs.get(i)[0], (int) seqs.get(i)[1], payloads.get(i)));
+                    } catch (StorageException e) {
+                        throw new StorageException(OneLine.of(e.getMessage()), e.getCause() == null ? e : e.getCause());
                     }
                 }
                 return true;

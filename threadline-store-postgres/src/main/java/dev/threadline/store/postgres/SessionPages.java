@@ -16,10 +16,11 @@ import java.util.List;
 
 /**
  * One page of a tenant's sessions, most recently updated first, ties by id, read through the index
- * {@code sessions_recent (tenant, updated_at, id DESC)} read backwards (or {@code sessions_user_recent}
- * with a user; ascending since migration 4, so the entry every append adds goes to the index's right end):
- * the cursor's {@code updated_at <= ?} is an index condition, so a page starts where the last one
- * ended rather than skipping rows. The metadata filter is {@code metadata @> ?::jsonb} (GIN index
+ * {@code heads_recent (tenant, recent)} read backwards (or {@code heads_user_recent} with a user),
+ * where {@code recent} is {@code updated_at} in 10-second periods (migration 6, so that a step's
+ * update of its heads row stays HOT), each row joined to its session: the index gives the periods in order and an incremental sort orders
+ * each period's few rows by {@code updated_at DESC, id}. The cursor's {@code recent <= ?} is an index
+ * condition, so a page starts in the period where the last one ended rather than skipping rows. The metadata filter is {@code metadata @> ?::jsonb} (GIN index
  * {@code sessions_metadata}; the planner picks it when the filter is selective). Stateless.
  */
 final class SessionPages {
@@ -27,17 +28,18 @@ final class SessionPages {
 
     /** The statement for a query's shape (exposed for the EXPLAIN test). */
     static String sql(boolean user, boolean cursor, boolean metadata) {
-        StringBuilder sql = new StringBuilder("SELECT id, info, head_seq, updated_at FROM sessions WHERE tenant = ?");
+        StringBuilder sql = new StringBuilder("SELECT s.id, s.info, h.head_seq, h.updated_at FROM heads h"
+                + " JOIN sessions s ON s.tenant = h.tenant AND s.id = h.id WHERE h.tenant = ?");
         if (user) {
-            sql.append(" AND user_id = ?");
+            sql.append(" AND h.user_id = ?");
         }
         if (cursor) {
-            sql.append(" AND updated_at <= ? AND (updated_at < ? OR id > ?)");
+            sql.append(" AND h.recent <= ? AND h.updated_at <= ? AND (h.updated_at < ? OR h.id > ?)");
         }
         if (metadata) {
-            sql.append(" AND metadata @> ?::jsonb");
+            sql.append(" AND s.metadata @> ?::jsonb");
         }
-        return sql.append(" ORDER BY updated_at DESC, id LIMIT ?").toString();
+        return sql.append(" ORDER BY h.recent DESC, h.updated_at DESC, h.id LIMIT ?").toString();
     }
 
     static Page<SessionSummary> list(Connection c, SessionQuery query) throws SQLException {
@@ -51,6 +53,7 @@ final class SessionPages {
                 ps.setString(i++, query.userId());
             }
             if (after != null) {
+                ps.setLong(i++, Migrations.recent(after.position()));
                 ps.setLong(i++, after.position());
                 ps.setLong(i++, after.position());
                 ps.setString(i++, after.id());

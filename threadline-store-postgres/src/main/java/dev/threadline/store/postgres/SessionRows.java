@@ -16,9 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The {@code sessions} table: the index of sessions keyed by (tenant, id), with the journal's head
- * and the lease on the same row, so the append's fencing check and its head move are one conditional
- * UPDATE of one row. The {@link SessionInfo} is stored as {@link RecordCodec} JSON ({@code info});
+ * The {@code sessions} table, the index of sessions keyed by (tenant, id), and each session's
+ * {@code heads} row (migration 6): the journal's head, the lease and the recency on one narrow row, so
+ * the append's fencing check and its head move are one conditional UPDATE of one row, HOT. The {@link SessionInfo} is stored as {@link RecordCodec} JSON ({@code info});
  * the columns beside it are what queries filter and sort on. Stateless.
  */
 final class SessionRows {
@@ -27,11 +27,12 @@ final class SessionRows {
     /** Where a session's journal is and who may write it. */
     record Position(long head, long epoch) {}
 
-    /** Inserts the row unless the key is taken; false when it is. */
+    /** Inserts the session's row and its heads row unless the key is taken; false when it is. */
     static boolean insert(Connection c, SessionInfo info, long head, Instant now) throws SQLException {
+        long sid;
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO sessions (tenant, id, user_id, parent_id, parent_seq,"
-                + " info, v, head_seq, created_at, updated_at, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)"
-                + " ON CONFLICT (tenant, id) DO NOTHING")) {
+                + " info, v, created_at, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)"
+                + " ON CONFLICT (tenant, id) DO NOTHING RETURNING sid")) {
             ps.setString(1, info.tenant());
             ps.setString(2, info.id());
             ps.setString(3, info.userId());
@@ -39,12 +40,28 @@ final class SessionRows {
             ps.setLong(5, info.parentSeq());
             ps.setString(6, RecordCodec.encodeSession(info));
             ps.setInt(7, RecordCodec.VERSION);
-            ps.setLong(8, head);
-            ps.setLong(9, EpochNanos.of(info.createdAt()));
-            ps.setLong(10, EpochNanos.of(now));
-            ps.setString(11, Json.write(info.metadata()));
-            return ps.executeUpdate() == 1;
+            ps.setLong(8, EpochNanos.of(info.createdAt()));
+            ps.setString(9, Json.write(info.metadata()));
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return false;
+                }
+                sid = rs.getLong(1);
+            }
         }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO heads (sid, head_seq, lease_epoch, updated_at, recent,"
+                + " tenant, id, user_id) VALUES (?, ?, 0, ?, ?, ?, ?, ?)")) {
+            long updated = EpochNanos.of(now);
+            ps.setLong(1, sid);
+            ps.setLong(2, head);
+            ps.setLong(3, updated);
+            ps.setLong(4, Migrations.recent(updated));
+            ps.setString(5, info.tenant());
+            ps.setString(6, info.id());
+            ps.setString(7, info.userId());
+            ps.executeUpdate();
+        }
+        return true;
     }
 
     static boolean exists(Connection c, SessionKey key) throws SQLException {
@@ -67,7 +84,7 @@ final class SessionRows {
 
     /** {@code lock} is "" or a locking clause (" FOR UPDATE", " FOR SHARE"). */
     static Position positionOrNull(Connection c, SessionKey key, String lock) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT head_seq, lease_epoch FROM sessions WHERE tenant = ? AND id = ?" + lock)) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT head_seq, lease_epoch FROM heads WHERE tenant = ? AND id = ?" + lock)) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
             try (ResultSet rs = ps.executeQuery()) {
@@ -110,13 +127,19 @@ final class SessionRows {
         }
     }
 
-    /** Deletes the session and every row that hangs off it (events, segments, snapshots, command records, interrupts). */
+    /**
+     * Deletes the session and every row that hangs off it (events, segments, snapshots, command records,
+     * interrupts, the heads row). The caller holds the heads row locked ({@code FOR UPDATE}) first: the journal has no
+     * foreign key (migration 6), so that lock is what keeps a step committing meanwhile from leaving
+     * events behind (the step's UPDATE waits for the deletion, then finds no row and writes nothing).
+     */
     static void delete(Connection c, SessionKey key) throws SQLException {
         for (String sql : List.of("DELETE FROM events WHERE sid = " + EventRows.SID,
                 "DELETE FROM segments WHERE sid = " + EventRows.SID,
                 "DELETE FROM snapshots WHERE tenant = ? AND session_id = ?",
                 "DELETE FROM commands WHERE tenant = ? AND session_id = ?",
                 "DELETE FROM interrupts WHERE tenant = ? AND session_id = ?",
+                "DELETE FROM heads WHERE tenant = ? AND id = ?",
                 "DELETE FROM sessions WHERE tenant = ? AND id = ?")) {
             try (PreparedStatement ps = c.prepareStatement(sql)) {
                 ps.setString(1, key.tenant());

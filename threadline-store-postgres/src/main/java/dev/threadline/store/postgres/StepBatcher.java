@@ -2,16 +2,20 @@ package dev.threadline.store.postgres;
 
 import dev.threadline.core.store.SessionKey;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -19,6 +23,10 @@ import java.util.function.Supplier;
  * arrive while others are being written go to the database together, in one transaction and one
  * commit, instead of one commit each. Each step keeps its own statement, so its fencing check and
  * compare-and-set are exactly those of a step alone; the transaction only makes their commit one.
+ *
+ * <p>The batch's statements are pipelined: those of one text (steps of the same number of events) go to
+ * the server as one JDBC batch, sent together, so a batch of 40 steps costs a few round trips rather
+ * than 40.
  *
  * <p>Leader and followers, no timer: a step that finds fewer than {@code maxLeaders} batches in flight
  * writes itself at once (alone, in auto-commit, as before), taking with it whatever steps are waiting;
@@ -33,7 +41,9 @@ import java.util.function.Supplier;
  *       says the write may or may not be applied (never a silent retry); a commit the server refuses
  *       (a serialization failure) applied nothing, and each step is written again alone.</li>
  * </ul>
- * Steps are written in session order, so two processes' batches take row locks in one order.
+ * Steps are written in session order, so two processes' batches take row locks in one order. The
+ * sessions a commit moved are handed to the store's notifier together, once per commit, so that a
+ * batch's followers are told in one send rather than one each.
  *
  * <p>No step is left waiting: a step is queued before its thread looks at the leader count, and a
  * leader looks at the queue after lowering the count (both sequentially consistent), so either the
@@ -41,9 +51,25 @@ import java.util.function.Supplier;
  * thread to lead. Thread-safe.
  */
 final class StepBatcher {
-    /** One step's statement: runs it on {@code c}, true when the head moved (the events are in). */
+    /**
+     * One step's statement: its text, the update count that means its head moved, and its parameters.
+     * Steps of one text are sent to the server together (a JDBC batch: one round trip for all of them).
+     */
     interface Step {
-        boolean run(Connection c) throws SQLException;
+        String sql();
+
+        /** The update count of a step whose head moved (its events are in); any other count means it did not. */
+        int expected();
+
+        void bind(PreparedStatement ps) throws SQLException;
+
+        /** Runs the statement alone on {@code c}; true when the head moved. */
+        default boolean run(Connection c) throws SQLException {
+            try (PreparedStatement ps = c.prepareStatement(sql())) {
+                bind(ps);
+                return ps.executeUpdate() == expected();
+            }
+        }
     }
 
     private static final class Pending {
@@ -75,6 +101,7 @@ final class StepBatcher {
             .thenComparing(p -> p.key.id());
 
     private final Db db;
+    private final Consumer<List<SessionKey>> committed;
     private final int maxLeaders;
     private final int maxBatch;
     private final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
@@ -85,9 +112,12 @@ final class StepBatcher {
     /**
      * @param maxLeaders the most batches in flight at once (each on a connection of its own)
      * @param maxBatch   the most steps in one batch
+     * @param committed  told the sessions whose heads a commit moved, once per commit, after the commit and
+     *                   before their callers return (the store's notifier: one send for a batch); must not throw
      */
-    StepBatcher(Db db, int maxLeaders, int maxBatch) {
+    StepBatcher(Db db, int maxLeaders, int maxBatch, Consumer<List<SessionKey>> committed) {
         this.db = db;
+        this.committed = committed;
         this.maxLeaders = maxLeaders;
         this.maxBatch = maxBatch;
     }
@@ -174,11 +204,17 @@ final class StepBatcher {
     }
 
     private void alone(Pending p) {
+        boolean moved;
         try {
-            p.complete(db.writeOne(p.what, p.step::run));
+            moved = db.writeOne(p.what, p.step::run);
         } catch (RuntimeException | Error e) {
             p.fail(e);
+            return;
         }
+        if (moved) {
+            committed.accept(List.of(p.key));
+        }
+        p.complete(moved);
     }
 
     private void together(List<Pending> batch) {
@@ -188,9 +224,7 @@ final class StepBatcher {
         try {
             db.write(() -> "append " + batch.size() + " steps together (first: " + batch.get(0).what.get() + ")", c -> {
                 ran[0] = false;
-                for (int i = 0; i < batch.size(); i++) {
-                    moved[i] = batch.get(i).step.run(c);
-                }
+                pipelined(c, batch, moved);
                 ran[0] = true; // every statement ran: what fails now is the commit
                 return null;
             });
@@ -208,8 +242,47 @@ final class StepBatcher {
         }
         batches.incrementAndGet();
         batchedSteps.addAndGet(batch.size());
+        List<SessionKey> keys = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            if (moved[i]) {
+                keys.add(batch.get(i).key);
+            }
+        }
+        if (!keys.isEmpty()) {
+            committed.accept(keys);
+        }
         for (int i = 0; i < batch.size(); i++) {
             batch.get(i).complete(moved[i]);
+        }
+    }
+
+    /**
+     * Runs the batch's statements, those of one text as one JDBC batch (sent together, one round trip),
+     * in session order within each text; {@code moved[i]} says whether step {@code i}'s head moved. Two
+     * batches never hold one session (a session has one step in flight, in the process holding its lease),
+     * so the order of texts cannot make two batches wait for each other.
+     */
+    private static void pipelined(Connection c, List<Pending> batch, boolean[] moved) throws SQLException {
+        Map<String, List<Integer>> byText = new LinkedHashMap<>();
+        for (int i = 0; i < batch.size(); i++) {
+            byText.computeIfAbsent(batch.get(i).step.sql(), k -> new ArrayList<>()).add(i);
+        }
+        for (Map.Entry<String, List<Integer>> group : byText.entrySet()) {
+            try (PreparedStatement ps = c.prepareStatement(group.getKey())) {
+                for (int i : group.getValue()) {
+                    batch.get(i).step.bind(ps);
+                    ps.addBatch();
+                }
+                int[] counts = ps.executeBatch();
+                for (int k = 0; k < counts.length; k++) {
+                    if (counts[k] < 0) { // the driver rewrote the batch (reWriteBatchedInserts): no outcome per step
+                        throw new SQLException("the driver reported no update count for a batched step (" + counts[k]
+                                + "); a step's statement must not be one it rewrites", "XX000");
+                    }
+                    int i = group.getValue().get(k);
+                    moved[i] = counts[k] == batch.get(i).step.expected();
+                }
+            }
         }
     }
 

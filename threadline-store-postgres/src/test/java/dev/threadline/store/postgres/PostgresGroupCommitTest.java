@@ -35,6 +35,9 @@ class PostgresGroupCommitTest {
             assertThat(f.results()).containsOnly("ok");
             assertThat(f.batcher.counts()).containsExactly(1L, 10L);
             assertThat(f.rows()).isEqualTo(11);
+            assertThat(f.commits).as("the sessions each commit moved, handed on once per commit (the notifier's one send)")
+                    .containsExactly(List.of(key(0)), java.util.stream.IntStream.rangeClosed(1, 10).mapToObj(i -> key(i)).sorted(
+                            java.util.Comparator.comparing(SessionKey::id)).toList());
         }
     }
 
@@ -47,6 +50,8 @@ class PostgresGroupCommitTest {
             assertThat(results).containsOnly("ok");
             assertThat(f.batcher.counts()).as("the refused batch is not counted").containsExactly(0L, 0L);
             assertThat(f.rows()).as("the ten good steps, each applied once").isEqualTo(10);
+            assertThat(f.commits).as("each good step's own commit handed on, the refused batch's not")
+                    .hasSize(10).allSatisfy(keys -> assertThat(keys).hasSize(1)).doesNotContain(List.of(key(4)));
         }
     }
 
@@ -69,12 +74,15 @@ class PostgresGroupCommitTest {
             for (int i = 0; i < sessions; i++) {
                 SessionKey key = keys.get(i);
                 long epoch = epochs.get(i);
+                int perStep = 1 + i % 2; // one or two events a step: batches hold statements of two texts
                 written.add(pool.submit(() -> {
                     go.await();
                     List<StoredEvent> mine = new ArrayList<>();
-                    for (long head = 1; head <= steps; head++) {
-                        List<StoredEvent> events = StoreFixtures.messages(key.id(), head + 1, 1);
-                        assertThat(store.append(AppendRequest.of(key, head, epoch, events))).isEqualTo(head + 1);
+                    long head = 1;
+                    for (int step = 0; step < steps; step++) {
+                        List<StoredEvent> events = StoreFixtures.messages(key.id(), head + 1, perStep);
+                        assertThat(store.append(AppendRequest.of(key, head, epoch, events))).isEqualTo(head + perStep);
+                        head += perStep;
                         mine.addAll(events);
                     }
                     return mine;
@@ -83,10 +91,16 @@ class PostgresGroupCommitTest {
             go.countDown();
             for (int i = 0; i < sessions; i++) {
                 List<StoredEvent> mine = written.get(i).get(WAIT.toSeconds(), TimeUnit.SECONDS);
-                assertThat(store.head(keys.get(i))).isEqualTo(steps + 1);
-                assertThat(store.readOwn(keys.get(i), 2, steps + 1)).isEqualTo(mine);
+                long head = 1 + (long) steps * (1 + i % 2);
+                assertThat(store.head(keys.get(i))).isEqualTo(head);
+                assertThat(store.readOwn(keys.get(i), 2, head)).isEqualTo(mine);
             }
+            assertThat(store.batcherCounts()[0]).as("batches were formed").isPositive();
         }
+    }
+
+    private static SessionKey key(int n) {
+        return new SessionKey("t", "s" + n);
     }
 
     /**
@@ -98,6 +112,7 @@ class PostgresGroupCommitTest {
         final Db db;
         final StepBatcher batcher;
         final List<Future<String>> futures = new ArrayList<>();
+        final List<List<SessionKey>> commits = new java.util.concurrent.CopyOnWriteArrayList<>();
         final ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
 
         final String schema = PgStores.freshSchema("batcher");
@@ -111,7 +126,7 @@ class PostgresGroupCommitTest {
                 }
                 return null;
             });
-            batcher = new StepBatcher(db, 1, 64);
+            batcher = new StepBatcher(db, 1, 64, commits::add);
             CountDownLatch inside = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
             futures.add(pool.submit(() -> step(schema, 0, 0, () -> {
@@ -138,13 +153,24 @@ class PostgresGroupCommitTest {
 
         private String step(String schema, int n, int k, BooleanSupplier before) {
             try {
-                boolean moved = batcher.run(new SessionKey("t", "s" + n), () -> "step " + n, c -> {
-                    if (!before.getAsBoolean()) {
-                        throw new IllegalStateException("not released");
+                boolean moved = batcher.run(key(n), () -> "step " + n, new StepBatcher.Step() {
+                    @Override
+                    public String sql() {
+                        // a CTE, as a step's statement is (a plain INSERT ... VALUES would be rewritten by the driver)
+                        return "WITH v AS (SELECT ?::integer AS k) INSERT INTO " + schema + ".t (k) SELECT k FROM v";
                     }
-                    try (PreparedStatement ps = c.prepareStatement("INSERT INTO " + schema + ".t (k) VALUES (?)")) {
+
+                    @Override
+                    public int expected() {
+                        return 1;
+                    }
+
+                    @Override
+                    public void bind(PreparedStatement ps) throws java.sql.SQLException {
+                        if (!before.getAsBoolean()) {
+                            throw new IllegalStateException("not released");
+                        }
                         ps.setInt(1, k);
-                        return ps.executeUpdate() == 1;
                     }
                 });
                 return moved ? "ok" : "not moved";

@@ -127,7 +127,12 @@ class PostgresUpgradeTest {
                     versions.add(rs.getInt(1));
                 }
                 assertThat(versions).isEqualTo(java.util.stream.IntStream.rangeClosed(1, Migrations.latest()).boxed().toList());
-                assertThat(versions).hasSize(5);
+                assertThat(versions).hasSize(6);
+            }
+            try (ResultSet rs = s.executeQuery("SELECT count(*), count(*) FILTER (WHERE recent = updated_at / "
+                    + Migrations.RECENT_NANOS + ") FROM heads")) {
+                rs.next();
+                assertThat(rs.getInt(2)).as("rows whose recency period version 6 computed").isEqualTo(rs.getInt(1)).isEqualTo(2);
             }
         }
     }

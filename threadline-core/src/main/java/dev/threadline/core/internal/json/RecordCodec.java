@@ -39,8 +39,12 @@ public final class RecordCodec {
     /** The reader of current-version event payloads (its deserializer looked up once). */
     private static final ObjectReader EVENT_READER = StoredForm.MAPPER.readerFor(Event.class);
 
-    /** The oldest record version that the current reader reads as it is (no upgrade step changes it). */
-    private static final int READ_AS_IS = 2;
+    /**
+     * The oldest record version that the current reader reads as it is (no upgrade step changes it):
+     * payloads of versions {@code READ_AS_IS..VERSION} can be joined into one array and read as a
+     * segment ({@link #decodeSegment}).
+     */
+    public static final int READ_AS_IS = 2;
 
     private RecordCodec() {}
 
