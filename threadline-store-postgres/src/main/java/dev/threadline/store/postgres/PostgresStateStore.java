@@ -430,7 +430,10 @@ public final class PostgresStateStore implements StateStore {
         return readEvents(key, fromSeq, toSeq, true);
     }
 
-    /** Sealed segments wholly inside the range are parsed whole, one parse per segment (ADR 0028); the rest row by row. */
+    /**
+     * The rows' payloads parsed as one array (ADR 0031); segments that an earlier version sealed (ADR 0028)
+     * and that lie wholly inside the range are parsed whole, one parse each.
+     */
     @Override
     public List<Event> readOwnTranscriptEvents(SessionKey key, long fromSeq, long toSeq) {
         return db.read(() -> "read the transcript of session '" + key.id() + "' seq " + fromSeq + ".." + toSeq, c -> {
@@ -475,12 +478,10 @@ public final class PostgresStateStore implements StateStore {
     public void saveSnapshot(SessionKey key, StateSnapshot snapshot) {
         String payload = RecordCodec.encodeSnapshot(snapshot);
         db.write(() -> "save a snapshot of session '" + key.id() + "' at seq " + snapshot.seq(), c -> {
-            long head = SessionRows.head(c, key);
             if (!SharedRows.saveSnapshot(c, key, snapshot.seq(), payload)) {
                 throw new SessionNotFoundException(key.id());
             }
-            SegmentRows.seal(c, key, Math.min(head, snapshot.seq())); // ADR 0028
-            return null;
+            return null; // no sealing on PostgreSQL (ADR 0031): the rows keep their payloads
         });
     }
 

@@ -14,99 +14,22 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The {@code segments} table (migration 4, ADR 0028): the transcript of a session's older steps,
- * sealed when a snapshot is saved. A segment is one row of a JSON array holding the payloads of the
- * session's own transcript events with {@code first_seq <= seq <= last_seq}, in seq order; those
- * event rows keep their envelope and have a NULL payload. The array is stored out of line and
- * uncompressed ({@code STORAGE EXTERNAL}): sizes are what the text is, and a read copies it without
- * decompressing; {@code ALTER TABLE segments ALTER COLUMN payloads SET STORAGE EXTENDED} turns pglz
- * (or, with {@code default_toast_compression = lz4}, LZ4) compression on for segments written after it.
+ * The {@code segments} table (migration 4, ADR 0028), read only since ADR 0031: versions 4 to 6 of
+ * this store sealed a session's older transcript into segments when a snapshot was saved, one row of a
+ * JSON array holding the payloads of the session's own transcript events with
+ * {@code first_seq <= seq <= last_seq}, in seq order, those event rows keeping their envelope with a
+ * NULL payload. This version seals nothing (sealing was an UPDATE whose old row versions held their
+ * space until vacuum), but reads what was sealed: every read fills sealed rows from their segments, and
+ * the unsealed rows of a transcript read are joined into one array and parsed in one go.
  *
- * <p>Under READ COMMITTED every statement sees the latest commit. Sealing is monotonic (a row once
- * sealed stays sealed, and its segment is committed in the same transaction) and segments of a session
- * never overlap: so a reader reads the rows first and the segments after, and finds in the later
- * statement the segment of every NULL payload the earlier one saw (or the session is gone). Two seals
- * of one session at once both start after the last segment they see, so both insert the same
- * {@code (sid, first_seq)}: its unique key makes the second wait for the first and then do nothing
- * ({@code ON CONFLICT DO NOTHING}), so segments never overlap, and no seal locks the session row an
- * append moves (appends never wait for a seal). Stateless.
+ * <p>Under READ COMMITTED every statement sees the latest commit. A row once sealed stayed sealed, and
+ * its segment was committed in the same transaction, so a reader reads the rows first and the segments
+ * after. Stateless.
  */
 final class SegmentRows {
     private static final String SID = EventRows.SID;
 
     private SegmentRows() {}
-
-    /**
-     * Seals the session's unsealed own transcript events with {@code seq <= upTo} into one new segment,
-     * if there are at least {@link Segments#MIN_EVENTS} of them; inside the caller's transaction. When
-     * another transaction sealed from the same seq meanwhile, does nothing.
-     */
-    static void seal(Connection c, SessionKey key, long upTo) throws SQLException {
-        long after = lastSealed(c, key);
-        if (upTo <= after) {
-            return;
-        }
-        List<String> payloads = new ArrayList<>();
-        try (PreparedStatement ps = c.prepareStatement("SELECT seq, v, payload FROM events WHERE sid = " + SID
-                + " AND seq > ? AND seq <= ? AND touches_transcript AND payload IS NOT NULL ORDER BY seq")) {
-            ps.setString(1, key.tenant());
-            ps.setString(2, key.id());
-            ps.setLong(3, after);
-            ps.setLong(4, upTo);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    payloads.add(sealable(key, rs.getLong(1), rs.getInt(2), rs.getString(3)));
-                }
-            }
-        }
-        if (payloads.size() < Segments.MIN_EVENTS) {
-            return;
-        }
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO segments (sid, last_seq, first_seq, v, payloads)"
-                + " VALUES (" + SID + ", ?, ?, ?, ?) ON CONFLICT DO NOTHING")) {
-            ps.setString(1, key.tenant());
-            ps.setString(2, key.id());
-            ps.setLong(3, upTo);
-            ps.setLong(4, after + 1);
-            ps.setShort(5, (short) RecordCodec.VERSION);
-            ps.setString(6, RecordCodec.encodeSegment(payloads));
-            if (ps.executeUpdate() == 0) {
-                return; // a seal from the same seq committed first: its segment holds these rows
-            }
-        }
-        try (PreparedStatement ps = c.prepareStatement("UPDATE events SET payload = NULL WHERE sid = " + SID
-                + " AND seq > ? AND seq <= ? AND touches_transcript AND payload IS NOT NULL")) {
-            ps.setString(1, key.tenant());
-            ps.setString(2, key.id());
-            ps.setLong(3, after);
-            ps.setLong(4, upTo);
-            int sealed = ps.executeUpdate();
-            if (sealed != payloads.size()) { // the rows read above: no other seal owns this range (its first_seq is ours)
-                throw new StorageException("session '" + key.id() + "': sealing seq " + (after + 1) + ".." + upTo + " found "
-                        + payloads.size() + " payloads but " + sealed + " rows");
-            }
-        }
-    }
-
-    private static String sealable(SessionKey key, long seq, int version, String payload) {
-        try {
-            return RecordCodec.sealable(key.id(), seq, version, payload);
-        } catch (StorageException e) {
-            throw new StorageException(OneLine.of(e.getMessage()), e.getCause() == null ? e : e.getCause());
-        }
-    }
-
-    /** The last seq sealed so far (0 when none). */
-    private static long lastSealed(Connection c, SessionKey key) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT COALESCE(max(last_seq), 0) FROM segments WHERE sid = " + SID)) {
-            ps.setString(1, key.tenant());
-            ps.setString(2, key.id());
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        }
-    }
 
     /** The reads {@link Segments}' walks need, on {@code c} for {@code key}. */
     static Segments.Reader<SQLException> reader(Connection c, SessionKey key) {
