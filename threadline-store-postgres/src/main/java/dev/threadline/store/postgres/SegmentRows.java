@@ -80,10 +80,9 @@ final class SegmentRows {
              */
             @Override
             public boolean leanRows(long from, long to, List<Event> out) throws SQLException {
-                List<long[]> seqs = new ArrayList<>();
+                List<long[]> seqs = new ArrayList<>(); // seq and version of each row
                 List<byte[]> payloads = new ArrayList<>();
                 boolean asIs = true;
-                int length = 2;
                 try (PreparedStatement ps = c.prepareStatement("SELECT seq, v, payload FROM events WHERE sid = " + SID
                         + " AND seq BETWEEN ? AND ? AND touches_transcript ORDER BY seq")) {
                     bind(ps, key, from, to);
@@ -94,10 +93,9 @@ final class SegmentRows {
                                 return false;
                             }
                             int v = rs.getInt(2);
-                            asIs &= v >= RecordCodec.READ_AS_IS && v <= RecordCodec.VERSION;
+                            asIs &= RecordCodec.readsAsIs(v);
                             seqs.add(new long[] {rs.getLong(1), v});
                             payloads.add(payload);
-                            length += payload.length + 1;
                         }
                     }
                 }
@@ -105,21 +103,8 @@ final class SegmentRows {
                     return true;
                 }
                 if (asIs) {
-                    byte[] array = new byte[length];
-                    int at = 0;
-                    array[at++] = '[';
-                    for (int i = 0; i < payloads.size(); i++) {
-                        if (i > 0) {
-                            array[at++] = ',';
-                        }
-                        byte[] p = payloads.get(i);
-                        System.arraycopy(p, 0, array, at, p.length);
-                        at += p.length;
-                    }
-                    array[at++] = ']';
                     try {
-                        out.addAll(RecordCodec.decodeSegment(key.id(), from, to, RecordCodec.VERSION,
-                                at == array.length ? array : java.util.Arrays.copyOf(array, at)));
+                        out.addAll(RecordCodec.decodeJoined(key.id(), from, to, payloads));
                         return true;
                     } catch (StorageException corrupt) {
                         // read them one by one: the error then names the row

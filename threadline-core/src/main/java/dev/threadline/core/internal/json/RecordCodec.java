@@ -39,12 +39,8 @@ public final class RecordCodec {
     /** The reader of current-version event payloads (its deserializer looked up once). */
     private static final ObjectReader EVENT_READER = StoredForm.MAPPER.readerFor(Event.class);
 
-    /**
-     * The oldest record version that the current reader reads as it is (no upgrade step changes it):
-     * payloads of versions {@code READ_AS_IS..VERSION} can be joined into one array and read as a
-     * segment ({@link #decodeSegment}).
-     */
-    public static final int READ_AS_IS = 2;
+    /** The oldest record version that the current reader reads as it is (no upgrade step changes it). */
+    private static final int READ_AS_IS = 2;
 
     private RecordCodec() {}
 
@@ -129,10 +125,44 @@ public final class RecordCodec {
      * @throws StorageException naming the session and seq when the row is corrupt or from a newer version
      */
     public static String sealable(String sessionId, long seq, int version, String payload) {
-        if (version >= READ_AS_IS && version <= VERSION) {
+        if (readsAsIs(version)) {
             return payload;
         }
         return encodeEvent(decodeEvent(sessionId, seq, version, payload));
+    }
+
+    /**
+     * Whether a payload of record version {@code version} is read as it is (no upgrade step changes it),
+     * so that it can stand in a segment's array unchanged ({@link #sealable}, {@link #decodeJoined}).
+     */
+    public static boolean readsAsIs(int version) {
+        return version >= READ_AS_IS && version <= VERSION;
+    }
+
+    /**
+     * Decodes event payloads (UTF-8 JSON, each of a version that {@link #readsAsIs}) of seqs
+     * {@code firstSeq..lastSeq} as a segment is decoded: joined into one JSON array, one parse for all.
+     *
+     * @throws StorageException naming the session and the seqs when the joined array does not parse
+     */
+    public static List<Event> decodeJoined(String sessionId, long firstSeq, long lastSeq, List<byte[]> payloads) {
+        int length = 1 + payloads.size(); // the brackets and the commas between
+        for (byte[] p : payloads) {
+            length += p.length;
+        }
+        byte[] array = new byte[Math.max(2, length)];
+        int at = 0;
+        array[at++] = '[';
+        for (int i = 0; i < payloads.size(); i++) {
+            if (i > 0) {
+                array[at++] = ',';
+            }
+            byte[] p = payloads.get(i);
+            System.arraycopy(p, 0, array, at, p.length);
+            at += p.length;
+        }
+        array[at] = ']';
+        return decodeSegment(sessionId, firstSeq, lastSeq, VERSION, array);
     }
 
     /** A sealed segment's stored form: the payloads (each {@link #sealable}) as one JSON array, in seq order. */

@@ -54,4 +54,18 @@ class StoredFormTest {
                     .isInstanceOf(StorageException.class).hasMessageContaining("seq 7");
         }
     }
+
+    @Test
+    void payloadsJoinedIntoOneArrayDecodeAsTheyDoOneByOneAndACorruptOneIsAnErrorNamingTheSeqs() {
+        Event question = new Event.UserMessageReceived(Message.user("what grew?"));
+        List<byte[]> payloads = List.of(RecordCodec.encodeEvent(question).getBytes(StandardCharsets.UTF_8),
+                RecordCodec.encodeEvent(ANSWER).getBytes(StandardCharsets.UTF_8));
+        assertThat(RecordCodec.decodeJoined("s", 3, 4, payloads)).containsExactly(question, ANSWER);
+        assertThat(RecordCodec.decodeJoined("s", 3, 2, List.of())).isEmpty();
+        assertThatThrownBy(() -> RecordCodec.decodeJoined("s", 3, 4, List.of(payloads.get(0), "{\"type\":".getBytes(StandardCharsets.UTF_8))))
+                .isInstanceOf(StorageException.class).hasMessageContaining("session 's'").hasMessageContaining("3..4");
+        assertThat(RecordCodec.readsAsIs(RecordCodec.VERSION)).isTrue();
+        assertThat(RecordCodec.readsAsIs(1)).as("version 1 needs its upgrade step").isFalse();
+        assertThat(RecordCodec.readsAsIs(RecordCodec.VERSION + 1)).as("a newer version").isFalse();
+    }
 }
