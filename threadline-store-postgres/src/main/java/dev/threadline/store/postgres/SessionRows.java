@@ -27,12 +27,17 @@ final class SessionRows {
     /** Where a session's journal is and who may write it. */
     record Position(long head, long epoch) {}
 
-    /** Inserts the session's row and its heads row unless the key is taken; false when it is. */
+    /**
+     * Inserts the session's row and its heads row unless the key is taken, in one statement (the heads row
+     * takes its {@code sid} from the session row's insert); false when the key is taken.
+     */
     static boolean insert(Connection c, SessionInfo info, long head, Instant now) throws SQLException {
-        long sid;
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO sessions (tenant, id, user_id, parent_id, parent_seq,"
-                + " info, v, created_at, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)"
-                + " ON CONFLICT (tenant, id) DO NOTHING RETURNING sid")) {
+        try (PreparedStatement ps = c.prepareStatement("WITH s AS (INSERT INTO sessions (tenant, id, user_id, parent_id,"
+                + " parent_seq, info, v, created_at, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)"
+                + " ON CONFLICT (tenant, id) DO NOTHING RETURNING sid, tenant, id, user_id)"
+                + " INSERT INTO heads (sid, head_seq, lease_epoch, updated_at, recent, tenant, id, user_id)"
+                + " SELECT sid, ?, 0, ?, ?, tenant, id, user_id FROM s")) {
+            long updated = EpochNanos.of(now);
             ps.setString(1, info.tenant());
             ps.setString(2, info.id());
             ps.setString(3, info.userId());
@@ -42,26 +47,11 @@ final class SessionRows {
             ps.setInt(7, RecordCodec.VERSION);
             ps.setLong(8, EpochNanos.of(info.createdAt()));
             ps.setString(9, Json.write(info.metadata()));
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return false;
-                }
-                sid = rs.getLong(1);
-            }
+            ps.setLong(10, head);
+            ps.setLong(11, updated);
+            ps.setLong(12, Migrations.recent(updated));
+            return ps.executeUpdate() == 1;
         }
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO heads (sid, head_seq, lease_epoch, updated_at, recent,"
-                + " tenant, id, user_id) VALUES (?, ?, 0, ?, ?, ?, ?, ?)")) {
-            long updated = EpochNanos.of(now);
-            ps.setLong(1, sid);
-            ps.setLong(2, head);
-            ps.setLong(3, updated);
-            ps.setLong(4, Migrations.recent(updated));
-            ps.setString(5, info.tenant());
-            ps.setString(6, info.id());
-            ps.setString(7, info.userId());
-            ps.executeUpdate();
-        }
-        return true;
     }
 
     static boolean exists(Connection c, SessionKey key) throws SQLException {
