@@ -18,9 +18,10 @@ import java.util.List;
  * One page of a tenant's sessions, most recently updated first, ties by id, read through the index
  * {@code heads_recent (tenant, recent)} read backwards (or {@code heads_user_recent} with a user),
  * where {@code recent} is {@code updated_at} in 10-second periods (migration 6, so that a step's
- * update of its heads row stays HOT), each row joined to its session: the index gives the periods in order and an incremental sort orders
- * each period's few rows by {@code updated_at DESC, id}. The cursor's {@code recent <= ?} is an index
- * condition, so a page starts in the period where the last one ended rather than skipping rows. The metadata filter is {@code metadata @> ?::jsonb} (GIN index
+ * update of its heads row stays HOT), each row joined to its session: the index gives the periods in
+ * order and an incremental sort orders each period's few rows by {@code updated_at DESC, id}. The
+ * cursor's {@code recent <= ?} is an index condition, so a page starts in the period where the last
+ * one ended rather than skipping rows. The metadata filter is {@code metadata @> ?::jsonb} (GIN index
  * {@code sessions_metadata}; the planner picks it when the filter is selective). Stateless.
  */
 final class SessionPages {
