@@ -25,6 +25,13 @@ import org.slf4j.Logger;
  * kept for {@code linger} after the last command so a busy session does not pay a store write per
  * command, renewed in the background while commands run, and released when idle or on close.
  *
+ * <p>A lease is not kept for ever by a session that is never idle: once this runtime has held it for a
+ * whole {@code ttl} without a break, the command that ends then releases it, and this runtime's next
+ * command on the session waits a short {@linkplain #yieldFor yield} before taking it again, so another
+ * process waiting for the session (its acquire polls at least every 50 ms) gets it. Without this, a
+ * process whose commands for one session came closer together than the linger kept the session, and a
+ * command of another process waited until its {@code wait} ran out and failed, however long that was.
+ *
  * <p>A holder is provably gone when it is a process of this host that no longer runs (its pid is dead,
  * or now belongs to a process started at another time): its lease is taken at once instead of waiting
  * for it to expire. Thread-safe.
@@ -39,6 +46,8 @@ final class LeaseKeeper implements AutoCloseable {
     private final Duration ttl;
     private final Duration wait;
     private final Duration linger;
+    /** How long a yielded lease is left for others before this runtime takes it again (see the class comment). */
+    private final long yieldNanos;
     private final LeaseOwner owner;
     private final ConcurrentHashMap<SessionKey, Held> held = new ConcurrentHashMap<>();
     /**
@@ -56,6 +65,8 @@ final class LeaseKeeper implements AutoCloseable {
         volatile LeaseLostException lost;
         int active;
         Instant idleSince;
+        /** When this runtime took the lease it holds (renewals keep it), or null. */
+        Instant heldSince;
     }
 
     /**
@@ -73,9 +84,19 @@ final class LeaseKeeper implements AutoCloseable {
         this.ttl = ttl;
         this.wait = wait;
         this.linger = linger;
+        this.yieldNanos = yieldFor(ttl).toNanos();
         this.owner = LeaseOwner.current();
         long period = Math.max(10, ttl.toMillis() / 4);
         this.ticker = scheduler.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * How long a runtime leaves a session's lease to others after it gave the lease up for having held it a
+     * whole {@code ttl}: long enough for a waiting process's acquire (which polls at least every 50 ms) to
+     * come round twice, a tenth of the ttl when that is shorter, and at least 4 ms.
+     */
+    static Duration yieldFor(Duration ttl) {
+        return Duration.ofMillis(Math.max(4, Math.min(100, ttl.toMillis() / 10)));
     }
 
     /**
@@ -127,12 +148,13 @@ final class LeaseKeeper implements AutoCloseable {
                     h.lease = null;
                 }
             }
-            Long mine = released.take(key);
-            LeaseResult.Acquired a = acquire(key);
+            Released mine = released.take(key);
+            LeaseResult.Acquired a = acquire(key, mine == null ? 0 : mine.yieldUntil());
             h.lost = null;
             h.lease = a.lease();
+            h.heldSince = clock.instant();
             long epoch = a.lease().epoch();
-            boolean resumed = mine != null && a.previous() == null && (epoch == mine || epoch == mine + 1);
+            boolean resumed = mine != null && a.previous() == null && (epoch == mine.epoch() || epoch == mine.epoch() + 1);
             return new Entry(!resumed, resumed ? null : a.previous());
         } catch (RuntimeException e) {
             exit(key);
@@ -140,7 +162,10 @@ final class LeaseKeeper implements AutoCloseable {
         }
     }
 
-    /** Ends a command: the lease stays for {@code linger}, then the ticker releases it. */
+    /**
+     * Ends a command: the lease stays for {@code linger}, then the ticker releases it; when it has been held
+     * a whole {@code ttl}, it is released now and left to others for a {@linkplain #yieldFor yield}.
+     */
     void exit(SessionKey key) {
         Held h = held.get(key);
         if (h == null) {
@@ -148,11 +173,15 @@ final class LeaseKeeper implements AutoCloseable {
         }
         synchronized (h) {
             h.active--;
-            h.idleSince = clock.instant();
+            Instant now = clock.instant();
+            h.idleSince = now;
             Lease l = h.lease;
-            if (h.active == 0 && linger.isZero() && l != null) { // no linger: let others have it at once
-                h.lease = null;
-                retire(key, h, l);
+            if (h.active == 0 && l != null) {
+                boolean heldLong = h.heldSince != null && !now.isBefore(h.heldSince.plus(ttl));
+                if (heldLong || linger.isZero()) { // let others have it at once
+                    h.lease = null;
+                    retire(key, h, l, heldLong ? System.nanoTime() + yieldNanos : 0);
+                }
             }
         }
     }
@@ -235,8 +264,18 @@ final class LeaseKeeper implements AutoCloseable {
         held.clear();
     }
 
-    private LeaseResult.Acquired acquire(SessionKey key) {
+    /**
+     * Acquires the lease, waiting up to {@code wait} for another holder; {@code yieldUntil} (a
+     * {@link System#nanoTime} instant, 0 for none) is when a lease this runtime yielded may be taken again.
+     */
+    private LeaseResult.Acquired acquire(SessionKey key, long yieldUntil) {
         long deadline = System.nanoTime() + wait.toNanos();
+        if (yieldUntil != 0) { // give a process waiting for the session the chance the yield is for
+            long left;
+            while ((left = Math.min(yieldUntil, deadline) - System.nanoTime()) > 0) {
+                LockSupport.parkNanos(left);
+            }
+        }
         long pause = 2_000_000L;
         while (true) {
             LeaseResult r = store.acquire(key, owner.id(), ttl, null);
@@ -279,7 +318,7 @@ final class LeaseKeeper implements AutoCloseable {
                 }
                 if (h.active == 0 && h.idleSince != null && !now.isBefore(h.idleSince.plus(linger))) {
                     h.lease = null;
-                    retire(e.getKey(), h, l);
+                    retire(e.getKey(), h, l, 0);
                 } else if (remaining(l).compareTo(ttl.multipliedBy(2).dividedBy(3)) < 0) {
                     try {
                         h.lease = store.renew(l, ttl);
@@ -312,11 +351,12 @@ final class LeaseKeeper implements AutoCloseable {
      * release goes out before the holder leaves the map: a command entering meanwhile finds this holder,
      * waits on its monitor, and acquires only once the release is done. (Retired first, a new holder could
      * re-take the lease while the release was still out, and the release then cleared the lease that
-     * command held: the store showed the session free while this runtime wrote on it.)
+     * command held: the store showed the session free while this runtime wrote on it.) {@code yieldUntil}:
+     * see {@link #acquire}.
      */
-    private void retire(SessionKey key, Held h, Lease l) {
+    private void retire(SessionKey key, Held h, Lease l, long yieldUntil) {
         releaseQuietly(l);
-        released.put(key, l.epoch());
+        released.put(key, new Released(l.epoch(), yieldUntil));
         held.remove(key, h);
     }
 
@@ -332,25 +372,31 @@ final class LeaseKeeper implements AutoCloseable {
         return Duration.between(clock.instant(), l.expiresAt());
     }
 
-    /** Session to the epoch this runtime released it at; bounded, least recently used out. Thread-safe. */
+    /**
+     * A lease this runtime released: its epoch, and until when ({@link System#nanoTime}; 0 for no yield)
+     * this runtime leaves it to others.
+     */
+    private record Released(long epoch, long yieldUntil) {}
+
+    /** Session to the lease this runtime released; bounded, least recently used out. Thread-safe. */
     private static final class ReleasedEpochs {
-        private final java.util.LinkedHashMap<SessionKey, Long> map;
+        private final java.util.LinkedHashMap<SessionKey, Released> map;
 
         ReleasedEpochs(int capacity) {
             this.map = new java.util.LinkedHashMap<>(16, 0.75f, true) {
                 @Override
-                protected boolean removeEldestEntry(java.util.Map.Entry<SessionKey, Long> eldest) {
+                protected boolean removeEldestEntry(java.util.Map.Entry<SessionKey, Released> eldest) {
                     return size() > capacity;
                 }
             };
         }
 
-        synchronized void put(SessionKey key, long epoch) {
-            map.put(key, epoch);
+        synchronized void put(SessionKey key, Released r) {
+            map.put(key, r);
         }
 
-        /** The epoch released for {@code key}, now forgotten, or null. */
-        synchronized Long take(SessionKey key) {
+        /** The lease released for {@code key}, now forgotten, or null. */
+        synchronized Released take(SessionKey key) {
             return map.remove(key);
         }
     }

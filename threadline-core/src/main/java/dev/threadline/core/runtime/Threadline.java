@@ -233,6 +233,9 @@ public final class Threadline implements AutoCloseable {
         /**
          * How long a session's lease lasts unless renewed (default 15 s). A process that stalls longer
          * than this loses the session to the next process that wants it; shorter means faster take-over.
+         * It is also the longest this runtime keeps a session it never leaves idle: after holding the
+         * lease a whole ttl it gives it up between two commands and waits a tenth of the ttl (4–100 ms)
+         * before taking it again, so a command of another process waiting for the session gets in.
          */
         public Builder leaseTtl(Duration ttl) {
             Require.argument(ttl != null && ttl.toMillis() >= 40, "leaseTtl", "must be at least 40 ms, was " + ttl);
@@ -250,7 +253,8 @@ public final class Threadline implements AutoCloseable {
         /**
          * How long a lease is kept after a session's last command, to spare a command that follows at once a
          * store write (default 50 ms: back-to-back commands keep it, and another process waiting for the
-         * session gets it soon after this one goes quiet).
+         * session gets it soon after this one goes quiet, or after at most one {@link #leaseTtl} of
+         * commands without a break).
          */
         public Builder leaseLinger(Duration linger) {
             Require.argument(linger != null && !linger.isNegative(), "leaseLinger", "must not be negative, was " + linger);
