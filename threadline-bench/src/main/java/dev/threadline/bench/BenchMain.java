@@ -15,6 +15,7 @@ import java.util.Locale;
  * threadline bench jmh [JMH options]      e.g. jmh -f 1 -wi 3 -i 5 ReducerBench
  * threadline bench serve-load [--out DIR] [--smoke]   the load benchmark of threadline serve
  * threadline bench stored-form [--store sqlite:PATH | postgresql://…]   (see {@link StoredFormRun})
+ * threadline bench step-parts [--store postgresql|redis|redis-cluster|URL] [--messages N] [--rounds N]   (see {@link StepParts})
  * </pre>
  */
 public final class BenchMain {
@@ -31,6 +32,9 @@ public final class BenchMain {
         }
         if (args.length > 0 && args[0].equals("serve-load")) {
             System.exit(dev.threadline.bench.server.ServeLoad.main(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
+        }
+        if (args.length > 0 && args[0].equals("step-parts")) {
+            System.exit(StepParts.main(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
         }
         if (args.length > 0 && args[0].equals("stored-form")) {
             System.exit(StoredFormRun.main(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
@@ -65,6 +69,7 @@ public final class BenchMain {
                             + "       threadline bench --store postgresql|redis|redis-cluster|postgresql://…|redis://…|redis-cluster://…"
                             + " [--store …] [--quick | --smoke] [--out DIR]\n"
                             + "       threadline bench frameworks [--dir DIR] [--quick | --smoke] [--out DIR]\n"
+                            + "       threadline bench step-parts [--store postgresql|redis|redis-cluster|URL] [--messages N] [--rounds N]\n"
                             + "       threadline bench jmh [JMH options]");
                     return 0;
                 }

@@ -26,7 +26,7 @@ final class SharedBench {
         return false;
     }
 
-    private static boolean shared(String store) {
+    static boolean shared(String store) {
         return List.of("postgresql", "redis", "redis-cluster").contains(store) || store.startsWith("postgresql://")
                 || store.startsWith("postgres://") || store.startsWith("redis://") || store.startsWith("redis-cluster://");
     }
@@ -86,7 +86,7 @@ final class SharedBench {
         return 0;
     }
 
-    private static SharedTarget open(String store) throws Exception {
+    static SharedTarget open(String store) throws Exception {
         return switch (store) {
             case "postgresql" -> PgTarget.start();
             case "redis" -> RedisTarget.start();
