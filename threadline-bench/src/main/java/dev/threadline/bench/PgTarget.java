@@ -32,8 +32,8 @@ final class PgTarget implements SharedTarget {
     static final List<String> SERVER_SETTINGS = List.of("fsync=on", "full_page_writes=on", "synchronous_commit=on",
             "autovacuum=off", "checkpoint_timeout=30min", "max_wal_size=8GB");
 
-    /** How long a call may wait for one of the pool's connections (see {@link #storeConnections()}). */
-    static final java.time.Duration CONNECT_WAIT = java.time.Duration.ofSeconds(60);
+    /** How long a call may wait for one of the pool's busy connections (see {@link #storeConnections()}). */
+    static final java.time.Duration POOL_WAIT = java.time.Duration.ofSeconds(60);
 
     private final PgServer server;
     private final String url;
@@ -118,7 +118,7 @@ final class PgTarget implements SharedTarget {
 
     @Override
     public StateStore openStore() {
-        return PostgresStateStore.open(url, PostgresStateStore.Options.defaults().withSchema(schema).withConnectTimeout(CONNECT_WAIT));
+        return PostgresStateStore.open(url, PostgresStateStore.Options.defaults().withSchema(schema).withPoolWait(POOL_WAIT));
     }
 
     @Override
@@ -130,14 +130,14 @@ final class PgTarget implements SharedTarget {
     @Override
     public StateStore openVariant() {
         return PostgresStateStore.open(url, PostgresStateStore.Options.defaults().withSchema(schema)
-                .withConnectTimeout(CONNECT_WAIT).withNotifications(false));
+                .withPoolWait(POOL_WAIT).withNotifications(false));
     }
 
     @Override
     public String storeConnections() {
-        return "PostgresStateStore defaults (HikariCP pool of 10, READ COMMITTED, notifications on) but a connect timeout of "
-                + CONNECT_WAIT.toSeconds() + " s (the default 5 s is also how long a call waits for a free pooled connection:"
-                + " 256 sessions on 10 connections waited longer on the loaded machine); schema " + schema;
+        return "PostgresStateStore defaults (HikariCP pool of 10, READ COMMITTED, notifications on) but a pool wait of "
+                + POOL_WAIT.toSeconds() + " s (the default is 30 s: how long a call waits for a connection while all ten are"
+                + " busy; 256 sessions on 10 connections may wait longer on a loaded machine); schema " + schema;
     }
 
     @Override

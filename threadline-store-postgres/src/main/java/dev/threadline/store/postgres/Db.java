@@ -31,6 +31,9 @@ final class Db implements AutoCloseable {
     static final int MAX_ATTEMPTS = 12;
 
     private final HikariDataSource pool;
+    private final int poolSize;
+    /** How long a call waits for a pooled connection while all are busy ({@code Options.poolWait}), in ns. */
+    private final long poolWaitNanos;
     private final PgUrl url;
     private final Properties connectProps;
     private final java.util.concurrent.atomic.AtomicLong retries = new java.util.concurrent.atomic.AtomicLong();
@@ -41,6 +44,8 @@ final class Db implements AutoCloseable {
 
     Db(PgUrl url, PostgresStateStore.Options options) {
         this.url = url;
+        this.poolSize = options.poolSize();
+        this.poolWaitNanos = options.poolWait().toNanos();
         this.connectProps = connectionProperties(url, options);
         HikariConfig config = new HikariConfig();
         config.setPoolName("threadline-pg");
@@ -49,6 +54,9 @@ final class Db implements AutoCloseable {
         config.setMaximumPoolSize(options.poolSize());
         config.setMinimumIdle(1);
         long connectMs = Math.max(250, options.connectTimeout().toMillis());
+        // the pool's own wait is the connect timeout: one that ends with a connection failure behind it means
+        // the server is not there (fail fast); one with none only means every connection was busy, and
+        // connection() waits again, up to the pool wait
         config.setConnectionTimeout(connectMs);
         config.setValidationTimeout(Math.max(250, connectMs / 2));
         config.setInitializationFailTimeout(-1); // the first use reports an unreachable server, as every later one does
@@ -119,7 +127,33 @@ final class Db implements AutoCloseable {
                 probing.set(false);
             }
         }
-        return pool.getConnection(); // a failure reaches failure(), which notes an unreachable server
+        long deadline = System.nanoTime() + poolWaitNanos;
+        while (true) {
+            try {
+                return pool.getConnection(); // a failure reaches failure(), which notes an unreachable server
+            } catch (SQLTransientConnectionException e) {
+                if (e.getCause() != null || closed) {
+                    throw e; // a connection failure behind the pool's timeout: the server is not there
+                }
+                if (System.nanoTime() - deadline >= 0) {
+                    throw new PoolBusyException(poolSize, poolWaitNanos, e);
+                }
+                // every connection was busy for a connect timeout: the server is there, wait on
+            }
+        }
+    }
+
+    /**
+     * Every one of the pool's connections stayed busy with other calls for the whole pool wait: the
+     * server is there (no connection failed), so this is no "store unavailable".
+     */
+    static final class PoolBusyException extends SQLException {
+        PoolBusyException(int poolSize, long waitedNanos, SQLException last) {
+            super("all " + poolSize + " of the pool's connections stayed busy with other calls for "
+                    + java.time.Duration.ofNanos(waitedNanos).toMillis() + " ms; raise the pool (Options.withPoolSize)"
+                    + " or its wait (Options.withPoolWait), or lower the load");
+            addSuppressed(last);
+        }
     }
 
     /**
@@ -224,9 +258,12 @@ final class Db implements AutoCloseable {
         return "40001".equals(state) || "40P01".equals(state);
     }
 
-    /** Whether {@code e} (or a cause) says the server cannot be reached or is going away. */
+    /** Whether {@code e} (or a cause) says the server cannot be reached or is going away; a busy pool is not that. */
     static boolean unavailable(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof PoolBusyException) {
+                return false;
+            }
             if (t instanceof SQLTransientConnectionException) {
                 return true;
             }
@@ -246,6 +283,9 @@ final class Db implements AutoCloseable {
 
     /** One line saying what failed; "store unavailable: ..." when the server is not there. */
     StorageException failure(String what, SQLException e) {
+        if (e instanceof PoolBusyException) {
+            return new StorageException("postgres store " + url.shown() + ": cannot " + what + ": " + e.getMessage(), e);
+        }
         if (unavailable(e)) {
             noteUnreachable(e);
             return new StorageException("store unavailable: " + url.shown() + " (" + what + "): " + reason(e), e);

@@ -65,7 +65,8 @@ public final class PostgresStateStore implements StateStore {
      *
      * @param clock          the time of the sessions index ({@code updatedAt}) and of lease expiry
      * @param poolSize       the most connections this store holds (default 10)
-     * @param connectTimeout how long a call waits for a connection before it fails "store unavailable" (default 5 s)
+     * @param connectTimeout how long opening a connection may take: a call that cannot get one from a server that
+     *                       is down or unreachable fails "store unavailable" after at most this (default 5 s)
      * @param queryTimeout   how long one statement may wait for the server's answer (default 30 s; a server
      *                       that stops answering fails the call after this)
      * @param schema         the schema the tables live in, created if missing; null for the connection's default
@@ -77,9 +78,12 @@ public final class PostgresStateStore implements StateStore {
      *                       correct; serializable shows the retry path, and is what distributed databases run)
      * @param maxBatch       the most ordinary steps of different sessions committed together in one transaction
      *                       (group commit, ADR 0029; default 64, 0 for the default); 1 commits each step alone
+     * @param poolWait       how long a call waits for one of the pool's connections while all of them are busy
+     *                       with other calls (the server is there; default 30 s): then it fails with a
+     *                       {@link StorageException} saying the pool stayed busy, not "store unavailable"
      */
     public record Options(Clock clock, int poolSize, Duration connectTimeout, Duration queryTimeout, String schema,
-                          boolean notifications, boolean serializable, int maxBatch) {
+                          boolean notifications, boolean serializable, int maxBatch, Duration poolWait) {
         /** @throws InvalidInputException naming the option that is out of range */
         public Options {
             clock = clock == null ? Clock.systemUTC() : clock;
@@ -87,6 +91,10 @@ public final class PostgresStateStore implements StateStore {
             connectTimeout = connectTimeout == null ? Duration.ofSeconds(5) : connectTimeout;
             queryTimeout = queryTimeout == null ? Duration.ofSeconds(30) : queryTimeout;
             maxBatch = maxBatch == 0 ? 64 : maxBatch;
+            poolWait = poolWait == null ? Duration.ofSeconds(30) : poolWait;
+            if (poolWait.toMillis() < 250 || poolWait.toSeconds() > 3600) {
+                throw new InvalidInputException("poolWait", "must be between 250 ms and 1 h, was " + poolWait);
+            }
             if (maxBatch < 1 || maxBatch > StepStatement.MAX_EVENTS) {
                 throw new InvalidInputException("maxBatch", "must be between 1 and " + StepStatement.MAX_EVENTS + ", was " + maxBatch);
             }
@@ -105,49 +113,60 @@ public final class PostgresStateStore implements StateStore {
             }
         }
 
-        /** System clock, 10 connections, 5 s to connect, 30 s per statement, default schema, notifications on, READ COMMITTED. */
+        /**
+         * System clock, 10 connections, 5 s to connect, 30 s per statement, 30 s to wait for a busy pool,
+         * default schema, notifications on, READ COMMITTED.
+         */
         public static Options defaults() {
-            return new Options(null, 0, null, null, null, true, false, 0);
+            return new Options(null, 0, null, null, null, true, false, 0, null);
         }
 
         /** The same options on another clock (lease expiry and {@code updatedAt}). */
         public Options withClock(Clock c) {
-            return new Options(c, poolSize, connectTimeout, queryTimeout, schema, notifications, serializable, maxBatch);
+            return new Options(c, poolSize, connectTimeout, queryTimeout, schema, notifications, serializable, maxBatch, poolWait);
         }
 
         /** The same options with at most {@code n} connections (1..1000). */
         public Options withPoolSize(int n) {
-            return new Options(clock, n, connectTimeout, queryTimeout, schema, notifications, serializable, maxBatch);
+            return new Options(clock, n, connectTimeout, queryTimeout, schema, notifications, serializable, maxBatch, poolWait);
         }
 
-        /** The same options with another connect timeout (250 ms..1 h): how long a call waits for a connection. */
+        /** The same options with another connect timeout (250 ms..1 h): how long opening a connection may take. */
         public Options withConnectTimeout(Duration d) {
-            return new Options(clock, poolSize, d, queryTimeout, schema, notifications, serializable, maxBatch);
+            return new Options(clock, poolSize, d, queryTimeout, schema, notifications, serializable, maxBatch, poolWait);
         }
 
         /** The same options with another statement timeout (1 s..24 h). */
         public Options withQueryTimeout(Duration d) {
-            return new Options(clock, poolSize, connectTimeout, d, schema, notifications, serializable, maxBatch);
+            return new Options(clock, poolSize, connectTimeout, d, schema, notifications, serializable, maxBatch, poolWait);
         }
 
         /** The same options on another schema (created if missing); null for the connection's default. */
         public Options withSchema(String s) {
-            return new Options(clock, poolSize, connectTimeout, queryTimeout, s, notifications, serializable, maxBatch);
+            return new Options(clock, poolSize, connectTimeout, queryTimeout, s, notifications, serializable, maxBatch, poolWait);
         }
 
         /** The same options with notifications on or off (off: {@code awaitHead} polls). */
         public Options withNotifications(boolean on) {
-            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, on, serializable, maxBatch);
+            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, on, serializable, maxBatch, poolWait);
         }
 
         /** The same options committing at most {@code n} ordinary steps together (1: each alone). */
         public Options withMaxBatch(int n) {
-            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, notifications, serializable, n);
+            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, notifications, serializable, n, poolWait);
+        }
+
+        /**
+         * The same options with another pool wait (250 ms..1 h): how long a call waits for a connection while
+         * every one of the pool's is busy.
+         */
+        public Options withPoolWait(Duration d) {
+            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, notifications, serializable, maxBatch, d);
         }
 
         /** The same options at SERIALIZABLE ({@code true}) or READ COMMITTED. */
         public Options withSerializable(boolean on) {
-            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, notifications, on, maxBatch);
+            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, notifications, on, maxBatch, poolWait);
         }
     }
 

@@ -43,7 +43,7 @@ class NotifyModesHarness {
     private void run(String url, String mode, int sessions, int steps, int round) throws Exception {
         String schema = "m_" + mode.replace("-", "") + "_" + round;
         PostgresStateStore.Options o = PostgresStateStore.Options.defaults().withSchema(schema)
-                .withConnectTimeout(Duration.ofSeconds(60)).withNotifications(!mode.equals("off"));
+                .withPoolWait(Duration.ofSeconds(60)).withNotifications(!mode.equals("off"));
         try (PostgresStateStore writer = PostgresStateStore.open(url, o, HeadListener.RECHECK_MS, mode.equals("packed"));
              PostgresStateStore follower = PostgresStateStore.open(url, o)) {
             List<SessionKey> keys = new ArrayList<>();

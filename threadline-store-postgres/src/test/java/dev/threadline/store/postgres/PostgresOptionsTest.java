@@ -15,6 +15,10 @@ class PostgresOptionsTest {
         PostgresStateStore.Options d = PostgresStateStore.Options.defaults();
         assertThat(d.poolSize()).isEqualTo(10);
         assertThat(d.connectTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(d.poolWait()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(d.withPoolWait(Duration.ofSeconds(2)).poolWait()).isEqualTo(Duration.ofSeconds(2));
+        assertThatThrownBy(() -> d.withPoolWait(Duration.ofMillis(100)))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("poolWait");
         assertThatThrownBy(() -> d.withPoolSize(-1)).isInstanceOf(InvalidInputException.class).hasMessageContaining("poolSize");
         assertThatThrownBy(() -> d.withConnectTimeout(Duration.ofMillis(10)))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("connectTimeout");

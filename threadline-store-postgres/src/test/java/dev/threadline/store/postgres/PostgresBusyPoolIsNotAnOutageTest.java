@@ -1,0 +1,131 @@
+package dev.threadline.store.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.threadline.core.StorageException;
+import dev.threadline.core.store.AppendRequest;
+import dev.threadline.core.store.SessionKey;
+import dev.threadline.store.tck.StoreFixtures;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Regression (found by the benchmark: 256 sessions on the default 10 connections failed with "store
+ * unavailable … Connection is not available, request timed out after 5000ms" on a loaded machine whose
+ * server was fine): a call that finds every pooled connection busy waits for one up to the pool wait,
+ * not the connect timeout, and if the pool stays busy it fails saying so, never "store unavailable".
+ * The pool's one connection is kept busy by an append waiting on a row lock another connection holds.
+ */
+class PostgresBusyPoolIsNotAnOutageTest {
+    private static final Duration CONNECT = Duration.ofMillis(250);
+    private final String schema = PgStores.freshSchema("busy");
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stop() {
+        threads.shutdownNow();
+    }
+
+    private PostgresStateStore store(Duration poolWait) {
+        return PostgresStateStore.open(PgStores.url(), PostgresStateStore.Options.defaults().withSchema(schema).withPoolSize(1)
+                .withConnectTimeout(CONNECT).withPoolWait(poolWait).withNotifications(false));
+    }
+
+    /** Locks the session's heads row on a connection of the test's own, until it is closed. */
+    private Connection lockHeadsRow(SessionKey key) throws SQLException {
+        PgStores.url(); // the database, created if needed
+        Connection c = dev.threadline.store.tck.servers.PgServer.shared().connect(PgStores.DB);
+        c.setAutoCommit(false);
+        try (Statement s = c.createStatement()) {
+            s.execute("SET search_path TO " + schema);
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM heads WHERE tenant = ? AND id = ? FOR UPDATE")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            try (ResultSet rs = ps.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+            }
+        }
+        return c;
+    }
+
+    /** An append of the store's, waiting on the row lock with the pool's only connection (seen in pg_stat_activity). */
+    private CompletableFuture<Long> appendHeldByTheLock(PostgresStateStore store, SessionKey key, long epoch, Connection monitor)
+            throws Exception {
+        CompletableFuture<Long> append = CompletableFuture.supplyAsync(
+                () -> store.append(AppendRequest.of(key, 2, epoch, StoreFixtures.messages(key.id(), 3, 1))), threads);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try (Statement s = monitor.createStatement(); ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_stat_activity"
+                    + " WHERE application_name = 'threadline' AND wait_event_type = 'Lock'")) {
+                rs.next();
+                if (rs.getInt(1) > 0) {
+                    return append;
+                }
+            }
+            assertThat(append).as("the append waits on the lock").isNotDone();
+            assertThat(System.nanoTime()).as("the append reached the lock within 30 s").isLessThan(deadline);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+        }
+    }
+
+    @Test
+    void aPoolThatStaysBusyFailsTheCallSayingSoNotStoreUnavailable() throws Exception {
+        SessionKey key = new SessionKey("t", "held");
+        try (PostgresStateStore store = store(Duration.ofMillis(600))) {
+            long epoch = PgStores.leasedSession(store, key, 2, "w");
+            Connection blocker = lockHeadsRow(key);
+            CompletableFuture<Long> append;
+            try {
+                append = appendHeldByTheLock(store, key, epoch, blocker);
+                assertThatThrownBy(() -> store.head(new SessionKey("t", "other")))
+                        .isInstanceOf(StorageException.class)
+                        .satisfies(e -> assertThat(e.getMessage())
+                                .startsWith("postgres store postgresql://")
+                                .contains("all 1 of the pool's connections stayed busy with other calls for 600 ms")
+                                .contains("Options.withPoolSize").doesNotContain("store unavailable").doesNotContain("\n"));
+            } finally {
+                blocker.rollback();
+                blocker.close();
+            }
+            assertThat(append.get(30, TimeUnit.SECONDS)).as("the held append went in once the lock was gone").isEqualTo(3);
+            assertThat(store.head(key)).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void aCallWaitsOnABusyPoolLongerThanTheConnectTimeoutAndThenRuns() throws Exception {
+        SessionKey key = new SessionKey("t", "waits");
+        try (PostgresStateStore store = store(Duration.ofSeconds(30))) {
+            long epoch = PgStores.leasedSession(store, key, 2, "w");
+            Connection blocker = lockHeadsRow(key);
+            CompletableFuture<Long> append;
+            CompletableFuture<Long> head;
+            try {
+                append = appendHeldByTheLock(store, key, epoch, blocker);
+                head = CompletableFuture.supplyAsync(() -> store.head(new SessionKey("t", "waits")), threads);
+                // four connect timeouts: before the fix the call failed "store unavailable" after one
+                assertThatThrownBy(() -> head.get(4 * CONNECT.toMillis(), TimeUnit.MILLISECONDS))
+                        .as("the call still waits for the pool").isInstanceOf(TimeoutException.class);
+            } finally {
+                blocker.rollback();
+                blocker.close();
+            }
+            assertThat(append.get(30, TimeUnit.SECONDS)).isEqualTo(3);
+            assertThat(head.get(30, TimeUnit.SECONDS)).as("the waiting call ran once the connection was free").isIn(2L, 3L);
+        }
+    }
+}
