@@ -133,6 +133,11 @@ final class SharedRun {
 
     /** A new session of {@code length} messages, written in steps of 100 messages. */
     private Session prefill(Threadline tl, String id, int length) {
+        return prefill(tl, id, length, () -> progress.advance(1));
+    }
+
+    /** A new session of {@code length} messages, written in steps of 100 messages; {@code afterEach} runs after each. */
+    static Session prefill(Threadline tl, String id, int length, Runnable afterEach) {
         Session s = tl.defaultTenant().create(id, SessionConfig.DEFAULT);
         for (int from = 0; from < length; from += 100) {
             List<Event> batch = new ArrayList<>();
@@ -140,7 +145,7 @@ final class SharedRun {
                 batch.addAll(m.toEvents());
             }
             RawSteps.update(s, state -> batch);
-            progress.advance(1);
+            afterEach.run();
         }
         return s;
     }

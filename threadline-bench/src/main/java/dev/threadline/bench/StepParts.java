@@ -4,7 +4,6 @@ import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.runtime.RawSteps;
-import dev.threadline.core.model.SessionConfig;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.store.AppendRequest;
@@ -104,8 +103,8 @@ final class StepParts {
         try (Threadline tl = Threadline.builder().store(timed).build();
              StateStore direct = target.openStore();
              SharedTarget.RawFloor raw = target.openRawFloor()) {
-            Session s = prefill(tl, "parts-step", messages);
-            prefill(tl, "parts-append", messages);
+            Session s = SharedRun.prefill(tl, "parts-step", messages, () -> { });
+            SharedRun.prefill(tl, "parts-append", messages, () -> { });
             SessionKey key = new SessionKey(tl.defaultTenant().id(), "parts-append");
             long epoch = lease(direct, key);
             long[] head = {direct.head(key)};
@@ -179,18 +178,6 @@ final class StepParts {
             }
             java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
         }
-    }
-
-    private static Session prefill(Threadline tl, String id, int length) {
-        Session s = tl.defaultTenant().create(id, SessionConfig.DEFAULT);
-        for (int from = 0; from < length; from += 100) {
-            List<Event> batch = new ArrayList<>();
-            for (BenchMessage m : BenchMessage.range(from, Math.min(length, from + 100))) {
-                batch.addAll(m.toEvents());
-            }
-            RawSteps.update(s, state -> batch);
-        }
-        return s;
     }
 
     /** One step recording message {@code index}, as the shared-store benchmark's step does. */

@@ -28,7 +28,7 @@ class SharedAndFrameworksSmokeTest {
     Path dir;
 
     /** Fails in CI, skips elsewhere, with the launcher's own message on how to get the server. */
-    private static void needs(Runnable probe) {
+    static void needs(Runnable probe) {
         try {
             probe.run();
         } catch (IllegalStateException e) {

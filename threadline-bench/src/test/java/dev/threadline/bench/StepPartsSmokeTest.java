@@ -1,7 +1,6 @@
 package dev.threadline.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.threadline.store.tck.servers.PgServer;
 import java.io.ByteArrayOutputStream;
@@ -26,14 +25,7 @@ class StepPartsSmokeTest {
 
     @Test
     void everyPartOfAStepIsTimedBesideTheRawFloor() throws Exception {
-        try {
-            PgServer.binaries();
-        } catch (IllegalStateException e) {
-            if ("true".equals(System.getenv("CI"))) {
-                throw e;
-            }
-            assumeTrue(false, e.getMessage());
-        }
+        SharedAndFrameworksSmokeTest.needs(PgServer::binaries);
         String out = run(0, "--store", "postgresql", "--messages", "30", "--rounds", "20");
         List<String> rows = out.lines().filter(l -> l.startsWith("| ") && !l.startsWith("| part") && !l.startsWith("| ---")).toList();
         assertThat(rows).extracting(r -> r.split("\\|")[1].trim()).containsExactly("step through the runtime",

@@ -82,21 +82,24 @@ class PostgresBusyPoolIsNotAnOutageTest {
         }
     }
 
-    @Test
-    void aPoolThatStaysBusyFailsTheCallSayingSoNotStoreUnavailable() throws Exception {
-        SessionKey key = new SessionKey("t", "held");
-        try (PostgresStateStore store = store(Duration.ofMillis(600))) {
+    /** What a test does while the pool's only connection is held by an append waiting on a row lock. */
+    private interface WhileHeld {
+        void run(PostgresStateStore store) throws Exception;
+    }
+
+    /**
+     * Holds the pool's only connection with an append to a new session {@code id} waiting on its row
+     * lock, runs {@code body}, then lets the lock go: the append goes in, and the session's head is 3.
+     */
+    private void whileTheOnlyConnectionIsHeld(String id, Duration poolWait, WhileHeld body) throws Exception {
+        SessionKey key = new SessionKey("t", id);
+        try (PostgresStateStore store = store(poolWait)) {
             long epoch = PgStores.leasedSession(store, key, 2, "w");
             Connection blocker = lockHeadsRow(key);
             CompletableFuture<Long> append;
             try {
                 append = appendHeldByTheLock(store, key, epoch, blocker);
-                assertThatThrownBy(() -> store.head(new SessionKey("t", "other")))
-                        .isInstanceOf(StorageException.class)
-                        .satisfies(e -> assertThat(e.getMessage())
-                                .startsWith("postgres store postgresql://")
-                                .contains("all 1 of the pool's connections stayed busy with other calls for 600 ms")
-                                .contains("Options.withPoolSize").doesNotContain("store unavailable").doesNotContain("\n"));
+                body.run(store);
             } finally {
                 blocker.rollback();
                 blocker.close();
@@ -107,25 +110,25 @@ class PostgresBusyPoolIsNotAnOutageTest {
     }
 
     @Test
+    void aPoolThatStaysBusyFailsTheCallSayingSoNotStoreUnavailable() throws Exception {
+        whileTheOnlyConnectionIsHeld("held", Duration.ofMillis(600), store ->
+                assertThatThrownBy(() -> store.head(new SessionKey("t", "other")))
+                        .isInstanceOf(StorageException.class)
+                        .satisfies(e -> assertThat(e.getMessage())
+                                .startsWith("postgres store postgresql://")
+                                .contains("all 1 of the pool's connections stayed busy with other calls for 600 ms")
+                                .contains("Options.withPoolSize").doesNotContain("store unavailable").doesNotContain("\n")));
+    }
+
+    @Test
     void aCallWaitsOnABusyPoolLongerThanTheConnectTimeoutAndThenRuns() throws Exception {
-        SessionKey key = new SessionKey("t", "waits");
-        try (PostgresStateStore store = store(Duration.ofSeconds(30))) {
-            long epoch = PgStores.leasedSession(store, key, 2, "w");
-            Connection blocker = lockHeadsRow(key);
-            CompletableFuture<Long> append;
-            CompletableFuture<Long> head;
-            try {
-                append = appendHeldByTheLock(store, key, epoch, blocker);
-                head = CompletableFuture.supplyAsync(() -> store.head(new SessionKey("t", "waits")), threads);
-                // four connect timeouts: before the fix the call failed "store unavailable" after one
-                assertThatThrownBy(() -> head.get(4 * CONNECT.toMillis(), TimeUnit.MILLISECONDS))
-                        .as("the call still waits for the pool").isInstanceOf(TimeoutException.class);
-            } finally {
-                blocker.rollback();
-                blocker.close();
-            }
-            assertThat(append.get(30, TimeUnit.SECONDS)).isEqualTo(3);
-            assertThat(head.get(30, TimeUnit.SECONDS)).as("the waiting call ran once the connection was free").isIn(2L, 3L);
-        }
+        CompletableFuture<?>[] head = new CompletableFuture<?>[1];
+        whileTheOnlyConnectionIsHeld("waits", Duration.ofSeconds(30), store -> {
+            head[0] = CompletableFuture.supplyAsync(() -> store.head(new SessionKey("t", "waits")), threads);
+            // four connect timeouts: before the fix the call failed "store unavailable" after one
+            assertThatThrownBy(() -> head[0].get(4 * CONNECT.toMillis(), TimeUnit.MILLISECONDS))
+                    .as("the call still waits for the pool").isInstanceOf(TimeoutException.class);
+        });
+        assertThat(head[0].get(30, TimeUnit.SECONDS)).as("the waiting call ran once the connection was free").isIn(2L, 3L);
     }
 }
