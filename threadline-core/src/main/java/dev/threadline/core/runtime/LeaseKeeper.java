@@ -65,7 +65,10 @@ final class LeaseKeeper implements AutoCloseable {
         volatile LeaseLostException lost;
         int active;
         Instant idleSince;
-        /** When this runtime took the lease it holds (renewals keep it), or null. */
+        /**
+         * When this runtime took the lease it holds (renewals keep it), or null; written just before
+         * {@code lease}, whose volatile write publishes it.
+         */
         Instant heldSince;
     }
 
@@ -151,8 +154,8 @@ final class LeaseKeeper implements AutoCloseable {
             Released mine = released.take(key);
             LeaseResult.Acquired a = acquire(key, mine == null ? 0 : mine.yieldUntil());
             h.lost = null;
+            h.heldSince = clock.instant(); // before the volatile write of the lease, which publishes it
             h.lease = a.lease();
-            h.heldSince = clock.instant();
             long epoch = a.lease().epoch();
             boolean resumed = mine != null && a.previous() == null && (epoch == mine.epoch() || epoch == mine.epoch() + 1);
             return new Entry(!resumed, resumed ? null : a.previous());
