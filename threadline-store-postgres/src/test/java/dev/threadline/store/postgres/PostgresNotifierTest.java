@@ -38,6 +38,62 @@ class PostgresNotifierTest {
         return PostgresStateStore.Options.defaults().withSchema(schema);
     }
 
+    /**
+     * One session committing faster than once a millisecond costs one send a millisecond, not one a step
+     * (before, every append that found the notifier idle was a send of its own: a server transaction and
+     * two wake-ups beside each step). No two sends start less than {@link HeadNotifier#MIN_GAP_NANOS}
+     * apart, so over a burst the sends are at most its length in milliseconds, plus one; the follower
+     * still hears of the last append.
+     */
+    @Test
+    void aBurstOfAppendsToOneSessionSendsAtMostOneNotificationAMillisecond() throws Exception {
+        String schema = PgStores.freshSchema("notify_gap");
+        try (PostgresStateStore writer = PostgresStateStore.open(PgStores.url(), options(schema));
+             PostgresStateStore follower = PostgresStateStore.open(PgStores.url(), options(schema), NEVER_MS, false)) {
+            SessionKey key = new SessionKey("t", "burst");
+            long epoch = PgStores.leasedSession(writer, key, 1, "w");
+            int appends = 300;
+            CompletableFuture<Long> seen = await(follower, key, appends);
+            awaitListening(follower, 1);
+            long start = System.nanoTime();
+            for (long head = 1; head <= appends; head++) {
+                writer.append(AppendRequest.of(key, head, epoch, StoreFixtures.messages("burst", head + 1, 1)));
+            }
+            assertThat(seen.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the follower heard of the last append").isEqualTo(appends + 1);
+            long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertThat(writer.notifier().sends()).as("sends over a %d ms burst of %d appends", elapsedMs, appends)
+                    .isPositive().isLessThanOrEqualTo(elapsedMs + 1);
+            assertThat(writer.notifier().dropped()).isZero();
+        }
+    }
+
+    /**
+     * A hint that comes right after a send waits for the rest of the millisecond since that send began
+     * (before, it went out at once, each step its own send): twenty times, the second of two hints sent
+     * one after the other is out no sooner than {@link HeadNotifier#MIN_GAP_NANOS} after the first was given.
+     */
+    @Test
+    void aHintRightAfterASendWaitsForTheRestOfTheMillisecond() throws Exception {
+        String schema = PgStores.freshSchema("notify_spacing");
+        try (PostgresStateStore writer = PostgresStateStore.open(PgStores.url(), options(schema))) {
+            HeadNotifier notifier = writer.notifier();
+            SessionKey key = new SessionKey("t", "spaced");
+            notifier.hint(key);
+            awaitTrue(() -> notifier.sent() == 1, "the first hint is sent");
+            for (int i = 1; i <= 20; i++) {
+                long sent = notifier.sent();
+                long start = System.nanoTime();
+                notifier.hint(key);
+                spinUntil(() -> notifier.sent() == sent + 1, "hint " + i + " is sent");
+                notifier.hint(key);
+                spinUntil(() -> notifier.sent() == sent + 2, "the hint after " + i + " is sent");
+                assertThat(System.nanoTime() - start).as("ns from hint %d to the send of the one after it", i)
+                        .isGreaterThanOrEqualTo(HeadNotifier.MIN_GAP_NANOS);
+            }
+            assertThat(notifier.dropped()).isZero();
+        }
+    }
+
     @Test
     void aFollowerInAnotherStoreWakesByTheNotificationOfAnAppend() throws Exception {
         String schema = PgStores.freshSchema("notify");
@@ -200,6 +256,17 @@ class PostgresNotifierTest {
     }
 
     /** Waits for a condition with a generous timeout (a condition, not a duration, is what the test waits for). */
+    /** Like {@link #awaitTrue}, without pausing between looks: for timing what a condition waits on. */
+    private static void spinUntil(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + WAIT + ": " + what);
+            }
+            Thread.onSpinWait();
+        }
+    }
+
     private static void awaitTrue(BooleanSupplier condition, String what) {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (!condition.getAsBoolean()) {
