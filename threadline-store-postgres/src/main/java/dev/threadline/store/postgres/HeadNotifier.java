@@ -30,11 +30,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Hints are coalesced: a key that comes at least {@link #MIN_GAP_NANOS} (1 ms) after the last send
  * began is sent at once; keys that arrive while a send is in flight, or within that millisecond, are
  * gathered, without duplicates, and go together in the next send, one statement in one auto-commit
- * transaction. So one busy session costs at most one notification a millisecond instead of one a step
- * (each is a transaction on the server, and a wake-up of this thread and of its server process, beside
- * the append they follow: about 15 µs of a 0.3 ms step on the benchmark's machine). Each key is its own {@code pg_notify} (the
- * {@link HeadListener#payload} form, what stores before the notifier sent, so their listeners still
- * read it). The notifier can also pack several keys into one payload ({@link #SEPARATOR}-separated,
+ * transaction. So one busy session costs at most one notification a millisecond instead of one a
+ * step (each is a transaction on the server, and a wake-up of this thread and of its server process,
+ * beside the append they follow: about 15 µs of a 0.3 ms step on the benchmark's machine). Each key
+ * is its own {@code pg_notify} (the {@link HeadListener#payload} form, what stores before the notifier
+ * sent, so their listeners still read it). The notifier can also pack several keys into one payload ({@link #SEPARATOR}-separated,
  * each payload under PostgreSQL's 8000-byte limit; the listener reads both); measured with 256
  * sessions appending at once, packing was no better (about 2 keys gather per send, sends being quick),
  * so one notification per key is the store's choice.
