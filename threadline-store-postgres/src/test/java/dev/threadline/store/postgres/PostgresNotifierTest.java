@@ -55,13 +55,14 @@ class PostgresNotifierTest {
             int appends = 300;
             CompletableFuture<Long> seen = await(follower, key, appends);
             awaitListening(follower, 1);
+            long sendsBefore = writer.notifier().sends(); // the session's creation may have been one
             long start = System.nanoTime();
             for (long head = 1; head <= appends; head++) {
                 writer.append(AppendRequest.of(key, head, epoch, StoreFixtures.messages("burst", head + 1, 1)));
             }
             assertThat(seen.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the follower heard of the last append").isEqualTo(appends + 1);
             long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            assertThat(writer.notifier().sends()).as("sends over a %d ms burst of %d appends", elapsedMs, appends)
+            assertThat(writer.notifier().sends() - sendsBefore).as("sends over a %d ms burst of %d appends", elapsedMs, appends)
                     .isPositive().isLessThanOrEqualTo(elapsedMs + 1);
             assertThat(writer.notifier().dropped()).isZero();
         }
