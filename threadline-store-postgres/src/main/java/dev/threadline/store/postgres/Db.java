@@ -31,7 +31,6 @@ final class Db implements AutoCloseable {
     static final int MAX_ATTEMPTS = 12;
 
     private final HikariDataSource pool;
-    private final int poolSize;
     /** How long a call waits for a pooled connection while all are busy ({@code Options.poolWait}), in ns. */
     private final long poolWaitNanos;
     private final PgUrl url;
@@ -44,7 +43,6 @@ final class Db implements AutoCloseable {
 
     Db(PgUrl url, PostgresStateStore.Options options) {
         this.url = url;
-        this.poolSize = options.poolSize();
         this.poolWaitNanos = options.poolWait().toNanos();
         this.connectProps = connectionProperties(url, options);
         HikariConfig config = new HikariConfig();
@@ -136,7 +134,7 @@ final class Db implements AutoCloseable {
                     throw e; // a connection failure behind the pool's timeout: the server is not there
                 }
                 if (System.nanoTime() - deadline >= 0) {
-                    throw new PoolBusyException(poolSize, poolWaitNanos, e);
+                    throw new PoolBusyException(pool.getMaximumPoolSize(), poolWaitNanos, e);
                 }
                 // every connection was busy for a connect timeout: the server is there, wait on
             }
