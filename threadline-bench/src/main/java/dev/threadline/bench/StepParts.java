@@ -120,29 +120,13 @@ final class StepParts {
             Samples[] wall = {new Samples(), new Samples(), new Samples(), new Samples(), new Samples()};
             Samples[] cpu = {new Samples(), new Samples(), new Samples(), new Samples(), new Samples()};
             for (int i = 0; i < rounds; i++) {
-                long c0 = CPU.getCurrentThreadCpuTime();
-                long t0 = System.nanoTime();
-                step(s, next[0]++);
-                long t = System.nanoTime() - t0;
-                long c = CPU.getCurrentThreadCpuTime() - c0;
-                wall[0].add(t);
-                cpu[0].add(c);
+                long[] step = timed(() -> step(s, next[0]++), wall[0], cpu[0]);
                 wall[1].add(inAppend[0]);
                 cpu[1].add(inAppend[1]);
-                wall[2].add(t - inAppend[0]);
-                cpu[2].add(c - inAppend[1]);
-
-                c0 = CPU.getCurrentThreadCpuTime();
-                t0 = System.nanoTime();
-                append(direct, key, epoch, head, next[1]++);
-                wall[3].add(System.nanoTime() - t0);
-                cpu[3].add(CPU.getCurrentThreadCpuTime() - c0);
-
-                c0 = CPU.getCurrentThreadCpuTime();
-                t0 = System.nanoTime();
-                raw.write("parts-raw", ++rawSeq[0], payloads.get(rawSeq[0] - 1));
-                wall[4].add(System.nanoTime() - t0);
-                cpu[4].add(CPU.getCurrentThreadCpuTime() - c0);
+                wall[2].add(step[0] - inAppend[0]);
+                cpu[2].add(step[1] - inAppend[1]);
+                timed(() -> append(direct, key, epoch, head, next[1]++), wall[3], cpu[3]);
+                timed(() -> raw.write("parts-raw", ++rawSeq[0], payloads.get(rawSeq[0] - 1)), wall[4], cpu[4]);
             }
             direct.release(direct.lease(key).orElseThrow());
             String[] names = {"step through the runtime", "  of which inside the store's append", "  of which the runtime's own",
@@ -153,6 +137,22 @@ final class StepParts {
             }
             return parts;
         }
+    }
+
+    /** Work to time; may throw what the store or the raw floor throws. */
+    private interface Work {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code work}, adds its wall and calling-thread CPU nanoseconds to the samples, and returns both. */
+    private static long[] timed(Work work, Samples wall, Samples cpu) throws Exception {
+        long c0 = CPU.getCurrentThreadCpuTime();
+        long t0 = System.nanoTime();
+        work.run();
+        long[] took = {System.nanoTime() - t0, CPU.getCurrentThreadCpuTime() - c0};
+        wall.add(took[0]);
+        cpu.add(took[1]);
+        return took;
     }
 
     private static void print(SharedTarget target, int messages, int rounds, List<Part> parts, PrintStream out) {
