@@ -50,7 +50,7 @@ final class CommandGate {
     /** Runs the command in the session's order and waits for it (on this thread when the session is idle here). */
     <T> T call(SessionKey key, Cmd cmd, Body<T> body, Function<CommandRecord, T> replay) {
         try {
-            return runner.call(key.toString(), task(key, cmd, body, replay));
+            return runner.call(key, task(key, cmd, body, replay));
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (InterruptedException e) {
@@ -63,7 +63,7 @@ final class CommandGate {
 
     /** Queues the command behind the session's earlier ones. */
     <T> CompletableFuture<T> submit(SessionKey key, Cmd cmd, Body<T> body, Function<CommandRecord, T> replay) {
-        return runner.submit(key.toString(), task(key, cmd, body, replay));
+        return runner.submit(key, task(key, cmd, body, replay));
     }
 
     private <T> Callable<T> task(SessionKey key, Cmd cmd, Body<T> body, Function<CommandRecord, T> replay) {

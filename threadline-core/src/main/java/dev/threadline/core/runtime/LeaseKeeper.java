@@ -46,6 +46,14 @@ final class LeaseKeeper implements AutoCloseable {
     private final Duration ttl;
     private final Duration wait;
     private final Duration linger;
+    /**
+     * Fractions of {@code ttl}, computed once ({@link Duration#dividedBy} divides as a BigDecimal, and these
+     * are read at every command): a lease is reused while more than half is left, the cached state trusted
+     * while more than a tenth is, and the ticker renews below two thirds.
+     */
+    private final Duration halfTtl;
+    private final Duration tenthTtl;
+    private final Duration twoThirdsTtl;
     /** How long a yielded lease is left for others before this runtime takes it again (see the class comment). */
     private final long yieldNanos;
     private final LeaseOwner owner;
@@ -87,6 +95,9 @@ final class LeaseKeeper implements AutoCloseable {
         this.ttl = ttl;
         this.wait = wait;
         this.linger = linger;
+        this.halfTtl = ttl.dividedBy(2);
+        this.tenthTtl = ttl.dividedBy(10);
+        this.twoThirdsTtl = ttl.multipliedBy(2).dividedBy(3);
         this.yieldNanos = yieldFor(ttl).toNanos();
         this.owner = LeaseOwner.current();
         long period = Math.max(10, ttl.toMillis() / 4);
@@ -140,7 +151,7 @@ final class LeaseKeeper implements AutoCloseable {
         }
         try {
             Lease current = h.lease;
-            if (current != null && remaining(current).compareTo(ttl.dividedBy(2)) > 0) {
+            if (current != null && remaining(current).compareTo(halfTtl) > 0) {
                 return new Entry(false, null);
             }
             if (current != null) {
@@ -236,7 +247,7 @@ final class LeaseKeeper implements AutoCloseable {
     boolean trusts(SessionKey key) {
         Held h = held.get(key);
         Lease l = h == null ? null : h.lease;
-        return l != null && remaining(l).compareTo(ttl.dividedBy(10)) > 0;
+        return l != null && remaining(l).compareTo(tenthTtl) > 0;
     }
 
     /** Fencing refused a write: the lease is gone; the next command acquires afresh. */
@@ -322,7 +333,7 @@ final class LeaseKeeper implements AutoCloseable {
                 if (h.active == 0 && h.idleSince != null && !now.isBefore(h.idleSince.plus(linger))) {
                     h.lease = null;
                     retire(e.getKey(), h, l, 0);
-                } else if (remaining(l).compareTo(ttl.multipliedBy(2).dividedBy(3)) < 0) {
+                } else if (remaining(l).compareTo(twoThirdsTtl) < 0) {
                     try {
                         h.lease = store.renew(l, ttl);
                     } catch (LeaseLostException lost) {

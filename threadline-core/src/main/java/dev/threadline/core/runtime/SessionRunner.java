@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * A mailbox per session: the commands of one session run one at a time, in arrival order; different
  * sessions run in parallel, each drain on its own virtual thread. A mailbox exists only while it has
- * work, so idle sessions cost nothing here.
+ * work, so idle sessions cost nothing here. A session is named by any key with value equality (the
+ * runtime's {@code SessionKey}, tests' strings).
  *
  * <p>Thread-safe. {@link #close()} refuses new commands and lets queued ones finish.
  */
@@ -21,7 +22,7 @@ final class SessionRunner implements AutoCloseable {
 
     private final ExecutorService executor;
     private final boolean ownsExecutor;
-    private final ConcurrentHashMap<String, Mailbox> mailboxes = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Object, Mailbox> mailboxes = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
     SessionRunner() {
@@ -34,7 +35,7 @@ final class SessionRunner implements AutoCloseable {
     }
 
     /** Queues {@code command} behind the session's earlier commands; the future completes with its result. */
-    <T> CompletableFuture<T> submit(String sessionId, Callable<T> command) {
+    <T> CompletableFuture<T> submit(Object sessionId, Callable<T> command) {
         Require.nonNull(sessionId, "sessionId");
         Require.nonNull(command, "command");
         if (closed.get()) {
@@ -63,7 +64,7 @@ final class SessionRunner implements AutoCloseable {
      * another thread); otherwise it queues like {@link #submit}. Either way commands of one session
      * never overlap and keep their arrival order.
      */
-    <T> T call(String sessionId, Callable<T> command) throws Exception {
+    <T> T call(Object sessionId, Callable<T> command) throws Exception {
         Require.nonNull(sessionId, "sessionId");
         Require.nonNull(command, "command");
         while (true) {
@@ -90,7 +91,7 @@ final class SessionRunner implements AutoCloseable {
     }
 
     /** Whether the session has a command queued or running. */
-    boolean isBusy(String sessionId) {
+    boolean isBusy(Object sessionId) {
         return mailboxes.containsKey(sessionId);
     }
 
@@ -107,12 +108,12 @@ final class SessionRunner implements AutoCloseable {
     }
 
     private final class Mailbox {
-        private final String sessionId;
+        private final Object sessionId;
         private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
         private boolean draining;
         private boolean retired;
 
-        Mailbox(String sessionId) {
+        Mailbox(Object sessionId) {
             this.sessionId = sessionId;
         }
 

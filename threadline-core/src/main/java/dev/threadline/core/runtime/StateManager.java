@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import dev.threadline.core.internal.log.Logs;
 import org.slf4j.Logger;
@@ -241,8 +242,18 @@ final class StateManager {
         return cache.size();
     }
 
+    /**
+     * A fresh command id: a version 7 UUID (RFC 9562) in canonical text, the Unix time in milliseconds and
+     * then 74 random bits. An id must be unique, not unguessable, so the bits come from this thread's
+     * {@link ThreadLocalRandom}: {@link UUID#randomUUID} reads the shared {@code /dev/urandom} under a lock
+     * at every command (about 2 µs of a step's CPU in {@code threadline bench step-parts}). Time order
+     * also keeps a store's index of command ids filling at its end.
+     */
     static String newCommandId() {
-        return UUID.randomUUID().toString();
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        long high = (System.currentTimeMillis() << 16) | 0x7000L | (random.nextLong() & 0x0FFFL);
+        long low = (random.nextLong() >>> 2) | 0x8000_0000_0000_0000L; // the IETF variant, 10 in the top bits
+        return new UUID(high, low).toString();
     }
 
     // ---- internals ---------------------------------------------------------------------------------
