@@ -47,7 +47,14 @@ final class EventRows {
     }
 
     static List<Row> encode(List<StoredEvent> events) {
-        return events == null ? List.of() : events.stream().map(Row::of).toList();
+        if (events == null) {
+            return List.of();
+        }
+        List<Row> rows = new ArrayList<>(events.size()); // a loop, not a stream: this runs at every append
+        for (StoredEvent e : events) {
+            rows.add(Row.of(e));
+        }
+        return rows;
     }
 
     /** Binds a row's command id: the uuid column or the text one, the other NULL. */

@@ -37,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -315,13 +316,13 @@ public final class PostgresStateStore implements StateStore {
     public long append(AppendRequest request) {
         Objects.requireNonNull(request, "request");
         SessionKey key = request.key();
-        String what = "append to session '" + key.id() + "' after seq " + request.expectedSeq();
+        Supplier<String> what = () -> "append to session '" + key.id() + "' after seq " + request.expectedSeq(); // for errors only
         try {
             StoreChecks.batch(key.id(), request.expectedSeq(), request.events());
             StoreChecks.command(request);
         } catch (InvalidInputException bad) {
             // refused as the reference store refuses it: a stale epoch or a moved head is said first
-            db.read(() -> what, c -> refusal(c, request));
+            db.read(what, c -> refusal(c, request));
             throw bad;
         }
         List<EventRows.Row> rows = EventRows.encode(request.events());
@@ -354,11 +355,11 @@ public final class PostgresStateStore implements StateStore {
             // followers told by the batcher, once per commit; a refusal is diagnosed by the step alone,
             // which runs its statement again and reads the row
             long now = EpochNanos.of(options.clock().instant());
-            if (batcher.run(key, () -> what, StepStatement.step(request, rows, newHead, now))) {
+            if (batcher.run(key, what, StepStatement.step(request, rows, newHead, now))) {
                 return newHead;
             }
         }
-        long head = alone ? db.writeOne(() -> what, work) : db.write(() -> what, work);
+        long head = alone ? db.writeOne(what, work) : db.write(what, work);
         if (notifier != null) {
             notifier.hint(key); // committed: tell followers, after the commit and off this thread
         }

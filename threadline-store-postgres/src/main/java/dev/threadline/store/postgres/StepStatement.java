@@ -25,9 +25,27 @@ final class StepStatement {
     /** The most events one statement carries (9 parameters each, far below the protocol's 65,535). */
     static final int MAX_EVENTS = 1000;
 
+    /** The texts of steps of up to this many events are built once (a step's usual size is one to a few). */
+    private static final int CACHED = 16;
+    private static final String[] TEXTS = new String[CACHED + 1];
+
+    static {
+        for (int n = 1; n <= CACHED; n++) {
+            TEXTS[n] = build(n);
+        }
+    }
+
     private StepStatement() {}
 
+    /**
+     * The statement's text for {@code events} events: the same String instance each time for the usual
+     * sizes, so neither it nor the driver's statement-cache key (its hash) is computed again at every step.
+     */
     static String sql(int events) {
+        return events >= 1 && events <= CACHED ? TEXTS[events] : build(events);
+    }
+
+    private static String build(int events) {
         StringBuilder sql = new StringBuilder("""
                 WITH moved AS (
                   UPDATE heads SET head_seq = ?, updated_at = ?, recent = ?

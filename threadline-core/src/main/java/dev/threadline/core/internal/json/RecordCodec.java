@@ -3,6 +3,7 @@ package dev.threadline.core.internal.json;
 import dev.threadline.core.json.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.core.StorageException;
 import dev.threadline.core.event.Event;
@@ -39,6 +40,9 @@ public final class RecordCodec {
     /** The reader of current-version event payloads (its deserializer looked up once). */
     private static final ObjectReader EVENT_READER = StoredForm.MAPPER.readerFor(Event.class);
 
+    /** The writer of event payloads (its serializer looked up once, not at every append). */
+    private static final ObjectWriter EVENT_WRITER = StoredForm.MAPPER.writerFor(Event.class);
+
     /** The oldest record version that the current reader reads as it is (no upgrade step changes it). */
     private static final int READ_AS_IS = 2;
 
@@ -46,12 +50,16 @@ public final class RecordCodec {
 
     /** The stored form of an event (record version {@link #VERSION}). */
     public static String encodeEvent(Event event) {
-        return write(event);
+        return write(EVENT_WRITER, event);
     }
 
     private static String write(Object value) {
+        return write(StoredForm.MAPPER.writer(), value);
+    }
+
+    private static String write(ObjectWriter writer, Object value) {
         try {
-            return StoredForm.MAPPER.writeValueAsString(value);
+            return writer.writeValueAsString(value);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("cannot encode a " + value.getClass().getSimpleName() + ": " + e.getMessage(), e);
         }
