@@ -27,13 +27,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * the commit's WAL flush: notifying appends lose group commit, and with it the throughput of many
  * sessions at once.
  *
- * <p>Hints are coalesced: a key that comes at least {@link #MIN_GAP_NANOS} (1 ms) after the last send
- * began is sent at once; keys that arrive while a send is in flight, or within that millisecond, are
+ * <p>Hints are coalesced: a key that comes at least {@link #MIN_GAP_NANOS} (5 ms) after the last send
+ * began is sent at once; keys that arrive while a send is in flight, or within those 5 ms, are
  * gathered, without duplicates, and go together in the next send, one statement in one auto-commit
- * transaction. So one busy session costs at most one notification a millisecond instead of one a
- * step (each is a transaction on the server, and a wake-up of this thread and of its server process,
- * beside the append they follow: about 15 µs of a 0.3 ms step on the benchmark's machine). Each key
- * is its own {@code pg_notify} (the {@link HeadListener#payload} form, what stores before the notifier
+ * transaction. So a session at rest is told at once, and one busy session costs at most 200
+ * notifications a second instead of one a step. A send is dear beside a step: a server transaction
+ * and a round trip, CPU on both sides. On the benchmark's machine (2 cores), at one send a millisecond
+ * (the gap until this version) this thread took 27 % of the JVM's CPU samples in {@code threadline
+ * bench step-parts}, and its server process about 40 % of the CPU of the steps' own: CPU that the
+ * steps beside it waited for, on two cores. Each key is its own {@code pg_notify} (the {@link HeadListener#payload} form, what stores before the notifier
  * sent, so their listeners still read it). The notifier can also pack several keys into one payload ({@link #SEPARATOR}-separated,
  * each payload under PostgreSQL's 8000-byte limit; the listener reads both); measured with 256
  * sessions appending at once, packing was no better (about 2 keys gather per send, sends being quick),
@@ -77,11 +79,12 @@ final class HeadNotifier implements AutoCloseable {
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
     /**
-     * The least time between the starts of two sends (1 ms): hints that come meanwhile gather into the
-     * next, so a session that commits faster than that costs one notification per millisecond, not one
-     * per step, and a follower hears of a commit at most this much later than it would have.
+     * The least time between the starts of two sends (5 ms): hints that come meanwhile gather into the
+     * next, so a session that commits faster than that costs one notification per 5 ms, not one per
+     * step, and a follower hears of a commit at most this much later than it would have (a commit after
+     * a quiet gap is sent at once).
      */
-    static final long MIN_GAP_NANOS = 1_000_000L;
+    static final long MIN_GAP_NANOS = 5_000_000L;
     /** When the last send was taken (guarded by {@code lock}). */
     private long lastSend = System.nanoTime() - MIN_GAP_NANOS;
     /** Whether the thread waits for hints, with none gathered (guarded by {@code lock}). */
