@@ -104,18 +104,27 @@ final class SharedRun {
         Long c = target.writtenBytes();
         Long rawHeldAfter = raw.heldBytes(rawSession);
 
-        // time: one step, one raw write, alternately, each timed, so that the machine's moods hit both alike
+        // time: one step, one raw write, alternately, each timed, so that the machine's moods hit both alike;
+        // the events are made first, as the raw floor's payloads are (what an agent decides is not the store's cost)
         Samples mine = new Samples();
         Samples floor = new Samples();
         Samples other = new Samples();
         int[] vat = {length};
+        List<List<Event>> decided = new ArrayList<>(timedSteps);
+        List<List<Event>> variantDecided = new ArrayList<>(timedSteps);
         for (int i = 0; i < timedSteps; i++) {
+            decided.add(BenchMessage.at(at[0] + i).toEvents());
+            variantDecided.add(BenchMessage.at(vat[0] + i).toEvents());
+        }
+        for (int i = 0; i < timedSteps; i++) {
+            List<Event> events = decided.get(i);
             long t = System.nanoTime();
-            step(s, at);
+            step(s, at[0]++, events);
             mine.add(System.nanoTime() - t);
             if (v != null) { // the variant's own session, in the same rounds
+                events = variantDecided.get(i);
                 t = System.nanoTime();
-                step(v, vat);
+                step(v, vat[0]++, events);
                 other.add(System.nanoTime() - t);
             }
             t = System.nanoTime();
@@ -165,7 +174,11 @@ final class SharedRun {
      * stops saying so instead of counting it.
      */
     private void step(Session s, long index) {
-        List<Event> events = BenchMessage.at(index).toEvents();
+        step(s, index, BenchMessage.at(index).toEvents());
+    }
+
+    /** {@link #step(Session, long)} with message {@code index}'s events made beforehand. */
+    private void step(Session s, long index, List<Event> events) {
         int[] decisions = {0};
         RawSteps.update(s, state -> {
             decisions[0]++;

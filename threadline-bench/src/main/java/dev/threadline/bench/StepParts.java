@@ -119,13 +119,21 @@ final class StepParts {
             }
             Samples[] wall = {new Samples(), new Samples(), new Samples(), new Samples(), new Samples()};
             Samples[] cpu = {new Samples(), new Samples(), new Samples(), new Samples(), new Samples()};
+            List<List<Event>> stepEvents = new ArrayList<>(rounds); // made first, as the raw floor's payloads are
+            List<List<Event>> appendEvents = new ArrayList<>(rounds);
             for (int i = 0; i < rounds; i++) {
-                long[] step = timed(() -> step(s, next[0]++), wall[0], cpu[0]);
+                stepEvents.add(BenchMessage.at(next[0] + i).toEvents());
+                appendEvents.add(BenchMessage.at(next[1] + i).toEvents());
+            }
+            for (int i = 0; i < rounds; i++) {
+                List<Event> mine = stepEvents.get(i);
+                List<Event> theirs = appendEvents.get(i);
+                long[] step = timed(() -> step(s, next[0]++, mine), wall[0], cpu[0]);
                 wall[1].add(inAppend[0]);
                 cpu[1].add(inAppend[1]);
                 wall[2].add(step[0] - inAppend[0]);
                 cpu[2].add(step[1] - inAppend[1]);
-                timed(() -> append(direct, key, epoch, head, next[1]++), wall[3], cpu[3]);
+                timed(() -> append(direct, key, epoch, head, theirs), wall[3], cpu[3]);
                 timed(() -> raw.write("parts-raw", ++rawSeq[0], payloads.get(rawSeq[0] - 1)), wall[4], cpu[4]);
             }
             direct.release(direct.lease(key).orElseThrow());
@@ -182,13 +190,21 @@ final class StepParts {
 
     /** One step recording message {@code index}, as the shared-store benchmark's step does. */
     private static void step(Session s, long index) {
-        List<Event> events = BenchMessage.at(index).toEvents();
+        step(s, index, BenchMessage.at(index).toEvents());
+    }
+
+    /** {@link #step(Session, long)} with message {@code index}'s events made beforehand. */
+    private static void step(Session s, long index, List<Event> events) {
         RawSteps.update(s, state -> state.messages().size() > index ? List.of() : events);
     }
 
     /** Message {@code index}'s events appended straight to the store after {@code head[0]}. */
     private static void append(StateStore store, SessionKey key, long epoch, long[] head, long index) {
-        List<Event> events = BenchMessage.at(index).toEvents();
+        append(store, key, epoch, head, BenchMessage.at(index).toEvents());
+    }
+
+    /** {@code events} appended straight to the store after {@code head[0]}. */
+    private static void append(StateStore store, SessionKey key, long epoch, long[] head, List<Event> events) {
         List<StoredEvent> stored = new ArrayList<>(events.size());
         String command = UUID.randomUUID().toString();
         Instant now = Instant.now();
