@@ -88,12 +88,19 @@ final class StepBatcher {
 
         void complete(boolean moved) {
             done.complete(moved);
-            LockSupport.unpark(waiter);
+            wake();
         }
 
         void fail(Throwable t) {
             done.completeExceptionally(t);
-            LockSupport.unpark(waiter);
+            wake();
+        }
+
+        /** Wakes the step's thread, unless it is the one writing it (a lone step): a permit it gave itself would linger. */
+        private void wake() {
+            if (waiter != Thread.currentThread()) {
+                LockSupport.unpark(waiter);
+            }
         }
     }
 
