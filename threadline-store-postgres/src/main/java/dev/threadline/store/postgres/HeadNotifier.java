@@ -35,7 +35,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * and a round trip, CPU on both sides. On the benchmark's machine (2 cores), at one send a millisecond
  * (the gap until this version) this thread took 27 % of the JVM's CPU samples in {@code threadline
  * bench step-parts}, and its server process about 40 % of the CPU of the steps' own: CPU that the
- * steps beside it waited for, on two cores. Each key is its own {@code pg_notify} (the {@link HeadListener#payload} form, what stores before the notifier
+ * steps beside it waited for, on two cores. Each key is its own {@code pg_notify} (the
+ * {@link HeadListener#payload} form, what stores before the notifier
  * sent, so their listeners still read it). The notifier can also pack several keys into one payload ({@link #SEPARATOR}-separated,
  * each payload under PostgreSQL's 8000-byte limit; the listener reads both); measured with 256
  * sessions appending at once, packing was no better (about 2 keys gather per send, sends being quick),

@@ -96,7 +96,10 @@ final class StepBatcher {
             wake();
         }
 
-        /** Wakes the step's thread, unless it is the one writing it (a lone step): a permit it gave itself would linger. */
+        /**
+         * Wakes the step's thread, unless it is the one writing it (a lone step): a permit it gave itself
+         * would linger.
+         */
         private void wake() {
             if (waiter != Thread.currentThread()) {
                 LockSupport.unpark(waiter);
