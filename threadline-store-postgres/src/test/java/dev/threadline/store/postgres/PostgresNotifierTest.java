@@ -258,24 +258,22 @@ class PostgresNotifierTest {
     }
 
     /** Waits for a condition with a generous timeout (a condition, not a duration, is what the test waits for). */
-    /** Like {@link #awaitTrue}, without pausing between looks: for timing what a condition waits on. */
-    private static void spinUntil(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + WAIT + ": " + what);
-            }
-            Thread.onSpinWait();
-        }
+    private static void awaitTrue(BooleanSupplier condition, String what) {
+        until(condition, what, () -> LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5)));
     }
 
-    private static void awaitTrue(BooleanSupplier condition, String what) {
+    /** Like {@link #awaitTrue}, without pausing between looks: for timing what a condition waits on. */
+    private static void spinUntil(BooleanSupplier condition, String what) {
+        until(condition, what, Thread::onSpinWait);
+    }
+
+    private static void until(BooleanSupplier condition, String what, Runnable betweenLooks) {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("not within " + WAIT + ": " + what);
             }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
+            betweenLooks.run();
         }
     }
 
