@@ -110,12 +110,8 @@ final class SharedRun {
         Samples floor = new Samples();
         Samples other = new Samples();
         int[] vat = {length};
-        List<List<Event>> decided = new ArrayList<>(timedSteps);
-        List<List<Event>> variantDecided = new ArrayList<>(timedSteps);
-        for (int i = 0; i < timedSteps; i++) {
-            decided.add(BenchMessage.at(at[0] + i).toEvents());
-            variantDecided.add(BenchMessage.at(vat[0] + i).toEvents());
-        }
+        List<List<Event>> decided = decided(at[0], timedSteps);
+        List<List<Event>> variantDecided = decided(vat[0], timedSteps);
         for (int i = 0; i < timedSteps; i++) {
             List<Event> events = decided.get(i);
             long t = System.nanoTime();
@@ -321,6 +317,15 @@ final class SharedRun {
         }
         progress.advance(payloads.size());
         return payloads.size() / ((System.nanoTime() - t0) / 1e9);
+    }
+
+    /** The events of messages {@code from .. from + n - 1}, one list per step, made before a timed run of steps. */
+    static List<List<Event>> decided(long from, int n) {
+        List<List<Event>> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(BenchMessage.at(from + i).toEvents());
+        }
+        return out;
     }
 
     /** The JSON of the benchmark's events, one per raw write, in the order the conversation writes them. */

@@ -119,12 +119,8 @@ final class StepParts {
             }
             Samples[] wall = {new Samples(), new Samples(), new Samples(), new Samples(), new Samples()};
             Samples[] cpu = {new Samples(), new Samples(), new Samples(), new Samples(), new Samples()};
-            List<List<Event>> stepEvents = new ArrayList<>(rounds); // made first, as the raw floor's payloads are
-            List<List<Event>> appendEvents = new ArrayList<>(rounds);
-            for (int i = 0; i < rounds; i++) {
-                stepEvents.add(BenchMessage.at(next[0] + i).toEvents());
-                appendEvents.add(BenchMessage.at(next[1] + i).toEvents());
-            }
+            List<List<Event>> stepEvents = SharedRun.decided(next[0], rounds); // made first, as the raw floor's payloads are
+            List<List<Event>> appendEvents = SharedRun.decided(next[1], rounds);
             for (int i = 0; i < rounds; i++) {
                 List<Event> mine = stepEvents.get(i);
                 List<Event> theirs = appendEvents.get(i);
