@@ -90,11 +90,6 @@ final class SessionRunner implements AutoCloseable {
         }
     }
 
-    /** Whether the session has a command queued or running. */
-    boolean isBusy(Object sessionId) {
-        return mailboxes.containsKey(sessionId);
-    }
-
     /** Number of sessions with queued or running commands. */
     int activeSessions() {
         return mailboxes.size();
