@@ -18,6 +18,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
+import net.jqwik.api.statistics.StatisticsReport;
 
 /**
  * Every policy's view of random journals (parallel tool calls answered in any order, errors,
@@ -55,12 +56,18 @@ class ContextPolicyProperties {
     }
 
     @Property(tries = 10_000)
+    @StatisticsReport(onFailureOnly = true) // quiet when it passes: the coverage check below says the cases were reached
     void windowKeepsTheLatestWholeTurns(@ForAll("choices") List<Integer> choices, @ForAll("limits") ContextLimits limits,
                                         @ForAll("windows") ContextPolicy.Window policy) {
         State s = fold(choices);
         ContextView v = policy.view(s, limits);
         ViewChecks.check(s, v, limits);
         Statistics.label("window").collect(v.warning() != null ? "turn over budget" : v.omitted() > 0 ? "cut" : "all fits");
+        Statistics.label("window").coverage(c -> {
+            for (String kind : List.of("turn over budget", "cut", "all fits")) {
+                c.check(kind).percentage(p -> p >= 5);
+            }
+        });
         if (v.warning() == null && policy.maxMessages() > 0) {
             assertThat(v.messages().size()).isLessThanOrEqualTo(policy.maxMessages());
         }
@@ -72,6 +79,7 @@ class ContextPolicyProperties {
     }
 
     @Property(tries = 10_000)
+    @StatisticsReport(onFailureOnly = true) // quiet when it passes: the coverage checks below say the cases were reached
     void autoCompactViewsAndPlansAreValid(@ForAll("choices") List<Integer> choices, @ForAll("limits") ContextLimits limits) {
         State s = fold(choices);
         ContextPolicy.AutoCompact policy = ContextPolicy.AutoCompact.DEFAULT;
@@ -83,6 +91,20 @@ class ContextPolicyProperties {
                 ? "over, nothing older to summarise" : "under the threshold");
         Statistics.label("state").collect(!s.pending().isEmpty() ? "calls pending" : s.isIdle() ? "idle" : "turn running");
         Statistics.label("earlier compaction").collect(s.compaction() != null);
+        Statistics.label("auto-compact").coverage(c -> {
+            c.check("compaction due").percentage(p -> p >= 5);
+            c.check("under the threshold").percentage(p -> p >= 5);
+            c.check("over, nothing older to summarise").count(n -> n >= 5); // rare (about 0.4 %), but reached
+        });
+        Statistics.label("state").coverage(c -> {
+            for (String state : List.of("calls pending", "idle", "turn running")) {
+                c.check(state).percentage(p -> p >= 5);
+            }
+        });
+        Statistics.label("earlier compaction").coverage(c -> {
+            c.check(true).percentage(p -> p >= 5);
+            c.check(false).percentage(p -> p >= 5);
+        });
         int start = ViewChecks.start(s);
         int turn = Views.currentTurnStart(s);
         boolean olderTurnExists = turn > start;
