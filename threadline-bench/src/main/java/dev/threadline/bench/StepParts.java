@@ -114,13 +114,18 @@ final class StepParts {
             int[] rawSeq = {0};
             for (int i = 0; i < warm; i++) {
                 step(s, next[0]++);
-                append(direct, key, epoch, head, next[1]++);
+                append(direct, key, epoch, head, BenchMessage.at(next[1]++).toEvents(), UUID.randomUUID().toString());
                 raw.write("parts-raw", ++rawSeq[0], payloads.get(rawSeq[0] - 1));
             }
             Samples[] wall = {new Samples(), new Samples(), new Samples(), new Samples(), new Samples()};
             Samples[] cpu = {new Samples(), new Samples(), new Samples(), new Samples(), new Samples()};
             List<List<Event>> stepEvents = SharedRun.decided(next[0], rounds); // made first, as the raw floor's payloads are
             List<List<Event>> appendEvents = SharedRun.decided(next[1], rounds);
+            // the command ids made first too: UUID.randomUUID reads /dev/urandom, some µs that the runtime's own ids do not cost
+            List<String> commands = new ArrayList<>(rounds);
+            for (int i = 0; i < rounds; i++) {
+                commands.add(UUID.randomUUID().toString());
+            }
             for (int i = 0; i < rounds; i++) {
                 List<Event> mine = stepEvents.get(i);
                 List<Event> theirs = appendEvents.get(i);
@@ -129,7 +134,8 @@ final class StepParts {
                 cpu[1].add(inAppend[1]);
                 wall[2].add(step[0] - inAppend[0]);
                 cpu[2].add(step[1] - inAppend[1]);
-                timed(() -> append(direct, key, epoch, head, theirs), wall[3], cpu[3]);
+                String command = commands.get(i);
+                timed(() -> append(direct, key, epoch, head, theirs, command), wall[3], cpu[3]);
                 timed(() -> raw.write("parts-raw", ++rawSeq[0], payloads.get(rawSeq[0] - 1)), wall[4], cpu[4]);
             }
             direct.release(direct.lease(key).orElseThrow());
@@ -194,15 +200,9 @@ final class StepParts {
         RawSteps.update(s, state -> state.messages().size() > index ? List.of() : events);
     }
 
-    /** Message {@code index}'s events appended straight to the store after {@code head[0]}. */
-    private static void append(StateStore store, SessionKey key, long epoch, long[] head, long index) {
-        append(store, key, epoch, head, BenchMessage.at(index).toEvents());
-    }
-
-    /** {@code events} appended straight to the store after {@code head[0]}. */
-    private static void append(StateStore store, SessionKey key, long epoch, long[] head, List<Event> events) {
+    /** {@code events} appended straight to the store after {@code head[0]}, as command {@code command}. */
+    private static void append(StateStore store, SessionKey key, long epoch, long[] head, List<Event> events, String command) {
         List<StoredEvent> stored = new ArrayList<>(events.size());
-        String command = UUID.randomUUID().toString();
         Instant now = Instant.now();
         long seq = head[0];
         for (Event e : events) {
