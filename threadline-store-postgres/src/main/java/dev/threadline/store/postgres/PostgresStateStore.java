@@ -603,6 +603,11 @@ public final class PostgresStateStore implements StateStore {
         return db.retries();
     }
 
+    /** The store's connections, for tests and harnesses. */
+    Db db() {
+        return db;
+    }
+
     /** The notifier (null when notifications are off) and the listener, for tests. */
     HeadNotifier notifier() {
         return notifier;

@@ -1,0 +1,250 @@
+package dev.threadline.store.postgres;
+
+import dev.threadline.core.event.CheckpointSource;
+import dev.threadline.core.event.Event;
+import dev.threadline.core.event.StoredEvent;
+import dev.threadline.core.internal.json.RecordCodec;
+import dev.threadline.core.internal.store.EpochNanos;
+import dev.threadline.core.model.Message;
+import dev.threadline.core.store.AppendRequest;
+import dev.threadline.core.store.SessionKey;
+import dev.threadline.store.tck.servers.PgServer;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Not part of the suite (the name matches none of surefire's patterns): the step statement's parts
+ * beside the raw floor's single-row insert, on a durable server of its own, each part on a connection
+ * (a server process) of its own and every part timed once a round, in an order shuffled from round to
+ * round. (A statement on the server process that ran the statement just before it is some 0.06× of the
+ * raw insert faster than on one that sat idle meanwhile: parts that shared a connection, or always
+ * followed the same part, read that as a difference of their own.) It
+ * answers what {@code threadline bench step-parts} cannot: how much of the step is the statement on
+ * the server, how much a second event (a second row) adds, and what writing a step's events as one
+ * row would save. Prints the median wall and calling-thread CPU µs of each part and its wall time
+ * over the raw insert's.
+ * {@code ./test -q -pl threadline-store-postgres -am -Dtest=StepStatementHarness -Dsurefire.failIfNoSpecifiedTests=false}
+ * ({@code -Drounds=N}, default 4000); the table is the test's standard output, in
+ * target/surefire-reports/TEST-dev.threadline.store.postgres.StepStatementHarness.xml.
+ */
+class StepStatementHarness {
+    private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
+    private static final String TEXT = "lorem ipsum dolor ".repeat(23).substring(0, 400);
+
+    private interface Work {
+        void run() throws Exception;
+    }
+
+    /** What a part does in one round: made untimed, then run timed. */
+    private interface Round {
+        Work prepare() throws Exception;
+    }
+
+    /** One part: its round, and its samples. */
+    private static final class Part {
+        final String name;
+        final Round round;
+        final long[] wall;
+        final long[] cpu;
+        int n;
+
+        Part(String name, int rounds, Round round) {
+            this.name = name;
+            this.round = round;
+            this.wall = new long[rounds];
+            this.cpu = new long[rounds];
+        }
+
+        void run(boolean timed) throws Exception {
+            Work work = round.prepare();
+            long c0 = CPU.getCurrentThreadCpuTime();
+            long t0 = System.nanoTime();
+            work.run();
+            long took = System.nanoTime() - t0;
+            long cpuTook = CPU.getCurrentThreadCpuTime() - c0;
+            if (timed) {
+                wall[n] = took;
+                cpu[n] = cpuTook;
+                n++;
+            }
+        }
+
+        double medianMicros(long[] samples) {
+            long[] sorted = Arrays.copyOf(samples, n);
+            Arrays.sort(sorted);
+            return sorted[n / 2] / 1000.0;
+        }
+    }
+
+    /** A session of 10,000 events, leased, whose head the parts move by hand. */
+    private static final class Leased {
+        final SessionKey key;
+        final long epoch;
+        long head;
+
+        Leased(PostgresStateStore store, String id) {
+            key = new SessionKey("t", id);
+            epoch = PgStores.leasedSession(store, key, 1, "w");
+            head = store.head(key);
+            for (int batch = 0; batch < 10; batch++) {
+                List<StoredEvent> events = new ArrayList<>();
+                for (int i = 1; i <= 1000; i++) {
+                    events.add(message(id, head + i));
+                }
+                store.append(AppendRequest.of(key, head, epoch, events));
+                head += 1000;
+            }
+        }
+
+        /** The next step's events: a message, and (two) a turn's end after it. */
+        List<StoredEvent> next(boolean two) {
+            return two ? List.of(message(key.id(), head + 1), turnEnd(key.id(), head + 2)) : List.of(message(key.id(), head + 1));
+        }
+
+        AppendRequest request(List<StoredEvent> events) {
+            return AppendRequest.of(key, head, epoch, events);
+        }
+    }
+
+    @Test
+    void measure() throws Exception {
+        int rounds = Integer.getInteger("rounds", 4000);
+        int warm = 500;
+        try (PgServer server = PgServer.create(List.of("fsync=on", "full_page_writes=on", "synchronous_commit=on",
+                "autovacuum=off", "checkpoint_timeout=30min", "max_wal_size=8GB"))) {
+            server.createDatabase("h");
+            String url = server.url("h");
+            PostgresStateStore.Options o = PostgresStateStore.Options.defaults().withSchema("h");
+            try (PostgresStateStore on = PostgresStateStore.open(url, o);
+                 PostgresStateStore off = PostgresStateStore.open(url, o.withNotifications(false));
+                 PostgresStateStore bare = PostgresStateStore.open(url, o.withNotifications(false));
+                 Connection rawC = on.db().dedicated("h");
+                 Connection oneC = on.db().dedicated("h");
+                 Connection twoC = on.db().dedicated("h");
+                 Connection joinedC = on.db().dedicated("h")) {
+                try (Statement s = rawC.createStatement()) {
+                    s.execute("CREATE TABLE raw_events (session_id text NOT NULL, seq bigint NOT NULL, payload text NOT NULL,"
+                            + " PRIMARY KEY (session_id, seq))");
+                }
+                PreparedStatement raw = rawC.prepareStatement("INSERT INTO raw_events (session_id, seq, payload) VALUES (?, ?, ?)");
+                String rawPayload = RecordCodec.encodeEvent(message("raw", 1).event());
+                long[] rawSeq = {0};
+                Leased one = new Leased(on, "one");
+                Leased two = new Leased(on, "two");
+                Leased joined = new Leased(on, "joined");
+                Leased pool = new Leased(on, "pool");
+                Leased storeOn = new Leased(on, "on");
+                Leased storeOff = new Leased(on, "off");
+                int total = warm + rounds;
+                List<Part> parts = List.of(
+                        new Part("raw floor: single-row INSERT, auto-commit", total, () -> () -> {
+                            raw.setString(1, "raw");
+                            raw.setLong(2, ++rawSeq[0]);
+                            raw.setString(3, rawPayload);
+                            raw.executeUpdate();
+                        }),
+                        new Part("step statement, 1 event (encoded before)", total, statement(oneC, one, false, false)),
+                        new Part("step statement, 2 events as 2 rows (encoded before)", total, statement(twoC, two, true, false)),
+                        new Part("step statement, 2 events as 1 row (not the store's form)", total, statement(joinedC, joined, true, true)),
+                        new Part("step statement, 1 event, through Db.writeOne (the pool)", total, () -> {
+                            List<StoredEvent> events = pool.next(false);
+                            AppendRequest request = pool.request(events);
+                            List<EventRows.Row> rows = EventRows.encode(events);
+                            long now = epochNanos();
+                            return () -> {
+                                if (!bare.db().writeOne(() -> "harness", c -> StepStatement.run(c, request, rows, pool.head + 1, now))) {
+                                    throw new IllegalStateException("the pool's step did not move the head");
+                                }
+                                pool.head++;
+                            };
+                        }),
+                        new Part("store append, 1 event, notifications on", total, append(on, storeOn)),
+                        new Part("store append, 1 event, notifications off", total, append(off, storeOff)),
+                        new Part("EventRows.encode of 1 event alone", total, () -> {
+                            List<StoredEvent> events = List.of(message("x", 5));
+                            return () -> EventRows.encode(events);
+                        }));
+                List<Part> order = new ArrayList<>(parts);
+                Random random = new Random(1);
+                for (int r = 0; r < total; r++) {
+                    Collections.shuffle(order, random); // no part always follows the same one (see the class comment)
+                    for (Part p : order) {
+                        p.run(r >= warm);
+                    }
+                }
+                double floor = parts.get(0).medianMicros(parts.get(0).wall);
+                System.out.printf(Locale.ROOT, "%,d rounds, sessions of 10,000 events, %s%n", rounds, on.durability());
+                System.out.println("| part | wall µs | CPU µs | wall / raw floor |");
+                System.out.println("| --- | ---: | ---: | ---: |");
+                for (Part p : parts) {
+                    System.out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.2f |%n", p.name, p.medianMicros(p.wall),
+                            p.medianMicros(p.cpu), p.medianMicros(p.wall) / floor);
+                }
+            }
+        }
+    }
+
+    /**
+     * The step statement on {@code c} for {@code s}, its events encoded before the timer: one event, or
+     * two, as two rows or as one row whose payload holds both (what a store writing one row per step
+     * would insert).
+     */
+    private static Round statement(Connection c, Leased s, boolean twoEvents, boolean oneRow) {
+        return () -> {
+            List<StoredEvent> events = s.next(twoEvents);
+            AppendRequest request = s.request(events);
+            List<EventRows.Row> rows = EventRows.encode(events);
+            if (oneRow) {
+                EventRows.Row a = rows.get(0);
+                rows = List.of(new EventRows.Row(a.seq(), a.step(), a.time(), a.commandUuid(), a.commandText(), a.source(),
+                        a.transcript(), "[" + a.payload() + "," + rows.get(1).payload() + "]"));
+            }
+            List<EventRows.Row> bound = rows;
+            long newHead = s.head + rows.size();
+            long now = epochNanos();
+            return () -> {
+                if (!StepStatement.run(c, request, bound, newHead, now)) {
+                    throw new IllegalStateException("the step did not move the head of " + s.key.id());
+                }
+                s.head = newHead;
+            };
+        };
+    }
+
+    /** A store's append of one event, its request made before the timer (the encoding is the store's, timed). */
+    private static Round append(PostgresStateStore store, Leased s) {
+        return () -> {
+            AppendRequest request = s.request(s.next(false));
+            return () -> {
+                store.append(request);
+                s.head++;
+            };
+        };
+    }
+
+    private static long epochNanos() {
+        return EpochNanos.of(Instant.now());
+    }
+
+    private static StoredEvent message(String id, long seq) {
+        return new StoredEvent(id, seq, seq, Instant.now(), UUID.randomUUID().toString(), CheckpointSource.LOOP,
+                new Event.UserMessageReceived(Message.user(TEXT + seq)));
+    }
+
+    private static StoredEvent turnEnd(String id, long seq) {
+        return new StoredEvent(id, seq, seq, Instant.now(), UUID.randomUUID().toString(), CheckpointSource.LOOP,
+                new Event.TurnCompleted("end_turn"));
+    }
+}
