@@ -13,6 +13,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,9 +33,9 @@ import org.junit.jupiter.api.Test;
  * raw insert faster than on one that sat idle meanwhile: parts that shared a connection, or always
  * followed the same part, read that as a difference of their own.) It
  * answers what {@code threadline bench step-parts} cannot: how much of the step is the statement on
- * the server, how much a second event (a second row) adds, and what writing a step's events as one
- * row would save. Prints the median wall and calling-thread CPU µs of each part and its wall time
- * over the raw insert's.
+ * the server, what each of its two changes (the head's move, the events' insert) costs alone, how much
+ * a second event (a second row) adds, and what writing a step's events as one row would save. Prints
+ * the median wall and calling-thread CPU µs of each part and its wall time over the raw insert's.
  * {@code ./test -q -pl threadline-store-postgres -am -Dtest=StepStatementHarness -Dsurefire.failIfNoSpecifiedTests=false}
  * ({@code -Drounds=N}, default 4000); the table is the test's standard output, in
  * target/surefire-reports/TEST-dev.threadline.store.postgres.StepStatementHarness.xml.
@@ -133,7 +134,9 @@ class StepStatementHarness {
                  Connection rawC = on.db().dedicated("h");
                  Connection oneC = on.db().dedicated("h");
                  Connection twoC = on.db().dedicated("h");
-                 Connection joinedC = on.db().dedicated("h")) {
+                 Connection joinedC = on.db().dedicated("h");
+                 Connection insC = on.db().dedicated("h");
+                 Connection updC = on.db().dedicated("h")) {
                 try (Statement s = rawC.createStatement()) {
                     s.execute("CREATE TABLE raw_events (session_id text NOT NULL, seq bigint NOT NULL, payload text NOT NULL,"
                             + " PRIMARY KEY (session_id, seq))");
@@ -147,6 +150,19 @@ class StepStatementHarness {
                 Leased pool = new Leased(on, "pool");
                 Leased storeOn = new Leased(on, "on");
                 Leased storeOff = new Leased(on, "off");
+                Leased insOnly = new Leased(on, "ins");
+                Leased updOnly = new Leased(on, "upd");
+                long insSid;
+                try (Statement st = insC.createStatement();
+                     ResultSet rs = st.executeQuery("SELECT sid FROM heads WHERE id = 'ins'")) {
+                    rs.next();
+                    insSid = rs.getLong(1);
+                }
+                // each of the step statement's two changes alone: the events row (its session's number given), the head's move
+                PreparedStatement ins = insC.prepareStatement("INSERT INTO events (sid, seq, step, time, command_id, command_text,"
+                        + " source, touches_transcript, payload, v) VALUES (?, ?, ?, ?, ?::uuid, ?, ?, ?, ?, ?::smallint)");
+                PreparedStatement upd = updC.prepareStatement("UPDATE heads SET head_seq = ?, updated_at = ?, recent = ?"
+                        + " WHERE tenant = ? AND id = ? AND head_seq = ? AND lease_epoch = ?");
                 int total = warm + rounds;
                 List<Part> parts = List.of(
                         new Part("raw floor: single-row INSERT, auto-commit", total, () -> () -> {
@@ -168,6 +184,39 @@ class StepStatementHarness {
                                     throw new IllegalStateException("the pool's step did not move the head");
                                 }
                                 pool.head++;
+                            };
+                        }),
+                        new Part("its events INSERT alone, 1 event", total, () -> {
+                            EventRows.Row r = EventRows.encode(insOnly.next(false)).get(0);
+                            long now = epochNanos();
+                            return () -> {
+                                ins.setLong(1, insSid);
+                                ins.setLong(2, r.seq());
+                                ins.setLong(3, r.step());
+                                ins.setLong(4, now);
+                                EventRows.bindCommand(ins, 5, r);
+                                ins.setString(7, r.source());
+                                ins.setBoolean(8, r.transcript());
+                                ins.setString(9, r.payload());
+                                ins.setShort(10, (short) RecordCodec.VERSION);
+                                ins.executeUpdate();
+                                insOnly.head++;
+                            };
+                        }),
+                        new Part("its heads UPDATE alone", total, () -> {
+                            long now = epochNanos();
+                            return () -> {
+                                upd.setLong(1, updOnly.head + 1);
+                                upd.setLong(2, now);
+                                upd.setLong(3, Migrations.recent(now));
+                                upd.setString(4, updOnly.key.tenant());
+                                upd.setString(5, updOnly.key.id());
+                                upd.setLong(6, updOnly.head);
+                                upd.setLong(7, updOnly.epoch);
+                                if (upd.executeUpdate() != 1) {
+                                    throw new IllegalStateException("the head of " + updOnly.key.id() + " did not move");
+                                }
+                                updOnly.head++;
                             };
                         }),
                         new Part("store append, 1 event, notifications on", total, append(on, storeOn)),
