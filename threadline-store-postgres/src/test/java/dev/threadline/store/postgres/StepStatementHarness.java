@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
  * followed the same part, read that as a difference of their own.) It
  * answers what {@code threadline bench step-parts} cannot: how much of the step is the statement on
  * the server, what each of its two changes (the head's move, the events' insert) costs alone, how much
- * a second event (a second row) adds, and what writing a step's events as one row would save. Prints
+ * a second event (a second row) adds, what writing a step's events as one row would save, and what a
+ * lighter fence (the heads row locked, not updated) would. Prints
  * the median wall and calling-thread CPU µs of each part and its wall time over the raw insert's.
  * {@code ./test -q -pl threadline-store-postgres -am -Dtest=StepStatementHarness -Dsurefire.failIfNoSpecifiedTests=false}
  * ({@code -Drounds=N}, default 4000); the table is the test's standard output, in
@@ -136,7 +137,9 @@ class StepStatementHarness {
                  Connection twoC = on.db().dedicated("h");
                  Connection joinedC = on.db().dedicated("h");
                  Connection insC = on.db().dedicated("h");
-                 Connection updC = on.db().dedicated("h")) {
+                 Connection updC = on.db().dedicated("h");
+                 Connection shC = on.db().dedicated("h");
+                 Connection kshC = on.db().dedicated("h")) {
                 try (Statement s = rawC.createStatement()) {
                     s.execute("CREATE TABLE raw_events (session_id text NOT NULL, seq bigint NOT NULL, payload text NOT NULL,"
                             + " PRIMARY KEY (session_id, seq))");
@@ -161,6 +164,16 @@ class StepStatementHarness {
                 // each of the step statement's two changes alone: the events row (its session's number given), the head's move
                 PreparedStatement ins = insC.prepareStatement("INSERT INTO events (sid, seq, step, time, command_id, command_text,"
                         + " source, touches_transcript, payload, v) VALUES (?, ?, ?, ?, ?::uuid, ?, ?, ?, ?, ?::smallint)");
+                Leased shared = new Leased(on, "shared");
+                Leased keyShared = new Leased(on, "keyshared");
+                // a lighter fence (not the store's form): the heads row locked against a lease's change instead of
+                // updated, the head left to the events' key (which a design with it must then check apart)
+                String lockSql = """
+                        WITH h AS (SELECT sid FROM heads WHERE tenant = ? AND id = ? AND lease_epoch = ? FOR %s)
+                        INSERT INTO events (sid, seq, step, time, command_id, command_text, source, touches_transcript, payload, v)
+                        SELECT h.sid, ?, ?, ?, ?::uuid, ?, ?, ?, ?, ?::smallint FROM h""";
+                PreparedStatement shPs = shC.prepareStatement(lockSql.formatted("SHARE"));
+                PreparedStatement kshPs = kshC.prepareStatement(lockSql.formatted("KEY SHARE"));
                 PreparedStatement upd = updC.prepareStatement("UPDATE heads SET head_seq = ?, updated_at = ?, recent = ?"
                         + " WHERE tenant = ? AND id = ? AND head_seq = ? AND lease_epoch = ?");
                 int total = warm + rounds;
@@ -203,6 +216,9 @@ class StepStatementHarness {
                                 insOnly.head++;
                             };
                         }),
+                        new Part("heads row locked FOR SHARE + insert, no head move (not the store's form)", total, locked(shPs, shared)),
+                        new Part("heads row locked FOR KEY SHARE + insert, no head move (not the store's form)", total,
+                                locked(kshPs, keyShared)),
                         new Part("its heads UPDATE alone", total, () -> {
                             long now = epochNanos();
                             return () -> {
@@ -268,6 +284,32 @@ class StepStatementHarness {
                     throw new IllegalStateException("the step did not move the head of " + s.key.id());
                 }
                 s.head = newHead;
+            };
+        };
+    }
+
+    /** One event inserted by {@code ps}, a statement that locks the session's heads row (a lighter fence). */
+    private static Round locked(PreparedStatement ps, Leased s) {
+        return () -> {
+            EventRows.Row r = EventRows.encode(s.next(false)).get(0);
+            long now = epochNanos();
+            return () -> {
+                int i = 1;
+                ps.setString(i++, s.key.tenant());
+                ps.setString(i++, s.key.id());
+                ps.setLong(i++, s.epoch);
+                ps.setLong(i++, r.seq());
+                ps.setLong(i++, r.step());
+                ps.setLong(i++, now);
+                i = EventRows.bindCommand(ps, i, r);
+                ps.setString(i++, r.source());
+                ps.setBoolean(i++, r.transcript());
+                ps.setString(i++, r.payload());
+                ps.setShort(i, (short) RecordCodec.VERSION);
+                if (ps.executeUpdate() != 1) {
+                    throw new IllegalStateException("the locked insert for " + s.key.id() + " found no heads row");
+                }
+                s.head++;
             };
         };
     }
