@@ -164,6 +164,8 @@ class StepStatementHarness {
                 // each of the step statement's two changes alone: the events row (its session's number given), the head's move
                 PreparedStatement ins = insC.prepareStatement("INSERT INTO events (sid, seq, step, time, command_id, command_text,"
                         + " source, touches_transcript, payload, v) VALUES (?, ?, ?, ?, ?::uuid, ?, ?, ?, ?, ?::smallint)");
+                PreparedStatement upd = updC.prepareStatement("UPDATE heads SET head_seq = ?, updated_at = ?, recent = ?"
+                        + " WHERE tenant = ? AND id = ? AND head_seq = ? AND lease_epoch = ?");
                 Leased shared = new Leased(on, "shared");
                 Leased keyShared = new Leased(on, "keyshared");
                 // a lighter fence (not the store's form): the heads row locked against a lease's change instead of
@@ -174,8 +176,6 @@ class StepStatementHarness {
                         SELECT h.sid, ?, ?, ?, ?::uuid, ?, ?, ?, ?, ?::smallint FROM h""";
                 PreparedStatement shPs = shC.prepareStatement(lockSql.formatted("SHARE"));
                 PreparedStatement kshPs = kshC.prepareStatement(lockSql.formatted("KEY SHARE"));
-                PreparedStatement upd = updC.prepareStatement("UPDATE heads SET head_seq = ?, updated_at = ?, recent = ?"
-                        + " WHERE tenant = ? AND id = ? AND head_seq = ? AND lease_epoch = ?");
                 int total = warm + rounds;
                 List<Part> parts = List.of(
                         new Part("raw floor: single-row INSERT, auto-commit", total, () -> () -> {
