@@ -383,7 +383,7 @@ public final class PostgresStateStore implements StateStore {
      * The fencing check and the head move alone, one conditional UPDATE of the session's row, for a
      * step too large for {@link StepStatement} (followers are told after the commit, as for any step).
      */
-    private static boolean moveHead(Connection c, AppendRequest request, long newHead, long now) throws SQLException {
+    static boolean moveHead(Connection c, AppendRequest request, long newHead, long now) throws SQLException {
         String sql = "UPDATE heads SET head_seq = ?, updated_at = ?, recent = ?"
                 + " WHERE tenant = ? AND id = ? AND head_seq = ? AND lease_epoch = ?";
         try (PreparedStatement ps = c.prepareStatement(sql)) {

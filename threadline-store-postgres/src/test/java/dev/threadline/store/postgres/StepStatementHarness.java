@@ -161,11 +161,10 @@ class StepStatementHarness {
                     rs.next();
                     insSid = rs.getLong(1);
                 }
-                // each of the step statement's two changes alone: the events row (its session's number given), the head's move
+                // each of the step statement's two changes alone: the events row (its session's number given), and the head's
+                // move (the store's own statement for steps too large for one)
                 PreparedStatement ins = insC.prepareStatement("INSERT INTO events (sid, seq, step, time, command_id, command_text,"
                         + " source, touches_transcript, payload, v) VALUES (?, ?, ?, ?, ?::uuid, ?, ?, ?, ?, ?::smallint)");
-                PreparedStatement upd = updC.prepareStatement("UPDATE heads SET head_seq = ?, updated_at = ?, recent = ?"
-                        + " WHERE tenant = ? AND id = ? AND head_seq = ? AND lease_epoch = ?");
                 Leased shared = new Leased(on, "shared");
                 Leased keyShared = new Leased(on, "keyshared");
                 // a lighter fence (not the store's form): the heads row locked against a lease's change instead of
@@ -220,16 +219,10 @@ class StepStatementHarness {
                         new Part("heads row locked FOR KEY SHARE + insert, no head move (not the store's form)", total,
                                 locked(kshPs, keyShared)),
                         new Part("its heads UPDATE alone", total, () -> {
+                            AppendRequest request = updOnly.request(updOnly.next(false)); // only its key, seq and epoch are read
                             long now = epochNanos();
                             return () -> {
-                                upd.setLong(1, updOnly.head + 1);
-                                upd.setLong(2, now);
-                                upd.setLong(3, Migrations.recent(now));
-                                upd.setString(4, updOnly.key.tenant());
-                                upd.setString(5, updOnly.key.id());
-                                upd.setLong(6, updOnly.head);
-                                upd.setLong(7, updOnly.epoch);
-                                if (upd.executeUpdate() != 1) {
+                                if (!PostgresStateStore.moveHead(updC, request, updOnly.head + 1, now)) {
                                     throw new IllegalStateException("the head of " + updOnly.key.id() + " did not move");
                                 }
                                 updOnly.head++;
