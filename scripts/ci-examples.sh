@@ -9,9 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/jdk.sh
 threadline_find_jdk
-if [ "$(threadline_java_major "$JAVA_HOME/bin/java")" -ge 24 ]; then
-  export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
-fi
+threadline_maven_env
 node_dir=threadline-mcp/src/test/node/node_modules/@modelcontextprotocol
 [ -d "$node_dir/server-filesystem" ] && [ -d "$node_dir/server-everything" ] || bash scripts/ci-mcp.sh >/dev/null
 examples=$(sed -n 's|^ *<module>\(.*\)</module>.*|examples/\1|p' examples/pom.xml | paste -sd, -)

@@ -1,4 +1,5 @@
-# Sourced by ./test, ./threadline and .ci/run: finds a JDK 21+ and exports JAVA_HOME.
+# Sourced by ./test, ./threadline and the CI scripts: finds a JDK 21+ and exports JAVA_HOME
+# (threadline_find_jdk), and keeps Maven quiet on it (threadline_maven_env).
 # Order: $JAVA_HOME, then /usr/lib/jvm/*, /opt/java/*, ~/.sdkman/candidates/java/*, then java on PATH.
 
 threadline_java_major() { # $1 = a java executable; prints its feature version (17, 21, 25, ...)
@@ -31,4 +32,15 @@ threadline: no JDK 21 or newer was found.
   or point JAVA_HOME at it, then run this command again.
 MSG
   return 1
+}
+
+threadline_maven_env() { # after threadline_find_jdk: Maven runs on $JAVA_HOME; keeps a healthy build quiet
+  local opts=" -Djansi.noreset=true" # Maven's jansi writes an ANSI reset to the console at exit, even with -B -q
+  if [ "$(threadline_java_major "$JAVA_HOME/bin/java")" -ge 24 ]; then
+    opts="$opts --sun-misc-unsafe-memory-access=allow" # Maven's own Guava calls sun.misc.Unsafe, which JDK 24+ warns about
+  fi
+  case " ${MAVEN_OPTS:-} " in
+    *" -Djansi.noreset=true "*) ;;
+    *) export MAVEN_OPTS="${MAVEN_OPTS:-}$opts" ;;
+  esac
 }
