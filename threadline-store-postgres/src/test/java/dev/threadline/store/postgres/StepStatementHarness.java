@@ -35,8 +35,12 @@ import org.junit.jupiter.api.Test;
  * answers what {@code threadline bench step-parts} cannot: how much of the step is the statement on
  * the server, what each of its two changes (the head's move, the events' insert) costs alone, how much
  * a second event (a second row) adds, what writing a step's events as one row would save, and what a
- * lighter fence (the heads row locked, not updated) would. Prints
- * the median wall and calling-thread CPU µs of each part and its wall time over the raw insert's.
+ * lighter fence (the heads row locked, not updated) would, and what the {@code heads} table's listing
+ * indexes and foreign key add to the head's move (on copies of the table without them). Prints the
+ * median wall and calling-thread CPU µs of each part and its wall time over the raw insert's; then,
+ * from {@code pg_stat_statements} (the server is started with it), each statement's mean executor time
+ * on the server and its WAL records and bytes per call, which the wall time splits into the server's
+ * execution and the rest (the protocol, the executor's start and end, the commit's flush).
  * {@code ./test -q -pl threadline-store-postgres -am -Dtest=StepStatementHarness -Dsurefire.failIfNoSpecifiedTests=false}
  * ({@code -Drounds=N}, default 4000); the table is the test's standard output, in
  * target/surefire-reports/TEST-dev.threadline.store.postgres.StepStatementHarness.xml.
@@ -125,8 +129,11 @@ class StepStatementHarness {
         int rounds = Integer.getInteger("rounds", 4000);
         int warm = 500;
         try (PgServer server = PgServer.create(List.of("fsync=on", "full_page_writes=on", "synchronous_commit=on",
-                "autovacuum=off", "checkpoint_timeout=30min", "max_wal_size=8GB"))) {
+                "autovacuum=off", "checkpoint_timeout=30min", "max_wal_size=8GB", "shared_preload_libraries=pg_stat_statements"))) {
             server.createDatabase("h");
+            try (Connection c = server.connect("h"); Statement st = c.createStatement()) {
+                st.execute("CREATE EXTENSION pg_stat_statements"); // in public, for the report at the end
+            }
             String url = server.url("h");
             PostgresStateStore.Options o = PostgresStateStore.Options.defaults().withSchema("h");
             try (PostgresStateStore on = PostgresStateStore.open(url, o);
@@ -139,7 +146,10 @@ class StepStatementHarness {
                  Connection insC = on.db().dedicated("h");
                  Connection updC = on.db().dedicated("h");
                  Connection shC = on.db().dedicated("h");
-                 Connection kshC = on.db().dedicated("h")) {
+                 Connection kshC = on.db().dedicated("h");
+                 Connection plainC = on.db().dedicated("h");
+                 Connection indexedC = on.db().dedicated("h");
+                 Connection copyC = on.db().dedicated("h")) {
                 try (Statement s = rawC.createStatement()) {
                     s.execute("CREATE TABLE raw_events (session_id text NOT NULL, seq bigint NOT NULL, payload text NOT NULL,"
                             + " PRIMARY KEY (session_id, seq))");
@@ -175,6 +185,17 @@ class StepStatementHarness {
                         SELECT h.sid, ?, ?, ?, ?::uuid, ?, ?, ?, ?, ?::smallint FROM h""";
                 PreparedStatement shPs = shC.prepareStatement(lockSql.formatted("SHARE"));
                 PreparedStatement kshPs = kshC.prepareStatement(lockSql.formatted("KEY SHARE"));
+                // the head's move on one-row copies of the session's heads row: as the table is (its listing indexes and
+                // its foreign key), without the foreign key, and with the primary key alone (not the store's form); the
+                // copies compare with each other, not with heads itself, whose page holds every session's row
+                try (Statement st = plainC.createStatement()) {
+                    st.execute("CREATE TABLE heads_copy (LIKE heads INCLUDING ALL, FOREIGN KEY (tenant, id) REFERENCES sessions (tenant, id))");
+                    st.execute("CREATE TABLE heads_indexed (LIKE heads INCLUDING ALL)");
+                    st.execute("CREATE TABLE heads_plain (LIKE heads INCLUDING DEFAULTS, PRIMARY KEY (tenant, id))");
+                    for (String t : List.of("heads_copy", "heads_indexed", "heads_plain")) {
+                        st.execute("INSERT INTO " + t + " SELECT * FROM heads WHERE id = 'upd'");
+                    }
+                }
                 int total = warm + rounds;
                 List<Part> parts = List.of(
                         new Part("raw floor: single-row INSERT, auto-commit", total, () -> () -> {
@@ -228,6 +249,12 @@ class StepStatementHarness {
                                 updOnly.head++;
                             };
                         }),
+                        new Part("the same UPDATE on a one-row copy of heads, its indexes and foreign key", total,
+                                copyMove(copyC, "heads_copy", updOnly.key)),
+                        new Part("the same UPDATE on a copy without the foreign key (not the store's form)", total,
+                                copyMove(indexedC, "heads_indexed", updOnly.key)),
+                        new Part("the same UPDATE on a copy with its primary key alone (not the store's form)", total,
+                                copyMove(plainC, "heads_plain", updOnly.key)),
                         new Part("store append, 1 event, notifications on", total, append(on, storeOn)),
                         new Part("store append, 1 event, notifications off", total, append(off, storeOff)),
                         new Part("EventRows.encode of 1 event alone", total, () -> {
@@ -250,6 +277,7 @@ class StepStatementHarness {
                     System.out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.2f |%n", p.name, p.medianMicros(p.wall),
                             p.medianMicros(p.cpu), p.medianMicros(p.wall) / floor);
                 }
+                serverTimes(rawC, total);
             }
         }
     }
@@ -305,6 +333,52 @@ class StepStatementHarness {
                 s.head++;
             };
         };
+    }
+
+    /**
+     * The head's move on {@code table}, a one-row copy of the session's heads row, on {@code c}: the store's
+     * {@code SET} list, found by the key alone.
+     */
+    private static Round copyMove(Connection c, String table, SessionKey key) throws Exception {
+        PreparedStatement ps = c.prepareStatement("UPDATE " + table + " SET head_seq = ?, updated_at = ?, recent = ?"
+                + " WHERE tenant = ? AND id = ?");
+        long[] head = {0};
+        return () -> {
+            long now = epochNanos();
+            return () -> {
+                ps.setLong(1, ++head[0]);
+                ps.setLong(2, now);
+                ps.setLong(3, Migrations.recent(now));
+                ps.setString(4, key.tenant());
+                ps.setString(5, key.id());
+                if (ps.executeUpdate() != 1) {
+                    throw new IllegalStateException("no row of " + key.id() + " in " + table);
+                }
+            };
+        };
+    }
+
+    /**
+     * Prints, for each statement run at least {@code calls} times, its mean executor time on the server
+     * (pg_stat_statements: the executor's run, not the parse, bind, executor start and end or commit),
+     * and its WAL records and bytes per call (the commit record not among them).
+     */
+    private static void serverTimes(Connection c, int calls) throws Exception {
+        System.out.println();
+        System.out.println("| statement (pg_stat_statements) | calls | executor µs | WAL records | WAL B |");
+        System.out.println("| --- | ---: | ---: | ---: | ---: |");
+        try (PreparedStatement ps = c.prepareStatement("SELECT calls, mean_exec_time * 1000, wal_records::float8 / calls,"
+                + " wal_bytes::float8 / calls, regexp_replace(query, '\\s+', ' ', 'g') FROM public.pg_stat_statements"
+                + " WHERE calls >= ? AND query NOT LIKE '%pg_notify%' ORDER BY mean_exec_time")) {
+            ps.setLong(1, calls);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    String q = rs.getString(5);
+                    System.out.printf(Locale.ROOT, "| %s | %,d | %.1f | %.2f | %.0f |%n", q.length() > 100 ? q.substring(0, 97) + "..." : q,
+                            rs.getLong(1), rs.getDouble(2), rs.getDouble(3), rs.getDouble(4));
+                }
+            }
+        }
     }
 
     /** A store's append of one event, its request made before the timer (the encoding is the store's, timed). */
