@@ -219,9 +219,7 @@ public final class PostgresStateStore implements StateStore {
             record Prepared(boolean notifications, String durability) {}
             Prepared p = db.read(() -> "prepare the schema", c -> {
                 if (opts.schema() != null) {
-                    try (Statement s = c.createStatement()) {
-                        s.execute("CREATE SCHEMA IF NOT EXISTS " + opts.schema());
-                    }
+                    createSchema(c, opts.schema());
                     c.setSchema(opts.schema());
                 }
                 Migrations.upgrade(c, where.shown());
@@ -231,6 +229,22 @@ public final class PostgresStateStore implements StateStore {
         } catch (RuntimeException e) {
             db.close();
             throw e;
+        }
+    }
+
+    /**
+     * Creates the schema unless it exists. {@code IF NOT EXISTS} is no guard against a store of another
+     * process creating it at the same moment: both see no schema, and the later insert into the catalog
+     * fails on its unique index (23505; 42P06 if it saw the other's commit). Then the schema is there,
+     * which is all this needs. {@code c} is in auto-commit mode, so the failed statement leaves nothing behind.
+     */
+    private static void createSchema(Connection c, String schema) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
+        } catch (SQLException e) {
+            if (!"23505".equals(e.getSQLState()) && !"42P06".equals(e.getSQLState())) {
+                throw e;
+            }
         }
     }
 

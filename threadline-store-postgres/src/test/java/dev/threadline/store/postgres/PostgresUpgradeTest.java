@@ -274,6 +274,49 @@ class PostgresUpgradeTest {
                 .hasMessageContaining("newer Threadline");
     }
 
+    /**
+     * Regression (found when the test below failed once with "duplicate key value violates unique
+     * constraint pg_namespace_nspname_index"): {@code CREATE SCHEMA IF NOT EXISTS} is no guard against
+     * another transaction creating the schema at the same moment. Made certain here: another
+     * connection creates the schema and holds its transaction open; the store's open waits on the
+     * catalog's unique index (seen in pg_stat_activity, no sleep); the other commits; the open succeeds.
+     */
+    @Test
+    void schemaCreatedByAnotherConnectionAtTheSameMomentIsNoErrorWhenOpening() throws Exception {
+        String schema = PgStores.freshSchema("create_race");
+        String url = PgStores.url();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try (Connection other = PgServer.shared().connect(PgStores.DB);
+             Connection watch = PgServer.shared().connect(PgStores.DB)) {
+            other.setAutoCommit(false);
+            try (Statement s = other.createStatement()) {
+                s.execute("CREATE SCHEMA " + schema);
+            }
+            Future<PostgresStateStore> opening = pool.submit(() -> PostgresStateStore.open(url,
+                    PostgresStateStore.Options.defaults().withSchema(schema)));
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+            try (PreparedStatement ps = watch.prepareStatement("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                    + " AND query LIKE 'CREATE SCHEMA IF NOT EXISTS %'")) {
+                while (true) {
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        if (rs.getInt(1) > 0) {
+                            break;
+                        }
+                    }
+                    assertThat(opening).as("the open waits on the other's schema").isNotDone();
+                    assertThat(System.nanoTime()).as("the open waits on the other's schema within 2 minutes").isLessThan(deadline);
+                }
+            }
+            other.commit();
+            try (PostgresStateStore store = opening.get(120, TimeUnit.SECONDS)) {
+                assertThat(store.list(SessionQuery.tenant("t")).items()).isEmpty();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     @Test
     void storesOpeningAnEmptySchemaAtOnceAllSucceedAndApplyEachVersionOnce() throws Exception {
         String schema = PgStores.freshSchema("racing_open");
