@@ -19,7 +19,8 @@ import org.postgresql.PGNotification;
  * connection of its own, one notification per session in the {@link #payload} form (as stores
  * before the notifier sent; a payload may also hold several {@link HeadNotifier#SEPARATOR}-separated
  * entries, and both are read); one thread of this store LISTENs on its own connection, outside the pool,
- * started by the first waiter. A notification says "look again", never what the head is: waiters
+ * started by the first waiter, its connection named {@link #applicationName} so that notifiers can
+ * tell that someone listens (they send nothing while no one does). A notification says "look again", never what the head is: waiters
  * re-read the head, so a lost or never-sent notification (a writer that died between its commit and
  * its notify, a notifier whose connection is down) only delays them, and they re-read at least every
  * {@link #RECHECK_MS} ms anyway (every {@link #POLL_MS} ms at most while the listener is not
@@ -30,6 +31,8 @@ final class HeadListener implements AutoCloseable {
     static final String CHANNEL = "threadline_heads";
     static final long RECHECK_MS = 1000;
     static final long POLL_MS = 100;
+    /** How every listener's {@code application_name} begins (the rest says its schema). */
+    static final String LISTENER_PREFIX = "threadline-listen ";
 
     private final Db db;
     private final String schema;
@@ -37,6 +40,7 @@ final class HeadListener implements AutoCloseable {
     private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong connections = new AtomicLong();
     private final String prefix;
+    private final String applicationName;
     private final Map<String, Waiters> waiters = new ConcurrentHashMap<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition stopped = lock.newCondition();
@@ -54,6 +58,27 @@ final class HeadListener implements AutoCloseable {
         this.schema = schema;
         this.recheckMs = recheckMs;
         this.prefix = (schema == null ? "" : schema) + "|";
+        this.applicationName = applicationName(schema);
+    }
+
+    /**
+     * The {@code application_name} a listener of {@code schema}'s stores gives its connection while it
+     * LISTENs, so that a notifier can see whether anyone of that schema listens ({@link HeadNotifier}):
+     * a fixed prefix and a digest of the schema's name, ASCII whatever the name holds (the server would
+     * replace other characters) and well under the name's 63 bytes.
+     */
+    static String applicationName(String schema) {
+        if (schema == null) {
+            return LISTENER_PREFIX + "-";
+        }
+        java.util.zip.CRC32C digest = new java.util.zip.CRC32C();
+        digest.update(schema.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return LISTENER_PREFIX + String.format(java.util.Locale.ROOT, "%08x", digest.getValue());
+    }
+
+    /** The {@code application_name} this listener's connection carries while it LISTENs. */
+    String applicationName() {
+        return applicationName;
     }
 
     /** The payload an append to {@code key} notifies with. */
@@ -185,6 +210,9 @@ final class HeadListener implements AutoCloseable {
         while (!closed) {
             try (Connection c = db.dedicated(schema)) {
                 try (Statement s = c.createStatement()) {
+                    // named before it listens: a notifier that sees no connection of this name sends nothing, so a
+                    // commit it saw no listener for came before this LISTEN, and the waiters' next read sees it
+                    s.execute("SET application_name = '" + applicationName + "'");
                     s.execute("LISTEN " + CHANNEL);
                 }
                 live = true;

@@ -42,6 +42,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * sessions appending at once, packing was no better (about 2 keys gather per send, sends being quick),
  * so one notification per key is the store's choice.
  *
+ * <p>Nothing is sent while no one listens. A listener names its connection
+ * ({@link HeadListener#applicationName}: one per schema) before it LISTENs; before a send the
+ * notifier looks for such a connection in {@code pg_stat_activity}, of any process on the database.
+ * None: the gathered hints are not sent (counted as {@link #unheard}), and hints then gather for
+ * {@link #QUIET_GAP_NANOS} (50 ms) before it looks again, one query instead of up to ten sends.
+ * Found: it sends, at the 5 ms gap, and looks again after {@link #HEARD_NANOS} (1 s). A follower that
+ * starts listening is told of commits from then on within those 50 ms, and of those before by its
+ * listener's first reading (a listener that goes live wakes every waiter to read the head). So a
+ * store whose sessions no one follows, as in the benchmarks, costs the server a query every 50 ms at
+ * most rather than 200 notifying transactions a second.
+ *
  * <p>A notification is a hint ("look again"), never a truth: waiters re-read the head after it, and
  * every {@link HeadListener#RECHECK_MS} ms without one. So a hint that is never sent only delays
  * followers, by at most that interval: when this process dies after an append commits and before
@@ -61,6 +72,13 @@ final class HeadNotifier implements AutoCloseable {
     /** The most distinct sessions gathered for one send; hints beyond are dropped (followers recheck). */
     static final int MAX_PENDING = 100_000;
 
+    /** While no listener was seen: how long hints gather before the notifier looks again. */
+    static final long QUIET_GAP_NANOS = 50_000_000L;
+    /** After a listener was seen: how long the notifier sends before it looks again. */
+    static final long HEARD_NANOS = 1_000_000_000L;
+
+    private static final String HEARD = "SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = current_database()"
+            + " AND application_name = ?)";
     private static final String SEND = "SELECT count(pg_notify('" + HeadListener.CHANNEL + "', p)) FROM unnest(?::text[]) AS p";
 
     private final Db db;
@@ -79,6 +97,13 @@ final class HeadNotifier implements AutoCloseable {
     private final AtomicLong sends = new AtomicLong();
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong unheard = new AtomicLong();
+    private final AtomicLong looks = new AtomicLong();
+    /** Whether a listener was seen at the last look, and when that was (the thread's own; take() reads heard). */
+    private boolean heard;
+    private long lookedAt;
+    /** Whether the database cannot show who listens (then the notifier sends without looking; the thread's own). */
+    private boolean blind;
     /**
      * The least time between the starts of two sends (5 ms): hints that come meanwhile gather into the
      * next, so a session that commits faster than that costs one notification per 5 ms, not one per
@@ -87,7 +112,7 @@ final class HeadNotifier implements AutoCloseable {
      */
     static final long MIN_GAP_NANOS = 5_000_000L;
     /** When the last send was taken (guarded by {@code lock}). */
-    private long lastSend = System.nanoTime() - MIN_GAP_NANOS;
+    private long lastSend = System.nanoTime() - QUIET_GAP_NANOS; // the first hint goes at once
     /** Whether the thread waits for hints, with none gathered (guarded by {@code lock}). */
     private boolean idle;
 
@@ -167,6 +192,29 @@ final class HeadNotifier implements AutoCloseable {
     }
 
     /** The server process of the notifier's current connection (0 when unknown or not connected), for tests. */
+    /**
+     * Hints not sent because no listener of this store's schema was connected, counted once per session
+     * and look (hints of one session that gather between two looks are one), for tests.
+     */
+    long unheard() {
+        return unheard.get();
+    }
+
+    /** Whether the thread waits for hints with none gathered: every hint given so far was sent, unheard or dropped (for tests). */
+    boolean drained() {
+        lock.lock();
+        try {
+            return idle && pending.isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How many times the notifier looked for a listener (for tests). */
+    long looks() {
+        return looks.get();
+    }
+
     int backendPid() {
         return backendPid;
     }
@@ -191,7 +239,9 @@ final class HeadNotifier implements AutoCloseable {
                 } catch (SQLException ignored) {
                     backendPid = 0; // only tests look at it
                 }
-                try (PreparedStatement ps = c.prepareStatement(SEND)) {
+                heard = false; // a new connection looks before its first send
+                try (PreparedStatement ps = c.prepareStatement(SEND); PreparedStatement look = c.prepareStatement(HEARD)) {
+                    look.setString(1, heads.applicationName());
                     backoffMs = MIN_BACKOFF_MS;
                     while (true) {
                         List<String> batch = take();
@@ -199,6 +249,15 @@ final class HeadNotifier implements AutoCloseable {
                             return;
                         }
                         inFlight = batch.size();
+                        if (!heard || System.nanoTime() - lookedAt >= HEARD_NANOS) {
+                            heard = anyoneListens(look);
+                            lookedAt = System.nanoTime();
+                        }
+                        if (!heard) {
+                            unheard.addAndGet(batch.size()); // no listener: the commits before this look need no hint
+                            inFlight = 0;
+                            continue;
+                        }
                         List<String> payloads = payloads(batch, MAX_PAYLOAD_BYTES, packed);
                         Array array = c.createArrayOf("text", payloads.toArray());
                         ps.setArray(1, array);
@@ -226,6 +285,27 @@ final class HeadNotifier implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether a connection of a listener of this store's schema is on the database now; true from then
+     * on when the database cannot say (a PostgreSQL-compatible one without {@code pg_stat_activity}):
+     * then every hint is sent, as before there were looks.
+     */
+    private boolean anyoneListens(PreparedStatement look) throws SQLException {
+        if (blind) {
+            return true;
+        }
+        looks.incrementAndGet();
+        try (ResultSet rs = look.executeQuery()) {
+            return rs.next() && rs.getBoolean(1);
+        } catch (SQLException e) {
+            if (Db.unavailable(e)) {
+                throw e; // the connection broke: reconnect, as a failed send does
+            }
+            blind = true;
+            return true;
+        }
+    }
+
     private boolean isClosed() {
         lock.lock();
         try {
@@ -239,7 +319,7 @@ final class HeadNotifier implements AutoCloseable {
     private List<String> take() {
         lock.lock();
         try {
-            long gap = lastSend + MIN_GAP_NANOS - System.nanoTime();
+            long gap = lastSend + (heard ? MIN_GAP_NANOS : QUIET_GAP_NANOS) - System.nanoTime();
             while (gap > 0 && !closed) { // gather what comes within the gap after the last send
                 try {
                     gap = work.awaitNanos(gap);

@@ -26,8 +26,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The notifier that tells followers after an append commits ({@link HeadNotifier}): a follower in another
  * store instance wakes by the notification (its re-check interval is made far longer than the test may
- * wait, so nothing else can wake it), many sessions appended at once all wake their waiters, a notifier
- * whose connection was killed drops hints and comes back, and closing the store stops its thread.
+ * wait, so nothing else can wake it), many sessions appended at once all wake their waiters, nothing
+ * is sent while no one of the schema listens, a notifier whose connection was killed drops hints and
+ * comes back, and closing the store stops its thread.
  */
 class PostgresNotifierTest {
     /** So long that a waiter woken within the test's waits was woken by a notification. */
@@ -77,11 +78,16 @@ class PostgresNotifierTest {
     @Test
     void aHintRightAfterASendWaitsForTheRestOfTheGap() throws Exception {
         String schema = PgStores.freshSchema("notify_spacing");
-        try (PostgresStateStore writer = PostgresStateStore.open(PgStores.url(), options(schema))) {
+        try (PostgresStateStore writer = PostgresStateStore.open(PgStores.url(), options(schema));
+             PostgresStateStore follower = PostgresStateStore.open(PgStores.url(), options(schema), NEVER_MS, false)) {
             HeadNotifier notifier = writer.notifier();
             SessionKey key = new SessionKey("t", "spaced");
+            PgStores.leasedSession(writer, key, 1, "w");
+            CompletableFuture<Long> listening = await(follower, key, Long.MAX_VALUE - 1); // a listener, so that hints are sent
+            awaitListening(follower, 1);
+            long sentBefore = notifier.sent();
             notifier.hint(key);
-            awaitTrue(() -> notifier.sent() == 1, "the first hint is sent");
+            awaitTrue(() -> notifier.sent() == sentBefore + 1, "the first hint is sent");
             for (int i = 1; i <= 20; i++) {
                 long sent = notifier.sent();
                 long start = System.nanoTime();
@@ -93,6 +99,50 @@ class PostgresNotifierTest {
                         .isGreaterThanOrEqualTo(HeadNotifier.MIN_GAP_NANOS);
             }
             assertThat(notifier.dropped()).isZero();
+            assertThat(listening).isNotDone();
+        }
+    }
+
+    /**
+     * No send while no one of the store's schema listens: a burst of appends costs a look in
+     * pg_stat_activity per {@link HeadNotifier#QUIET_GAP_NANOS} at most, and a listener of another schema
+     * on the same database changes nothing; once a follower of the schema listens, the next append
+     * wakes it by notification (its re-check interval is far longer than the test may wait).
+     */
+    @Test
+    void nothingIsSentWhileNoOneListensAndAFollowerThatComesIsToldOfTheNextAppend() throws Exception {
+        String schema = PgStores.freshSchema("notify_unheard");
+        String other = PgStores.freshSchema("notify_other");
+        try (PostgresStateStore writer = PostgresStateStore.open(PgStores.url(), options(schema));
+             PostgresStateStore elsewhere = PostgresStateStore.open(PgStores.url(), options(other), NEVER_MS, false);
+             PostgresStateStore follower = PostgresStateStore.open(PgStores.url(), options(schema), NEVER_MS, false)) {
+            SessionKey key = new SessionKey("t", "unheard");
+            long epoch = PgStores.leasedSession(writer, key, 1, "w");
+            SessionKey otherKey = new SessionKey("t", "other");
+            PgStores.leasedSession(elsewhere, otherKey, 1, "w");
+            CompletableFuture<Long> otherWaits = await(elsewhere, otherKey, Long.MAX_VALUE - 1);
+            awaitListening(elsewhere, 1);
+            HeadNotifier notifier = writer.notifier();
+            int appends = 100;
+            long start = System.nanoTime();
+            long head = 1;
+            for (int i = 0; i < appends; i++) {
+                head = writer.append(AppendRequest.of(key, head, epoch, StoreFixtures.messages("unheard", head + 1, 1)));
+            }
+            long last = head;
+            awaitTrue(notifier::drained, "every append's hint is taken");
+            long elapsed = System.nanoTime() - start;
+            assertThat(notifier.sends()).as("sends with no listener of the schema").isZero();
+            assertThat(notifier.unheard()).as("hints taken unheard (one per session and look)").isPositive();
+            assertThat(notifier.looks()).as("looks over %d ms of appends", TimeUnit.NANOSECONDS.toMillis(elapsed))
+                    .isPositive().isLessThanOrEqualTo(elapsed / HeadNotifier.QUIET_GAP_NANOS + 1);
+            assertThat(notifier.dropped()).isZero();
+            CompletableFuture<Long> seen = await(follower, key, last);
+            awaitListening(follower, 1);
+            writer.append(AppendRequest.of(key, last, epoch, StoreFixtures.messages("unheard", last + 1, 1)));
+            assertThat(seen.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the follower heard of the append").isEqualTo(last + 1);
+            assertThat(notifier.sends()).isPositive();
+            assertThat(otherWaits).isNotDone();
         }
     }
 
@@ -193,8 +243,13 @@ class PostgresNotifierTest {
              PostgresStateStore follower = PostgresStateStore.open(PgStores.url(), options(schema), NEVER_MS, false)) {
             SessionKey key = new SessionKey("t", "killed");
             long epoch = PgStores.leasedSession(writer, key, 1, "w");
+            SessionKey anchor = new SessionKey("t", "anchor");
+            PgStores.leasedSession(writer, anchor, 1, "w");
+            CompletableFuture<Long> listening = await(follower, anchor, 1); // a listener, so that hints are sent
+            awaitListening(follower, 1);
+            long sentBefore = writer.notifier().sent();
             long head = writer.append(AppendRequest.of(key, 1, epoch, StoreFixtures.messages("killed", 2, 1)));
-            awaitTrue(() -> writer.notifier().sent() == 1 && writer.notifier().backendPid() != 0, "the first hint is sent");
+            awaitTrue(() -> writer.notifier().sent() == sentBefore + 1 && writer.notifier().backendPid() != 0, "the first hint is sent");
             int killed = writer.notifier().backendPid();
             try (Connection c = connect(); PreparedStatement ps = c.prepareStatement("SELECT pg_terminate_backend(?)")) {
                 ps.setInt(1, killed);
@@ -210,11 +265,12 @@ class PostgresNotifierTest {
             assertThat(writer.notifier().dropped()).isPositive(); // the hint whose send met the dead connection at least
             // back: a follower wakes by notification again
             CompletableFuture<Long> seen = await(follower, key, head);
-            awaitListening(follower, 1);
+            awaitListening(follower, 2); // the anchor's waiter and this one
             long deliveredBefore = follower.listener().delivered();
             writer.append(AppendRequest.of(key, head, epoch, StoreFixtures.messages("killed", head + 1, 1)));
             assertThat(seen.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(head + 1);
             assertThat(follower.listener().delivered()).isGreaterThan(deliveredBefore);
+            assertThat(listening).isNotDone();
         }
     }
 

@@ -278,6 +278,9 @@ class StepStatementHarness {
                             p.medianMicros(p.cpu), p.medianMicros(p.wall) / floor);
                 }
                 serverTimes(rawC, total);
+                HeadNotifier n = on.notifier();
+                System.out.printf(Locale.ROOT, "%nnotifications on, no listener: %,d appends, %,d sends, %,d hints unheard, %,d looks"
+                        + " for a listener%n", total, n.sends(), n.unheard(), n.looks());
             }
         }
     }
