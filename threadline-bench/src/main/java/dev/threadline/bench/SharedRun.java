@@ -9,7 +9,9 @@ import dev.threadline.core.model.SessionInfo;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Threadline;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -18,7 +20,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * session's command gate, lease, compare-and-set fenced append, commit) between two reads of the
  * server's durable byte counter, and as many raw floor writes on the same server (one plain connection,
  * one durable single-row write each) between two more; then as many steps again, each timed, one step
- * and one raw write alternately (so a disturbance of the shared machine hits both); then cold loads
+ * and one raw write in every round, in an order shuffled from round to round (so a disturbance of the
+ * shared machine hits both, and neither always follows the other); then cold loads
  * alternately with reads of one JSON document of the same events; then throughput over 1, 16, 256
  * sessions, each point between two raw floor rounds.
  */
@@ -104,29 +107,38 @@ final class SharedRun {
         Long c = target.writtenBytes();
         Long rawHeldAfter = raw.heldBytes(rawSession);
 
-        // time: one step, one raw write, alternately, each timed, so that the machine's moods hit both alike;
-        // the events are made first, as the raw floor's payloads are (what an agent decides is not the store's cost)
+        // time: one step, one raw write (and the variant's step), in every round, each timed, so that the machine's
+        // moods hit all alike, in an order shuffled from round to round: a part that always ran in one place (after
+        // the raw write, say) would read that place's cost as its own; the events are made first, as the raw floor's
+        // payloads are (what an agent decides is not the store's cost)
         Samples mine = new Samples();
         Samples floor = new Samples();
         Samples other = new Samples();
         int[] vat = {length};
         List<List<Event>> decided = decided(at[0], timedSteps);
         List<List<Event>> variantDecided = decided(vat[0], timedSteps);
+        List<Integer> order = new ArrayList<>(v == null ? List.of(0, 2) : List.of(0, 1, 2));
+        Random shuffle = new Random(length);
         for (int i = 0; i < timedSteps; i++) {
-            List<Event> events = decided.get(i);
-            long t = System.nanoTime();
-            step(s, at[0]++, events);
-            mine.add(System.nanoTime() - t);
-            if (v != null) { // the variant's own session, in the same rounds
-                events = variantDecided.get(i);
-                t = System.nanoTime();
-                step(v, vat[0]++, events);
-                other.add(System.nanoTime() - t);
+            Collections.shuffle(order, shuffle);
+            for (int part : order) {
+                long t = System.nanoTime();
+                switch (part) {
+                    case 0 -> {
+                        step(s, at[0]++, decided.get(i));
+                        mine.add(System.nanoTime() - t);
+                    }
+                    case 1 -> { // the variant's own session, in the same rounds
+                        step(v, vat[0]++, variantDecided.get(i));
+                        other.add(System.nanoTime() - t);
+                    }
+                    default -> {
+                        raw.write(rawSession, at[1] + 1, payloads.get(at[1]));
+                        floor.add(System.nanoTime() - t);
+                        at[1]++;
+                    }
+                }
             }
-            t = System.nanoTime();
-            raw.write(rawSession, at[1] + 1, payloads.get(at[1]));
-            floor.add(System.nanoTime() - t);
-            at[1]++;
             progress.advance(2);
         }
         Double[] loads = coldLoads(target, raw, id, at[0]);
