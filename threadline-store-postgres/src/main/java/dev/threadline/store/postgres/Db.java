@@ -130,7 +130,10 @@ final class Db implements AutoCloseable {
             try {
                 return pool.getConnection(); // a failure reaches failure(), which notes an unreachable server
             } catch (SQLTransientConnectionException e) {
-                if (e.getCause() != null || closed) {
+                if (closed) {
+                    throw new ClosedWhileWaiting(e); // not an outage: this store was closed meanwhile
+                }
+                if (e.getCause() != null) {
                     throw e; // a connection failure behind the pool's timeout: the server is not there
                 }
                 if (System.nanoTime() - deadline >= 0) {
@@ -145,6 +148,14 @@ final class Db implements AutoCloseable {
      * Every one of the pool's connections stayed busy with other calls for the whole pool wait: the
      * server is there (no connection failed), so this is no "store unavailable".
      */
+    /** A call that waited for a pooled connection while the store was closed. */
+    static final class ClosedWhileWaiting extends SQLException {
+        ClosedWhileWaiting(SQLException last) {
+            super("the store was closed while this call waited for a connection");
+            addSuppressed(last);
+        }
+    }
+
     static final class PoolBusyException extends SQLException {
         PoolBusyException(int poolSize, long waitedNanos, SQLException last) {
             super("all " + poolSize + " of the pool's connections stayed busy with other calls for "
@@ -281,6 +292,9 @@ final class Db implements AutoCloseable {
 
     /** One line saying what failed; "store unavailable: ..." when the server is not there. */
     StorageException failure(String what, SQLException e) {
+        if (e instanceof ClosedWhileWaiting) {
+            return new StorageException("the postgres store " + url.shown() + " is closed (" + what + "): " + e.getMessage(), e);
+        }
         if (e instanceof PoolBusyException) {
             return new StorageException("postgres store " + url.shown() + ": cannot " + what + ": " + e.getMessage(), e);
         }

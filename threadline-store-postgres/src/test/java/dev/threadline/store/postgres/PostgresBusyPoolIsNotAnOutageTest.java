@@ -82,53 +82,94 @@ class PostgresBusyPoolIsNotAnOutageTest {
         }
     }
 
-    /** What a test does while the pool's only connection is held by an append waiting on a row lock. */
+    /**
+     * What a test does while the pool's only connection is held by an append waiting on a row lock; it
+     * may leave a call waiting, which must end before the store is closed.
+     */
     private interface WhileHeld {
-        void run(PostgresStateStore store) throws Exception;
+        CompletableFuture<?> run(PostgresStateStore store) throws Exception;
     }
 
     /**
      * Holds the pool's only connection with an append to a new session {@code id} waiting on its row
      * lock, runs {@code body}, then lets the lock go: the append goes in, and the session's head is 3.
+     * Returns what the call {@code body} left waiting gave, once it ended (the store is closed after it:
+     * closed first, the call would fail for that, as it once did in CI).
      */
-    private void whileTheOnlyConnectionIsHeld(String id, Duration poolWait, WhileHeld body) throws Exception {
+    private Object whileTheOnlyConnectionIsHeld(String id, Duration poolWait, WhileHeld body) throws Exception {
         SessionKey key = new SessionKey("t", id);
         try (PostgresStateStore store = store(poolWait)) {
             long epoch = PgStores.leasedSession(store, key, 2, "w");
             Connection blocker = lockHeadsRow(key);
             CompletableFuture<Long> append;
+            CompletableFuture<?> waiting;
             try {
                 append = appendHeldByTheLock(store, key, epoch, blocker);
-                body.run(store);
+                waiting = body.run(store);
             } finally {
                 blocker.rollback();
                 blocker.close();
             }
             assertThat(append.get(30, TimeUnit.SECONDS)).as("the held append went in once the lock was gone").isEqualTo(3);
             assertThat(store.head(key)).isEqualTo(3);
+            return waiting == null ? null : waiting.get(30, TimeUnit.SECONDS);
         }
     }
 
     @Test
     void aPoolThatStaysBusyFailsTheCallSayingSoNotStoreUnavailable() throws Exception {
-        whileTheOnlyConnectionIsHeld("held", Duration.ofMillis(600), store ->
-                assertThatThrownBy(() -> store.head(new SessionKey("t", "other")))
-                        .isInstanceOf(StorageException.class)
-                        .satisfies(e -> assertThat(e.getMessage())
-                                .startsWith("postgres store postgresql://")
-                                .contains("all 1 of the pool's connections stayed busy with other calls for 600 ms")
-                                .contains("Options.withPoolSize").doesNotContain("store unavailable").doesNotContain("\n")));
+        whileTheOnlyConnectionIsHeld("held", Duration.ofMillis(600), store -> {
+            assertThatThrownBy(() -> store.head(new SessionKey("t", "other")))
+                    .isInstanceOf(StorageException.class)
+                    .satisfies(e -> assertThat(e.getMessage())
+                            .startsWith("postgres store postgresql://")
+                            .contains("all 1 of the pool's connections stayed busy with other calls for 600 ms")
+                            .contains("Options.withPoolSize").doesNotContain("store unavailable").doesNotContain("\n"));
+            return null;
+        });
+    }
+
+    /**
+     * Regression (this class's next test once closed its store while its waiting call was still
+     * waiting, and the call failed "store unavailable"): a call waiting for the pool when its own store
+     * is closed is told that the store is closed, not that the server is unavailable.
+     */
+    @Test
+    void aCallWaitingForThePoolWhenItsStoreClosesIsToldTheStoreIsClosed() throws Exception {
+        SessionKey key = new SessionKey("t", "closing");
+        PostgresStateStore store = store(Duration.ofSeconds(30));
+        Connection blocker = null;
+        try {
+            long epoch = PgStores.leasedSession(store, key, 2, "w");
+            blocker = lockHeadsRow(key);
+            CompletableFuture<Long> append = appendHeldByTheLock(store, key, epoch, blocker);
+            CompletableFuture<Long> waiting = CompletableFuture.supplyAsync(() -> store.head(key), threads);
+            assertThatThrownBy(() -> waiting.get(4 * CONNECT.toMillis(), TimeUnit.MILLISECONDS))
+                    .as("the call waits for the pool").isInstanceOf(TimeoutException.class);
+            store.close();
+            assertThatThrownBy(() -> waiting.get(30, TimeUnit.SECONDS))
+                    .cause().isInstanceOf(StorageException.class)
+                    .satisfies(e -> assertThat(e.getMessage()).startsWith("the postgres store postgresql://")
+                            .contains("is closed (read the head of session 'closing')").doesNotContain("store unavailable"));
+            assertThatThrownBy(() -> append.get(30, TimeUnit.SECONDS)).as("the held append ends with the pool").isNotNull();
+        } finally {
+            store.close();
+            if (blocker != null) {
+                blocker.rollback();
+                blocker.close();
+            }
+        }
     }
 
     @Test
     void aCallWaitsOnABusyPoolLongerThanTheConnectTimeoutAndThenRuns() throws Exception {
-        CompletableFuture<?>[] head = new CompletableFuture<?>[1];
-        whileTheOnlyConnectionIsHeld("waits", Duration.ofSeconds(30), store -> {
-            head[0] = CompletableFuture.supplyAsync(() -> store.head(new SessionKey("t", "waits")), threads);
+        Object head = whileTheOnlyConnectionIsHeld("waits", Duration.ofSeconds(30), store -> {
+            CompletableFuture<Long> waiting = CompletableFuture.supplyAsync(() -> store.head(new SessionKey("t", "waits")), threads);
             // four connect timeouts: before the fix the call failed "store unavailable" after one
-            assertThatThrownBy(() -> head[0].get(4 * CONNECT.toMillis(), TimeUnit.MILLISECONDS))
+            assertThatThrownBy(() -> waiting.get(4 * CONNECT.toMillis(), TimeUnit.MILLISECONDS))
                     .as("the call still waits for the pool").isInstanceOf(TimeoutException.class);
+            return waiting;
         });
-        assertThat(head[0].get(30, TimeUnit.SECONDS)).as("the waiting call ran once the connection was free").isIn(2L, 3L);
+        assertThat(head).as("the waiting call ran once the connection was free").isIn(2L, 3L);
     }
 }
