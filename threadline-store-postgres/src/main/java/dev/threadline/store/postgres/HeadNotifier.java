@@ -47,7 +47,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * notifier looks for such a connection in {@code pg_stat_activity}, of any process on the database.
  * None: the gathered hints are not sent (counted as {@link #unheard}), and hints then gather for
  * {@link #QUIET_GAP_NANOS} (50 ms) before it looks again, one query instead of up to ten sends.
- * Found: it sends, at the 5 ms gap, and looks again after {@link #HEARD_NANOS} (1 s). A follower that
+ * Found: it sends, in the same statement as the look (one round trip, as a send alone), at the 5 ms
+ * gap. A follower that
  * starts listening is told of commits from then on within those 50 ms, and of those before by its
  * listener's first reading (a listener that goes live wakes every waiter to read the head). So a
  * store whose sessions no one follows, as in the benchmarks, costs the server a query every 50 ms at
@@ -72,14 +73,18 @@ final class HeadNotifier implements AutoCloseable {
     /** The most distinct sessions gathered for one send; hints beyond are dropped (followers recheck). */
     static final int MAX_PENDING = 100_000;
 
-    /** While no listener was seen: how long hints gather before the notifier looks again. */
+    /** While the last look saw no listener: how long hints gather before the notifier looks again. */
     static final long QUIET_GAP_NANOS = 50_000_000L;
-    /** After a listener was seen: how long the notifier sends before it looks again. */
-    static final long HEARD_NANOS = 1_000_000_000L;
 
-    private static final String HEARD = "SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = current_database()"
-            + " AND application_name = ?)";
     private static final String SEND = "SELECT count(pg_notify('" + HeadListener.CHANNEL + "', p)) FROM unnest(?::text[]) AS p";
+    /**
+     * The look and the send in one statement, one round trip: whether a listener of the schema is
+     * connected, and only if one is, the notifications (a CASE evaluates its subquery only when its
+     * condition holds).
+     */
+    private static final String LOOK_AND_SEND = "SELECT l.heard, CASE WHEN l.heard THEN (" + SEND + ") ELSE 0 END"
+            + " FROM (SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = current_database()"
+            + " AND application_name = ?) AS heard) AS l";
 
     private final Db db;
     private final HeadListener heads;
@@ -99,9 +104,8 @@ final class HeadNotifier implements AutoCloseable {
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong unheard = new AtomicLong();
     private final AtomicLong looks = new AtomicLong();
-    /** Whether a listener was seen at the last look, and when that was (the thread's own; take() reads heard). */
+    /** Whether the last look saw a listener (the thread's own; take() reads it for the gap). */
     private boolean heard;
-    private long lookedAt;
     /** Whether the database cannot show who listens (then the notifier sends without looking; the thread's own). */
     private boolean blind;
     /**
@@ -191,7 +195,6 @@ final class HeadNotifier implements AutoCloseable {
         return dropped.get();
     }
 
-    /** The server process of the notifier's current connection (0 when unknown or not connected), for tests. */
     /**
      * Hints not sent because no listener of this store's schema was connected, counted once per session
      * and look (hints of one session that gather between two looks are one), for tests.
@@ -215,6 +218,7 @@ final class HeadNotifier implements AutoCloseable {
         return looks.get();
     }
 
+    /** The server process of the notifier's current connection (0 when unknown or not connected), for tests. */
     int backendPid() {
         return backendPid;
     }
@@ -239,9 +243,9 @@ final class HeadNotifier implements AutoCloseable {
                 } catch (SQLException ignored) {
                     backendPid = 0; // only tests look at it
                 }
-                heard = false; // a new connection looks before its first send
-                try (PreparedStatement ps = c.prepareStatement(SEND); PreparedStatement look = c.prepareStatement(HEARD)) {
-                    look.setString(1, heads.applicationName());
+                try (PreparedStatement send = c.prepareStatement(SEND);
+                     PreparedStatement lookAndSend = c.prepareStatement(LOOK_AND_SEND)) {
+                    lookAndSend.setString(2, heads.applicationName());
                     backoffMs = MIN_BACKOFF_MS;
                     while (true) {
                         List<String> batch = take();
@@ -249,25 +253,17 @@ final class HeadNotifier implements AutoCloseable {
                             return;
                         }
                         inFlight = batch.size();
-                        if (!heard || System.nanoTime() - lookedAt >= HEARD_NANOS) {
-                            heard = anyoneListens(look);
-                            lookedAt = System.nanoTime();
-                        }
-                        if (!heard) {
-                            unheard.addAndGet(batch.size()); // no listener: the commits before this look need no hint
-                            inFlight = 0;
-                            continue;
-                        }
                         List<String> payloads = payloads(batch, MAX_PAYLOAD_BYTES, packed);
                         Array array = c.createArrayOf("text", payloads.toArray());
-                        ps.setArray(1, array);
-                        try (ResultSet rs = ps.executeQuery()) {
-                            rs.next();
-                        }
+                        heard = blind ? send(send, array) : lookAndSend(lookAndSend, send, array);
                         array.free();
                         inFlight = 0;
-                        sends.incrementAndGet();
-                        sent.addAndGet(batch.size());
+                        if (heard) {
+                            sends.incrementAndGet();
+                            sent.addAndGet(batch.size());
+                        } else {
+                            unheard.addAndGet(batch.size()); // no listener: the commits before this look need no hint
+                        }
                     }
                 }
             } catch (SQLException | RuntimeException e) {
@@ -286,24 +282,32 @@ final class HeadNotifier implements AutoCloseable {
     }
 
     /**
-     * Whether a connection of a listener of this store's schema is on the database now; true from then
-     * on when the database cannot say (a PostgreSQL-compatible one without {@code pg_stat_activity}):
-     * then every hint is sent, as before there were looks.
+     * Looks for a connection of a listener of this store's schema and, if there is one, sends; returns
+     * whether it sent. When the database cannot show its connections (a PostgreSQL-compatible one
+     * without {@code pg_stat_activity}), sends without looking, then and from then on.
      */
-    private boolean anyoneListens(PreparedStatement look) throws SQLException {
-        if (blind) {
-            return true;
-        }
+    private boolean lookAndSend(PreparedStatement lookAndSend, PreparedStatement send, Array payloads) throws SQLException {
         looks.incrementAndGet();
-        try (ResultSet rs = look.executeQuery()) {
+        lookAndSend.setArray(1, payloads);
+        try (ResultSet rs = lookAndSend.executeQuery()) {
             return rs.next() && rs.getBoolean(1);
         } catch (SQLException e) {
-            if (Db.unavailable(e)) {
-                throw e; // the connection broke: reconnect, as a failed send does
+            String state = e.getSQLState();
+            if (!"42P01".equals(state) && !"42501".equals(state) && !"42883".equals(state) && !"0A000".equals(state)) {
+                throw e; // not the look (a broken connection, the notification queue): as a failed send
             }
-            blind = true;
-            return true;
+            blind = true; // no pg_stat_activity, or not readable: send without looking from now on
+            return send(send, payloads);
         }
+    }
+
+    /** Sends; true. */
+    private static boolean send(PreparedStatement send, Array payloads) throws SQLException {
+        send.setArray(1, payloads);
+        try (ResultSet rs = send.executeQuery()) {
+            rs.next();
+        }
+        return true;
     }
 
     private boolean isClosed() {

@@ -166,6 +166,42 @@ class PostgresNotifierTest {
         }
     }
 
+    /**
+     * A database that does not show its connections (here {@code pg_stat_activity} unreadable to the
+     * store's role, in a database of its own): the notifier's first look fails, and from then on it
+     * sends every hint without looking, listener or not, and a follower is woken by notification.
+     */
+    @Test
+    void aDatabaseThatCannotShowItsListenersGetsEveryHint() throws Exception {
+        String db = "notify_blind";
+        dev.threadline.store.tck.servers.PgServer server = dev.threadline.store.tck.servers.PgServer.shared();
+        PgStores.url(); // the shared server, started if needed
+        server.createDatabase(db);
+        try (Connection c = server.connect(db); java.sql.Statement s = c.createStatement()) {
+            s.execute("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'tl_blind') THEN CREATE ROLE tl_blind LOGIN; END IF; END $$");
+            s.execute("GRANT CREATE ON DATABASE " + db + " TO tl_blind");
+            s.execute("REVOKE SELECT ON pg_catalog.pg_stat_activity FROM PUBLIC");
+        }
+        String url = "postgresql://tl_blind@127.0.0.1:" + server.port() + "/" + db;
+        String schema = PgStores.freshSchema("notify_blind");
+        try (PostgresStateStore writer = PostgresStateStore.open(url, options(schema));
+             PostgresStateStore follower = PostgresStateStore.open(url, options(schema), NEVER_MS, false)) {
+            SessionKey key = new SessionKey("t", "blind");
+            long epoch = PgStores.leasedSession(writer, key, 1, "w");
+            long head = writer.append(AppendRequest.of(key, 1, epoch, StoreFixtures.messages("blind", 2, 1)));
+            HeadNotifier notifier = writer.notifier();
+            awaitTrue(() -> notifier.sends() == 1, "the hint is sent although no one listens");
+            assertThat(notifier.looks()).as("looks: the one that failed").isEqualTo(1);
+            assertThat(notifier.unheard()).isZero();
+            CompletableFuture<Long> seen = await(follower, key, head);
+            awaitListening(follower, 1);
+            writer.append(AppendRequest.of(key, head, epoch, StoreFixtures.messages("blind", head + 1, 1)));
+            assertThat(seen.get(WAIT.toSeconds(), TimeUnit.SECONDS)).as("the follower heard of the append").isEqualTo(head + 1);
+            assertThat(notifier.looks()).as("no look after the failed one").isEqualTo(1);
+            assertThat(notifier.dropped()).isZero();
+        }
+    }
+
     @ParameterizedTest(name = "packed={0}")
     @ValueSource(booleans = {false, true})
     void manySessionsAppendedAtOnceAllWakeTheirWaiters(boolean packed) throws Exception {
