@@ -144,10 +144,6 @@ final class Db implements AutoCloseable {
         }
     }
 
-    /**
-     * Every one of the pool's connections stayed busy with other calls for the whole pool wait: the
-     * server is there (no connection failed), so this is no "store unavailable".
-     */
     /** A call that waited for a pooled connection while the store was closed. */
     static final class ClosedWhileWaiting extends SQLException {
         ClosedWhileWaiting(SQLException last) {
@@ -156,6 +152,10 @@ final class Db implements AutoCloseable {
         }
     }
 
+    /**
+     * Every one of the pool's connections stayed busy with other calls for the whole pool wait: the
+     * server is there (no connection failed), so this is no "store unavailable".
+     */
     static final class PoolBusyException extends SQLException {
         PoolBusyException(int poolSize, long waitedNanos, SQLException last) {
             super("all " + poolSize + " of the pool's connections stayed busy with other calls for "
@@ -293,7 +293,7 @@ final class Db implements AutoCloseable {
     /** One line saying what failed; "store unavailable: ..." when the server is not there. */
     StorageException failure(String what, SQLException e) {
         if (e instanceof ClosedWhileWaiting) {
-            return new StorageException("the postgres store " + url.shown() + " is closed (" + what + "): " + e.getMessage(), e);
+            return new StorageException(closedMessage() + " (" + what + "): " + e.getMessage(), e);
         }
         if (e instanceof PoolBusyException) {
             return new StorageException("postgres store " + url.shown() + ": cannot " + what + ": " + e.getMessage(), e);
@@ -319,8 +319,12 @@ final class Db implements AutoCloseable {
 
     private void open() {
         if (closed) {
-            throw new StorageException("the postgres store " + url.shown() + " is closed");
+            throw new StorageException(closedMessage());
         }
+    }
+
+    private String closedMessage() {
+        return "the postgres store " + url.shown() + " is closed";
     }
 
     @Override

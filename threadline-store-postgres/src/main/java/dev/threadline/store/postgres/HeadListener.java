@@ -1,15 +1,18 @@
 package dev.threadline.store.postgres;
 
 import dev.threadline.core.store.SessionKey;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.zip.CRC32C;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 
@@ -20,8 +23,8 @@ import org.postgresql.PGNotification;
  * before the notifier sent; a payload may also hold several {@link HeadNotifier#SEPARATOR}-separated
  * entries, and both are read); one thread of this store LISTENs on its own connection, outside the pool,
  * started by the first waiter, its connection named {@link #applicationName} so that notifiers can
- * tell that someone listens (they send nothing while no one does). A notification says "look again", never what the head is: waiters
- * re-read the head, so a lost or never-sent notification (a writer that died between its commit and
+ * tell that someone listens (they send nothing while no one does). A notification says "look again",
+ * never what the head is: waiters re-read the head, so a lost or never-sent notification (a writer that died between its commit and
  * its notify, a notifier whose connection is down) only delays them, and they re-read at least every
  * {@link #RECHECK_MS} ms anyway (every {@link #POLL_MS} ms at most while the listener is not
  * connected: then the store falls back to polling). Thread-safe.
@@ -71,9 +74,9 @@ final class HeadListener implements AutoCloseable {
         if (schema == null) {
             return LISTENER_PREFIX + "-";
         }
-        java.util.zip.CRC32C digest = new java.util.zip.CRC32C();
-        digest.update(schema.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        return LISTENER_PREFIX + String.format(java.util.Locale.ROOT, "%08x", digest.getValue());
+        CRC32C digest = new CRC32C();
+        digest.update(schema.getBytes(StandardCharsets.UTF_8));
+        return LISTENER_PREFIX + String.format(Locale.ROOT, "%08x", digest.getValue());
     }
 
     /** The {@code application_name} this listener's connection carries while it LISTENs. */

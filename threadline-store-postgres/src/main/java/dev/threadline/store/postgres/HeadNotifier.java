@@ -48,9 +48,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * None: the gathered hints are not sent (counted as {@link #unheard}), and hints then gather for
  * {@link #QUIET_GAP_NANOS} (50 ms) before it looks again, one query instead of up to ten sends.
  * Found: it sends, in the same statement as the look (one round trip, as a send alone), at the 5 ms
- * gap. A follower that
- * starts listening is told of commits from then on within those 50 ms, and of those before by its
- * listener's first reading (a listener that goes live wakes every waiter to read the head). So a
+ * gap. A follower that starts listening is told of commits from then on within those 50 ms, and of
+ * those before by its listener's first reading (a listener that goes live wakes every waiter to read the head). So a
  * store whose sessions no one follows, as in the benchmarks, costs the server a query every 50 ms at
  * most rather than 200 notifying transactions a second.
  *
@@ -115,7 +114,7 @@ final class HeadNotifier implements AutoCloseable {
      * a quiet gap is sent at once).
      */
     static final long MIN_GAP_NANOS = 5_000_000L;
-    /** When the last send was taken (guarded by {@code lock}). */
+    /** When the last round (a send, or a look that found no listener) was taken (guarded by {@code lock}). */
     private long lastSend = System.nanoTime() - QUIET_GAP_NANOS; // the first hint goes at once
     /** Whether the thread waits for hints, with none gathered (guarded by {@code lock}). */
     private boolean idle;
@@ -255,7 +254,12 @@ final class HeadNotifier implements AutoCloseable {
                         inFlight = batch.size();
                         List<String> payloads = payloads(batch, MAX_PAYLOAD_BYTES, packed);
                         Array array = c.createArrayOf("text", payloads.toArray());
-                        heard = blind ? send(send, array) : lookAndSend(lookAndSend, send, array);
+                        if (blind) {
+                            send(send, array);
+                            heard = true;
+                        } else {
+                            heard = lookAndSend(lookAndSend, send, array);
+                        }
                         array.free();
                         inFlight = 0;
                         if (heard) {
@@ -297,17 +301,16 @@ final class HeadNotifier implements AutoCloseable {
                 throw e; // not the look (a broken connection, the notification queue): as a failed send
             }
             blind = true; // no pg_stat_activity, or not readable: send without looking from now on
-            return send(send, payloads);
+            send(send, payloads);
+            return true;
         }
     }
 
-    /** Sends; true. */
-    private static boolean send(PreparedStatement send, Array payloads) throws SQLException {
+    private static void send(PreparedStatement send, Array payloads) throws SQLException {
         send.setArray(1, payloads);
         try (ResultSet rs = send.executeQuery()) {
             rs.next();
         }
-        return true;
     }
 
     private boolean isClosed() {

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.tck.StoreFixtures;
+import dev.threadline.store.tck.servers.PgServer;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,8 +85,7 @@ class PostgresNotifierTest {
             HeadNotifier notifier = writer.notifier();
             SessionKey key = new SessionKey("t", "spaced");
             PgStores.leasedSession(writer, key, 1, "w");
-            CompletableFuture<Long> listening = await(follower, key, Long.MAX_VALUE - 1); // a listener, so that hints are sent
-            awaitListening(follower, 1);
+            CompletableFuture<Long> listening = listening(follower, key);
             long sentBefore = notifier.sent();
             notifier.hint(key);
             awaitTrue(() -> notifier.sent() == sentBefore + 1, "the first hint is sent");
@@ -120,8 +121,7 @@ class PostgresNotifierTest {
             long epoch = PgStores.leasedSession(writer, key, 1, "w");
             SessionKey otherKey = new SessionKey("t", "other");
             PgStores.leasedSession(elsewhere, otherKey, 1, "w");
-            CompletableFuture<Long> otherWaits = await(elsewhere, otherKey, Long.MAX_VALUE - 1);
-            awaitListening(elsewhere, 1);
+            CompletableFuture<Long> otherWaits = listening(elsewhere, otherKey);
             HeadNotifier notifier = writer.notifier();
             int appends = 100;
             long start = System.nanoTime();
@@ -174,10 +174,10 @@ class PostgresNotifierTest {
     @Test
     void aDatabaseThatCannotShowItsListenersGetsEveryHint() throws Exception {
         String db = "notify_blind";
-        dev.threadline.store.tck.servers.PgServer server = dev.threadline.store.tck.servers.PgServer.shared();
+        PgServer server = PgServer.shared();
         PgStores.url(); // the shared server, started if needed
         server.createDatabase(db);
-        try (Connection c = server.connect(db); java.sql.Statement s = c.createStatement()) {
+        try (Connection c = server.connect(db); Statement s = c.createStatement()) {
             s.execute("DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'tl_blind') THEN CREATE ROLE tl_blind LOGIN; END IF; END $$");
             s.execute("GRANT CREATE ON DATABASE " + db + " TO tl_blind");
             s.execute("REVOKE SELECT ON pg_catalog.pg_stat_activity FROM PUBLIC");
@@ -281,8 +281,7 @@ class PostgresNotifierTest {
             long epoch = PgStores.leasedSession(writer, key, 1, "w");
             SessionKey anchor = new SessionKey("t", "anchor");
             PgStores.leasedSession(writer, anchor, 1, "w");
-            CompletableFuture<Long> listening = await(follower, anchor, 1); // a listener, so that hints are sent
-            awaitListening(follower, 1);
+            CompletableFuture<Long> listening = listening(follower, anchor);
             long sentBefore = writer.notifier().sent();
             long head = writer.append(AppendRequest.of(key, 1, epoch, StoreFixtures.messages("killed", 2, 1)));
             awaitTrue(() -> writer.notifier().sent() == sentBefore + 1 && writer.notifier().backendPid() != 0, "the first hint is sent");
@@ -337,6 +336,16 @@ class PostgresNotifierTest {
                 throw new IllegalStateException(e);
             }
         }, Executors.newVirtualThreadPerTaskExecutor());
+    }
+
+    /**
+     * A waiter on {@code key} of {@code follower} that no append in the test satisfies, once its listener
+     * is connected: a listener of the schema, so that the writer's hints are sent.
+     */
+    private static CompletableFuture<Long> listening(PostgresStateStore follower, SessionKey key) {
+        CompletableFuture<Long> waiter = await(follower, key, Long.MAX_VALUE - 1);
+        awaitListening(follower, 1);
+        return waiter;
     }
 
     /**
