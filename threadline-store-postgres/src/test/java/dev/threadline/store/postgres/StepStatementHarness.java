@@ -161,8 +161,8 @@ class StepStatementHarness {
                 long[] rawSeq = {0};
                 // each timed store fills its own session (10 appends of 1,000 events), the parts on dedicated connections
                 // have theirs filled by a store of their own: when one store filled them all, its appends measured
-                // 0.02-0.04x slower than a twin store's with no hint ever sent (server processes that ran the big
-                // statements stay slower), and that had been read as the notifier's cost
+                // 0.02-0.04x slower than a twin store's with no hint ever sent (why was not measured: its server
+                // processes had run the big statements), and that had been read as the notifier's cost
                 Leased one = new Leased(setup, "one");
                 Leased two = new Leased(setup, "two");
                 Leased joined = new Leased(setup, "joined");

@@ -74,7 +74,10 @@ final class SharedRows {
     }
 
     static List<VariableChange> encode(List<ScopedWrite> writes) {
-        return writes == null ? List.of() : writes.stream().map(VariableChange::of).toList();
+        if (writes == null || writes.isEmpty()) {
+            return List.of(); // an ordinary step's: no stream over nothing on every step (as the PostgreSQL store)
+        }
+        return writes.stream().map(VariableChange::of).toList();
     }
 
     /** Applies the changes in order; within one, removals first, then puts. */
