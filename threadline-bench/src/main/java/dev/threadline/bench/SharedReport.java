@@ -24,7 +24,10 @@ final class SharedReport {
                     + ". Written bytes: " + s.writtenBytesMethod() + ". Held bytes: " + s.heldBytesMethod()
                     + String.format(Locale.ROOT, ". This store's run: %.0f s, load average %.1f at its start and %.1f at its end"
                     + " (2 cores, shared). Steps decided again after a reported conflict although their first attempt"
-                    + " had been committed: %d.", s.seconds(), s.loadBefore(), s.loadAfter(), s.redecidedAfterCommit()));
+                    + " had been committed: %d. Warm-up: %s%s. Before each length's timed rounds, untimed steps again"
+                    + " until the JIT was quiet, then JIT compiling during the timed rounds: %s.",
+                    s.seconds(), s.loadBefore(), s.loadAfter(), s.redecidedAfterCommit(), s.warmUp(),
+                    s.variantWarmUp() == null ? "" : "; the variant's, " + s.variantWarmUp(), jit(s.curves())));
             out.println();
             out.println("| messages | steps (bytes, timed) | written B/step | raw written B/op | held B/step | raw held B/op"
                     + " | median step ms (p99) | raw median ms (p99) | step / raw | cold load ms | JSON doc read ms |");
@@ -64,6 +67,19 @@ final class SharedReport {
                         t.met() == null ? "n/a" : t.met() ? "yes" : "**no**");
             }
         }
+    }
+
+    /** "2,000 steps then 0, 2,500 steps then 4 ... ms" for the lengths in order, or "not read". */
+    private static String jit(List<SharedResults.Point> curves) {
+        List<String> each = new ArrayList<>();
+        for (SharedResults.Point p : curves) {
+            if (p.jitMillis() == null) {
+                return "not read";
+            }
+            each.add(String.format(Locale.ROOT, "%,d steps then %,d", p.warmUpSteps(), p.jitMillis()));
+        }
+        return each.isEmpty() ? "none" : each.size() == 1 ? each.get(0) + " ms"
+                : String.join(", ", each.subList(0, each.size() - 1)) + " and " + each.get(each.size() - 1) + " ms";
     }
 
     private static void rate(PrintStream out, String configuration, SharedResults.Rate t) {

@@ -21,6 +21,8 @@ public record SharedResults(Results.Machine machine, String command, SharedConfi
      * @param rawFloor           what one raw floor operation is
      * @param writtenBytesMethod what the written bytes are
      * @param heldBytesMethod    what the held bytes are
+     * @param warmUp             the untimed steps and raw writes before the first length ({@link JitWarmUp.Outcome#describe})
+     * @param variantWarmUp      the same for the variant's runtime (null: no variant)
      * @param curves             per history length
      * @param throughput         per concurrency
      * @param variant            another configuration of the store measured for throughput too (null: none)
@@ -33,7 +35,8 @@ public record SharedResults(Results.Machine machine, String command, SharedConfi
      *                           already held the step's message (its first attempt had been committed): 0 expected
      */
     public record Store(String kind, String server, String connections, String rawFloor, String writtenBytesMethod,
-                        String heldBytesMethod, List<Point> curves, List<Rate> throughput, String variant, List<Rate> variantThroughput,
+                        String heldBytesMethod, String warmUp, String variantWarmUp, List<Point> curves, List<Rate> throughput,
+                        String variant, List<Rate> variantThroughput,
                         List<Results.Target> targets,
                         double seconds, double loadBefore, double loadAfter,
                         long redecidedAfterCommit) {}
@@ -56,6 +59,10 @@ public record SharedResults(Results.Machine machine, String command, SharedConfi
      * @param variantMedianMicros    the store's variant (see {@link Store#variant}): median step latency on a session of
      *                               its own of the same length, timed in the same rounds (null: no variant)
      * @param variantP99Micros       its 99th percentile
+     * @param warmUpSteps            untimed steps (and raw writes) on the warm-up's own session right before the timed
+     *                               rounds, until the JIT was quiet ({@link JitWarmUp})
+     * @param jitMillis              the JIT's compilation time during the timed rounds, ms (null: the JVM does not say); near 0
+     *                               when the code measured was compiled before them
      * @param coldLoadMillis         median: a new store and runtime, then the session's full state
      * @param documentReadMillis     median: one JSON document of the same events read on a new connection and parsed,
      *                               timed alternately with the cold loads
@@ -63,7 +70,7 @@ public record SharedResults(Results.Machine machine, String command, SharedConfi
     public record Point(int historyLength, int steps, Double writtenBytesPerStep, Double heldBytesPerStep,
                         double medianMicros, double p99Micros, int timedSteps, Double rawWrittenBytesPerOp,
                         Double rawHeldBytesPerOp, double rawMedianMicros, double rawP99Micros, Double variantMedianMicros,
-                        Double variantP99Micros, Double coldLoadMillis,
+                        Double variantP99Micros, int warmUpSteps, Long jitMillis, Double coldLoadMillis,
                         Double documentReadMillis) {}
 
     /**

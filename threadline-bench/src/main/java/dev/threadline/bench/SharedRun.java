@@ -15,11 +15,13 @@ import java.util.Random;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One shared store through the same method as the SQLite figures: at each history length a session is
+ * One shared store through the same method as the SQLite figures: first untimed steps and raw writes
+ * until the JIT is quiet ({@link JitWarmUp}); then at each history length a session is
  * filled (batches of 100 messages); then a run of single-message steps ({@code RawSteps.update}: the
  * session's command gate, lease, compare-and-set fenced append, commit) between two reads of the
  * server's durable byte counter, and as many raw floor writes on the same server (one plain connection,
- * one durable single-row write each) between two more; then as many steps again, each timed, one step
+ * one durable single-row write each) between two more; then untimed steps on the warm-up's session again
+ * until the JIT is quiet, and {@link SharedConfig#timedSteps} steps, each timed, one step
  * and one raw write in every round, in an order shuffled from round to round (so a disturbance of the
  * shared machine hits both, and neither always follows the other); then cold loads
  * alternately with reads of one JSON document of the same events; then throughput over 1, 16, 256
@@ -45,15 +47,16 @@ final class SharedRun {
         List<SharedResults.Rate> rates = new ArrayList<>();
         List<SharedResults.Rate> variantRates = new ArrayList<>();
         String server = target.describe();
+        JitWarmUp.Outcome warmed;
+        JitWarmUp.Outcome variantWarmed;
         try (Threadline tl = Threadline.builder().store(target.openStore()).build();
              Threadline variant = target.variant() == null ? null : Threadline.builder().store(target.openVariant()).build();
              SharedTarget.RawFloor raw = target.openRawFloor()) {
-            warmUp(target, tl, raw, "warm-up");
-            if (variant != null) {
-                warmUp(target, variant, raw, "v-warm-up");
-            }
+            Warmer warmer = new Warmer(target, tl, raw, "warm-up");
+            warmed = warmer.run(config.warmUpMin());
+            variantWarmed = variant == null ? null : new Warmer(target, variant, raw, "v-warm-up").run(config.warmUpMin());
             for (int length : config.historyLengths()) {
-                curves.add(curve(target, tl, variant, raw, length));
+                curves.add(curve(target, tl, variant, raw, length, warmer));
             }
             for (int c : config.concurrency()) {
                 SharedResults.Rate[] point = throughput(target, tl, variant, raw, c);
@@ -68,16 +71,17 @@ final class SharedRun {
                 ? "one single-row INSERT (session_id, seq, payload: the same event JSON) in auto-commit, one connection"
                 : "one RPUSH of the same event JSON onto a list key, one connection (Lettuce, synchronous)";
         return new SharedResults.Store(target.kind(), server, target.storeConnections(), rawFloor,
-                target.writtenBytesMethod(), target.heldBytesMethod(), curves, rates, target.variant(), variantRates,
+                target.writtenBytesMethod(), target.heldBytesMethod(), warmed.describe(),
+                variantWarmed == null ? null : variantWarmed.describe(), curves, rates, target.variant(), variantRates,
                 SharedTargets.of(target.kind(), curves, rates, target.variant(), variantRates), (System.nanoTime() - t0) / 1e9,
                 loadBefore, load(), redecided.get());
     }
 
     private SharedResults.Point curve(SharedTarget target, Threadline tl, Threadline variant, SharedTarget.RawFloor raw,
-                                      int length) throws Exception {
+                                      int length, Warmer warmer) throws Exception {
         String id = "h" + length;
         int bytesSteps = config.stepsPerLength();
-        int timedSteps = config.stepsPerLength();
+        int timedSteps = config.timedSteps();
         while (!BenchMessage.betweenTurns(length + bytesSteps + timedSteps)) {
             timedSteps++; // end on a whole turn: a cold load then finds the session idle
         }
@@ -119,6 +123,11 @@ final class SharedRun {
         List<List<Event>> variantDecided = decided(vat[0], timedSteps);
         List<Integer> order = new ArrayList<>(v == null ? List.of(0, 2) : List.of(0, 1, 2));
         Random shuffle = new Random(length);
+        // the filling and the last length's cold loads ran other code, which the JIT may still be compiling (on
+        // cores the timed rounds share) or whose types may have undone some of the step's compiled code: the
+        // warm-up's session takes steps again until the JIT is quiet before the timer starts
+        JitWarmUp.Outcome rewarmed = warmer.run(0);
+        long jitBefore = JitWarmUp.jitMillis();
         for (int i = 0; i < timedSteps; i++) {
             Collections.shuffle(order, shuffle);
             for (int part : order) {
@@ -141,11 +150,14 @@ final class SharedRun {
             }
             progress.advance(2);
         }
+        long jitAfter = JitWarmUp.jitMillis();
+        Long jitMillis = jitBefore < 0 || jitAfter < 0 ? null : jitAfter - jitBefore;
         Double[] loads = coldLoads(target, raw, id, at[0]);
         return new SharedResults.Point(length, bytesSteps, perOp(sum(0L, a, b), bytesSteps), delta(heldBefore, heldAfter, bytesSteps),
                 mine.medianMicros(), mine.p99Micros(), timedSteps, perOp(sum(0L, b, c), bytesSteps),
                 delta(rawHeldBefore, rawHeldAfter, bytesSteps), floor.medianMicros(), floor.p99Micros(),
-                v == null ? null : other.medianMicros(), v == null ? null : other.p99Micros(), loads[0], loads[1]);
+                v == null ? null : other.medianMicros(), v == null ? null : other.p99Micros(), rewarmed.rounds(), jitMillis,
+                loads[0], loads[1]);
     }
 
     /** A new session of {@code length} messages, written in steps of 100 messages. */
@@ -240,16 +252,41 @@ final class SharedRun {
         return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
-    /** Untimed steps and raw writes first, so that the first measured length does not pay for the JIT. */
-    private void warmUp(SharedTarget target, Threadline tl, SharedTarget.RawFloor raw, String id) throws Exception {
-        int n = config.stepsPerLength();
-        progress.phase(target.kind() + ": warm-up", 2L * n);
-        Session s = tl.defaultTenant().create(id, SessionConfig.DEFAULT);
-        List<String> payloads = payloads(n);
-        for (int i = 0; i < n; i++) {
-            step(s, i);
-            raw.write(id, i + 1, payloads.get(i));
-            progress.advance(2);
+    /**
+     * A session of its own that takes untimed steps, each with a raw write, until the JIT is quiet
+     * ({@link JitWarmUp}): first before any length, so that no measured length pays for compiling the
+     * step's code (with a fixed 200 of each, as this run once had, the JIT was still compiling the step's
+     * path through the first lengths: docs/benchmarks.md), then again before each length's timed rounds.
+     * Each run continues the same session.
+     */
+    private final class Warmer {
+        private final SharedTarget target;
+        private final SharedTarget.RawFloor raw;
+        private final Session session;
+        private final String id;
+        private final String payload;
+        private int next;
+
+        Warmer(SharedTarget target, Threadline tl, SharedTarget.RawFloor raw, String id) throws Exception {
+            this.target = target;
+            this.raw = raw;
+            this.id = id;
+            this.session = tl.defaultTenant().create(id, SessionConfig.DEFAULT);
+            this.payload = payloads(1).get(0);
+        }
+
+        /** At least {@code min} rounds, at most the configuration's bound. */
+        JitWarmUp.Outcome run(int min) throws Exception {
+            progress.phase(target.kind() + ": warming the JIT up (until it is quiet, at most " + config.warmUpMax() + " steps)",
+                    2L * config.warmUpMax());
+            JitWarmUp.Outcome o = JitWarmUp.run(min, config.warmUpMax(), i -> {
+                step(session, next);
+                next++;
+                raw.write(id, next, payload);
+                progress.advance(2);
+            });
+            progress.advance(2L * (config.warmUpMax() - o.rounds()));
+            return o;
         }
     }
 

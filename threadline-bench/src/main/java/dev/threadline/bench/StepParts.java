@@ -29,7 +29,8 @@ import java.util.UUID;
  * is read apart from the rest, the runtime's own), an {@code append} straight to a second instance of
  * the store (a session of its own, leased by hand: no runtime), and the raw floor's write. For each
  * it reports the median wall time and the median CPU time of the calling thread (the JVM's own work:
- * what is left of the wall time is waiting for the server). Not thread-safe; one run at a time.
+ * what is left of the wall time is waiting for the server). The rounds are timed after untimed ones that
+ * run until the JIT is quiet ({@link JitWarmUp}). Not thread-safe; one run at a time.
  *
  * <pre>
  * threadline bench step-parts [--store postgresql|redis|redis-cluster|URL] [--messages N] [--rounds N]
@@ -73,7 +74,7 @@ final class StepParts {
         }
         CPU.setThreadCpuTimeEnabled(true);
         try (SharedTarget target = SharedBench.open(store)) {
-            print(target, messages, rounds, measure(target, messages, rounds), out);
+            print(target, messages, rounds, measure(target, messages, rounds, out), out);
         }
         return 0;
     }
@@ -81,7 +82,12 @@ final class StepParts {
     /** Medians of one part, in microseconds: wall time and the calling thread's CPU time. */
     record Part(String name, double wallMicros, double cpuMicros) {}
 
-    private static List<Part> measure(SharedTarget target, int messages, int rounds) throws Exception {
+    /**
+     * Runs the rounds and returns each part's medians; says on {@code out} how long the untimed warm-up ran
+     * ({@link JitWarmUp}: until the JIT is quiet, at least as many rounds as are timed up to 2,000, at most 40,000;
+     * runs of fewer than 100 rounds, smoke runs, warm up as many rounds as they time).
+     */
+    private static List<Part> measure(SharedTarget target, int messages, int rounds, PrintStream out) throws Exception {
         long[] inAppend = new long[2]; // wall, cpu of the last append through the wrapped store
         StateStore inner = target.openStore();
         StateStore timed = (StateStore) Proxy.newProxyInstance(StepParts.class.getClassLoader(), new Class<?>[] {StateStore.class},
@@ -109,14 +115,17 @@ final class StepParts {
             long epoch = lease(direct, key);
             long[] head = {direct.head(key)};
             long[] next = {messages, messages}; // the step session's next message, the append session's
-            int warm = Math.min(300, rounds);
-            List<String> payloads = SharedRun.payloads(warm + rounds);
+            int least = Math.min(2_000, rounds);
+            String warmPayload = SharedRun.payloads(1).get(0);
             int[] rawSeq = {0};
-            for (int i = 0; i < warm; i++) {
+            JitWarmUp.Outcome warmed = JitWarmUp.run(least, rounds < 100 ? least : 40_000, i -> {
                 step(s, next[0]++);
                 append(direct, key, epoch, head, BenchMessage.at(next[1]++).toEvents(), UUID.randomUUID().toString());
-                raw.write("parts-raw", ++rawSeq[0], payloads.get(rawSeq[0] - 1));
-            }
+                raw.write("parts-raw", ++rawSeq[0], warmPayload);
+            });
+            out.printf(Locale.ROOT, "warm-up: %s%n", warmed.describe());
+            List<String> payloads = SharedRun.payloads(rounds);
+            int rawBase = rawSeq[0];
             Samples[] wall = {new Samples(), new Samples(), new Samples(), new Samples(), new Samples()};
             Samples[] cpu = {new Samples(), new Samples(), new Samples(), new Samples(), new Samples()};
             List<List<Event>> stepEvents = SharedRun.decided(next[0], rounds); // made first, as the raw floor's payloads are
@@ -136,7 +145,7 @@ final class StepParts {
                 cpu[2].add(step[1] - inAppend[1]);
                 String command = commands.get(i);
                 timed(() -> append(direct, key, epoch, head, theirs, command), wall[3], cpu[3]);
-                timed(() -> raw.write("parts-raw", ++rawSeq[0], payloads.get(rawSeq[0] - 1)), wall[4], cpu[4]);
+                timed(() -> raw.write("parts-raw", ++rawSeq[0], payloads.get(rawSeq[0] - 1 - rawBase)), wall[4], cpu[4]);
             }
             direct.release(direct.lease(key).orElseThrow());
             String[] names = {"step through the runtime", "  of which inside the store's append", "  of which the runtime's own",

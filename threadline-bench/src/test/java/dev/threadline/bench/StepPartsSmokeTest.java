@@ -36,6 +36,7 @@ class StepPartsSmokeTest {
             assertThat(Double.parseDouble(cells[3].trim())).as("CPU µs of %s", cells[1].trim()).isPositive();
         }
         assertThat(out).contains("sessions of 30 messages, 20 rounds");
+        assertThat(out).contains("warm-up: 20 rounds, its bound"); // a smoke run warms up as many rounds as it times
     }
 
     @Test

@@ -1,0 +1,111 @@
+package dev.threadline.bench;
+
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.Locale;
+import java.util.function.LongSupplier;
+
+/**
+ * Untimed rounds of a benchmark's work until the JIT has compiled what they run: at least {@code min}
+ * rounds, then until the JIT's total compilation time rose by at most {@link #QUIET_MILLIS} over the
+ * last {@link #WINDOW} rounds, or {@code max} rounds at most. A step of the runtime runs through many
+ * more methods than the raw floor's one driver call, and the JIT keeps compiling them (C2) for some
+ * ten to twenty thousand steps on a PostgreSQL store: a fixed warm-up of 200 rounds, as the shared-store
+ * run once had, timed part of that code still interpreted or profiled, and charged it to the step
+ * (docs/benchmarks.md). Not thread-safe; the work runs on the calling thread.
+ */
+final class JitWarmUp {
+    /** Rounds between two looks at the JIT's compilation time. */
+    static final int CHECK_EVERY = 500;
+    /** The rounds over which the JIT must have been quiet. */
+    static final int WINDOW = 2_000;
+    /** At most this much compilation over the last {@link #WINDOW} rounds counts as quiet. */
+    static final long QUIET_MILLIS = 20;
+
+    private JitWarmUp() {}
+
+    /** One untimed round of the work. */
+    interface Round {
+        /** Runs round {@code i} (0-based); any exception ends the warm-up and the run. */
+        void run(int i) throws Exception;
+    }
+
+    /**
+     * What a warm-up did.
+     *
+     * @param rounds           rounds run
+     * @param quiet            whether it stopped because the JIT was quiet (false: it reached its bound, or the JVM
+     *                         cannot tell its compilation time, or the bounds allowed no window)
+     * @param lastWindowMillis the JIT's compilation time over the last {@code lastWindowRounds} rounds (-1: not known)
+     * @param lastWindowRounds the rounds that window spans: {@link #WINDOW}, or fewer when the bounds stopped it sooner
+     */
+    record Outcome(int rounds, boolean quiet, long lastWindowMillis, int lastWindowRounds) {
+        /** One phrase for a report, e.g. "12,500 rounds, until the JIT was quiet (8 ms compiling in the last 2,000)". */
+        String describe() {
+            if (lastWindowMillis < 0) {
+                return String.format(Locale.ROOT, "%,d rounds (the JIT's compilation time not read)", rounds);
+            }
+            return String.format(Locale.ROOT, "%,d rounds, %s (%d ms compiling in the last %,d)", rounds,
+                    quiet ? "until the JIT was quiet" : "its bound, the JIT not quiet yet", lastWindowMillis, lastWindowRounds);
+        }
+    }
+
+    /**
+     * The JIT's total compilation time in milliseconds, or -1 when this JVM does not monitor it.
+     * Thread-safe.
+     */
+    static long jitMillis() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
+    }
+
+    /** {@link #run(int, int, LongSupplier, Round)} with this JVM's compilation time. */
+    static Outcome run(int min, int max, Round round) throws Exception {
+        return run(min, max, JitWarmUp::jitMillis, round);
+    }
+
+    /**
+     * Runs rounds as the class comment says.
+     *
+     * @param min         the least rounds
+     * @param max         the most rounds (at least {@code min})
+     * @param jitMillis   the JIT's total compilation time, ms (-1: not known, then {@code min} rounds run)
+     * @throws IllegalArgumentException when {@code min < 0} or {@code max < min}
+     * @throws Exception                what a round threw
+     */
+    static Outcome run(int min, int max, LongSupplier jitMillis, Round round) throws Exception {
+        if (min < 0 || max < min) {
+            throw new IllegalArgumentException("warm-up bounds must be 0 <= min <= max, were " + min + " and " + max);
+        }
+        int looks = WINDOW / CHECK_EVERY;
+        long[] seen = new long[looks + 1]; // the compilation time at the latest looks, a ring; look k at seen[k % length]
+        long first = jitMillis.getAsLong();
+        if (first < 0) {
+            for (int i = 0; i < min; i++) {
+                round.run(i);
+            }
+            return new Outcome(min, false, -1, 0);
+        }
+        seen[0] = first;
+        int[] at = new int[looks + 1]; // the rounds done at each of those looks
+        int taken = 1; // looks so far, the first before any round
+        int i = 0;
+        while (i < max) {
+            round.run(i);
+            i++;
+            if (i % CHECK_EVERY == 0 || i == max) {
+                long now = jitMillis.getAsLong();
+                seen[taken % seen.length] = now;
+                at[taken % at.length] = i;
+                taken++;
+                int back = Math.min(looks, taken - 1);
+                int from = (taken - 1 - back) % seen.length;
+                boolean quiet = i - at[from] >= WINDOW && now - seen[from] <= QUIET_MILLIS;
+                if (i == max || (quiet && i >= min)) {
+                    return new Outcome(i, quiet, now - seen[from], i - at[from]);
+                }
+            }
+        }
+        return new Outcome(0, false, 0, 0); // max == 0
+    }
+}
