@@ -83,6 +83,9 @@ final class Db implements AutoCloseable {
         p.setProperty("tcpKeepAlive", "true");
         p.setProperty("reWriteBatchedInserts", "true");
         p.setProperty("ApplicationName", "threadline");
+        // every server this store runs on (PostgreSQL 9.0 and later, and the compatible databases) takes the
+        // application name in the startup message, so a new connection needs no SET statement after it
+        p.setProperty("assumeMinServerVersion", "9.0");
         return p;
     }
 

@@ -216,8 +216,11 @@ public final class PostgresStateStore implements StateStore {
         Options opts = options == null ? Options.defaults() : options;
         Db db = new Db(where, opts);
         try {
-            record Prepared(boolean notifications, String durability) {}
             Prepared p = db.read(() -> "prepare the schema", c -> {
+                Prepared current = probe(c, opts.notifications());
+                if (current != null) {
+                    return current;
+                }
                 if (opts.schema() != null) {
                     createSchema(c, opts.schema());
                     c.setSchema(opts.schema());
@@ -229,6 +232,31 @@ public final class PostgresStateStore implements StateStore {
         } catch (RuntimeException e) {
             db.close();
             throw e;
+        }
+    }
+
+    /** What opening found: whether followers are notified, and the durability line. */
+    private record Prepared(boolean notifications, String durability) {}
+
+    /**
+     * The usual open, of a schema this code wrote before, in one round trip: its version, the
+     * server's {@code synchronous_commit} and (when notifications are wanted) a call of {@code pg_notify},
+     * in one statement. Null when the statement fails (no schema or no {@code schema_version} yet, a
+     * database without {@code pg_notify}) or finds another version: then the open takes the long way,
+     * a statement each (create the schema, upgrade it, try the notify, read the setting), which also
+     * says what was wrong. The connection is in auto-commit mode, so a failed statement leaves nothing
+     * behind. (The notify's empty payload is one every listener ignores, as the long way's is.)
+     */
+    private static Prepared probe(Connection c, boolean notifications) {
+        String sql = "SELECT COALESCE(MAX(version), 0), current_setting('synchronous_commit')"
+                + (notifications ? ", pg_notify('" + HeadListener.CHANNEL + "', '') IS NULL" : "") + " FROM schema_version";
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            if (!rs.next() || rs.getInt(1) != Migrations.latest()) {
+                return null;
+            }
+            return new Prepared(notifications, durability(rs.getString(2)));
+        } catch (SQLException e) {
+            return null;
         }
     }
 
@@ -279,6 +307,11 @@ public final class PostgresStateStore implements StateStore {
         } catch (SQLException e) {
             sync = "unknown";
         }
+        return durability(sync);
+    }
+
+    /** The durability line for a {@code synchronous_commit} setting. */
+    private static String durability(String sync) {
         if (sync.equals("off")) {
             return "postgresql, synchronous_commit=off: an acknowledged append survives a process kill; a server crash"
                     + " may drop the last commits (up to 3x wal_writer_delay), never half of one";
