@@ -7,20 +7,40 @@ import java.util.function.LongSupplier;
 
 /**
  * Untimed rounds of a benchmark's work until the JIT has compiled what they run: at least {@code min}
- * rounds, then until the JIT's total compilation time rose by at most {@link #QUIET_MILLIS} over the
- * last {@link #WINDOW} rounds, or {@code max} rounds at most. A step of the runtime runs through many
+ * rounds, then until the JIT's total compilation time rose by at most a quiet bound over the last
+ * rounds of a window ({@link Window}: 20 ms over 2,000 rounds for steps), or {@code max} rounds at most. A step of the runtime runs through many
  * more methods than the raw floor's one driver call, and the JIT keeps compiling them (C2) for some
  * ten to twenty thousand steps on a PostgreSQL store: a fixed warm-up of 200 rounds, as the shared-store
  * run once had, timed part of that code still interpreted or profiled, and charged it to the step
  * (docs/benchmarks.md). Not thread-safe; the work runs on the calling thread.
  */
 final class JitWarmUp {
-    /** Rounds between two looks at the JIT's compilation time. */
-    static final int CHECK_EVERY = 500;
-    /** The rounds over which the JIT must have been quiet. */
-    static final int WINDOW = 2_000;
-    /** At most this much compilation over the last {@link #WINDOW} rounds counts as quiet. */
-    static final long QUIET_MILLIS = 20;
+    /**
+     * When the JIT counts as quiet.
+     *
+     * @param checkEvery  rounds between two looks at the JIT's compilation time
+     * @param rounds      the rounds over which it must have been quiet (a multiple of {@code checkEvery})
+     * @param quietMillis at most this much compilation over those rounds counts as quiet
+     */
+    record Window(int checkEvery, int rounds, long quietMillis) {
+        /** For steps of well under a millisecond: 20 ms over 2,000 rounds, looked at every 500. */
+        static final Window STEPS = new Window(500, 2_000, 20);
+        /** For cold loads of tens of milliseconds: 10 ms over 10 rounds, looked at every 5. */
+        static final Window LOADS = new Window(5, 10, 10);
+
+        /** @throws IllegalArgumentException unless {@code 0 < checkEvery <= rounds}, a multiple of it, and {@code quietMillis >= 0} */
+        Window {
+            if (checkEvery < 1 || rounds < checkEvery || rounds % checkEvery != 0 || quietMillis < 0) {
+                throw new IllegalArgumentException("a JIT window needs 0 < checkEvery <= rounds, rounds a multiple of checkEvery"
+                        + " and quietMillis >= 0; was " + checkEvery + ", " + rounds + ", " + quietMillis);
+            }
+        }
+    }
+
+    /** The rounds over which steps' warm-ups must have been quiet ({@link Window#STEPS}). */
+    static final int WINDOW = Window.STEPS.rounds();
+    /** Their quiet bound, ms. */
+    static final long QUIET_MILLIS = Window.STEPS.quietMillis();
 
     private JitWarmUp() {}
 
@@ -59,9 +79,14 @@ final class JitWarmUp {
         return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
     }
 
-    /** {@link #run(int, int, LongSupplier, Round)} with this JVM's compilation time. */
+    /** {@link #run(int, int, Window, LongSupplier, Round)} for steps, with this JVM's compilation time. */
     static Outcome run(int min, int max, Round round) throws Exception {
-        return run(min, max, JitWarmUp::jitMillis, round);
+        return run(min, max, Window.STEPS, JitWarmUp::jitMillis, round);
+    }
+
+    /** {@link #run(int, int, Window, LongSupplier, Round)} for steps. */
+    static Outcome run(int min, int max, LongSupplier jitMillis, Round round) throws Exception {
+        return run(min, max, Window.STEPS, jitMillis, round);
     }
 
     /**
@@ -69,15 +94,16 @@ final class JitWarmUp {
      *
      * @param min         the least rounds
      * @param max         the most rounds (at least {@code min})
+     * @param window      when the JIT counts as quiet
      * @param jitMillis   the JIT's total compilation time, ms (-1: not known, then {@code min} rounds run)
      * @throws IllegalArgumentException when {@code min < 0} or {@code max < min}
      * @throws Exception                what a round threw
      */
-    static Outcome run(int min, int max, LongSupplier jitMillis, Round round) throws Exception {
+    static Outcome run(int min, int max, Window window, LongSupplier jitMillis, Round round) throws Exception {
         if (min < 0 || max < min) {
             throw new IllegalArgumentException("warm-up bounds must be 0 <= min <= max, were " + min + " and " + max);
         }
-        int looks = WINDOW / CHECK_EVERY;
+        int looks = window.rounds() / window.checkEvery();
         long[] seen = new long[looks + 1]; // the compilation time at the latest looks, a ring; look k at seen[k % length]
         long first = jitMillis.getAsLong();
         if (first < 0) {
@@ -93,14 +119,14 @@ final class JitWarmUp {
         while (i < max) {
             round.run(i);
             i++;
-            if (i % CHECK_EVERY == 0 || i == max) {
+            if (i % window.checkEvery() == 0 || i == max) {
                 long now = jitMillis.getAsLong();
                 seen[taken % seen.length] = now;
                 at[taken % at.length] = i;
                 taken++;
                 int back = Math.min(looks, taken - 1);
                 int from = (taken - 1 - back) % seen.length;
-                boolean quiet = i - at[from] >= WINDOW && now - seen[from] <= QUIET_MILLIS;
+                boolean quiet = i - at[from] >= window.rounds() && now - seen[from] <= window.quietMillis();
                 if (i == max || (quiet && i >= min)) {
                     return new Outcome(i, quiet, now - seen[from], i - at[from]);
                 }

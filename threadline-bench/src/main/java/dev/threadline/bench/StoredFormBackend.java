@@ -56,6 +56,21 @@ interface StoredFormBackend extends AutoCloseable {
     /** Reads the document back on a new connection. */
     String readDocument(String session) throws Exception;
 
+    /** A reader of the document on one connection that stays open until it is closed. */
+    DocumentReader documentReader() throws Exception;
+
+    /** Reads the document on its connection; one thread at a time. */
+    interface DocumentReader extends AutoCloseable {
+        /** The document of {@code session}. */
+        String read(String session) throws Exception;
+
+        @Override
+        void close() throws Exception;
+    }
+
+    /** Whether this is SQLite, the one backend whose log per step has a target (issue 9 item 8). */
+    boolean sqlite();
+
     @Override
     void close() throws Exception;
 }

@@ -13,10 +13,14 @@ import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.store.StateStore;
 import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Random;
 
 /**
  * {@code threadline bench stored-form}: what the journal's stored form costs against the plainest
@@ -29,9 +33,12 @@ import java.util.Locale;
  *   <li>bytes stored per message (Threadline's tables against the plain table, measured by the database),</li>
  *   <li>log bytes written per step over the last {@code --wal-steps} steps (SQLite WAL growth; PostgreSQL WAL
  *       LSN distance),</li>
- *   <li>cold load of the whole session (new store, new runtime, first {@code state()}) against reading the
- *       one JSON document on a new connection and parsing it with Jackson into {@link Message}s; medians of
- *       {@code --repeats} loads, timed alternately.</li>
+ *   <li>cold load of the whole session (a new runtime, its cache empty, on the store opened once; its first
+ *       {@code state()}) against reading the one JSON document on a connection opened once and parsing it with
+ *       Jackson into {@link Message}s: the read path the stored form decides. Beside it, reported without a
+ *       target, the same with the connections' life around each: a new store opened and closed, a new connection.
+ *       Medians of {@code --repeats} rounds, the four parts of a round in a shuffled order, after untimed rounds
+ *       until the JIT is quiet ({@link JitWarmUp}).</li>
  * </ul>
  * The backend-specific parts are in {@link StoredFormBackend}.
  */
@@ -108,7 +115,7 @@ public final class StoredFormRun {
 
     static Report run(StoredFormBackend b, int messages, int walSteps, int repeats, PrintStream err) throws Exception {
         String session = "3f2b8c4e-9d1a-4c57-b0e6-7a5d2e91c804"; // a UUID, as servers name sessions
-        Report r = new Report(b.describe(), messages, walSteps, repeats);
+        Report r = new Report(b.describe(), b.sqlite(), messages, walSteps, repeats);
 
         // Threadline: one durable step per message, through the runtime's raw step
         b.resetThreadline();
@@ -152,34 +159,78 @@ public final class StoredFormRun {
         }
         b.writeDocument(session, Json.write(all));
 
-        // cold loads, alternately; two of each first to warm the code up
+        // cold loads, four parts a round in an order shuffled from round to round: Threadline's read path (a new
+        // runtime, so an empty cache, on the store opened once: issue 9 item 8's figure) beside the document read on a
+        // connection opened once and parsed; and each with its connection's life around it (a new store, opened and
+        // closed; a new connection). Untimed rounds first, until the JIT is quiet (JitWarmUp; two rounds in a smoke run)
         TypeReference<List<Message>> listOfMessages = new TypeReference<>() {};
-        long[] tl = new long[repeats];
-        long[] doc = new long[repeats];
-        for (int round = -2; round < repeats; round++) {
-            long t0 = System.nanoTime();
-            int n;
-            try (StateStore store = b.openThreadline(); Threadline runtime = Threadline.builder().store(store).build()) {
-                n = runtime.defaultTenant().open(session).state().messages().size();
-            }
-            long t1 = System.nanoTime();
-            List<Message> parsed = Json.mapper().readValue(b.readDocument(session), listOfMessages);
-            long t2 = System.nanoTime();
-            if (n != messages || parsed.size() != messages) {
-                throw new IllegalStateException("cold load read " + n + " messages and the document " + parsed.size()
-                        + ", expected " + messages);
-            }
-            if (round >= 0) {
-                tl[round] = t1 - t0;
-                doc[round] = t2 - t1;
+        long[][] times = new long[4][repeats];
+        int[] loaded = new int[4];
+        try (StateStore open = b.openThreadline(); StoredFormBackend.DocumentReader reader = b.documentReader()) {
+            List<JitWarmUp.Round> parts = List.of(
+                    i -> loaded[0] = loadOn(open, session),
+                    i -> loaded[1] = Json.mapper().readValue(reader.read(session), listOfMessages).size(),
+                    i -> {
+                        try (StateStore store = b.openThreadline(); Threadline runtime = Threadline.builder().store(store).build()) {
+                            loaded[2] = runtime.defaultTenant().open(session).state().messages().size();
+                        }
+                    },
+                    i -> loaded[3] = Json.mapper().readValue(b.readDocument(session), listOfMessages).size());
+            List<Integer> order = new ArrayList<>(List.of(0, 1, 2, 3));
+            Random shuffle = new Random(messages);
+            JitWarmUp.Round round = i -> {
+                Collections.shuffle(order, shuffle);
+                for (int part : order) {
+                    long t0 = System.nanoTime();
+                    parts.get(part).run(i);
+                    long took = System.nanoTime() - t0;
+                    if (loaded[part] != messages) {
+                        throw new IllegalStateException("cold load part " + part + " read " + loaded[part] + " messages, expected "
+                                + messages);
+                    }
+                    if (i >= 0) {
+                        times[part][i] = took;
+                    }
+                }
+            };
+            boolean smoke = repeats < 5;
+            JitWarmUp.Outcome warmed = JitWarmUp.run(smoke ? 2 : 10, smoke ? 2 : 150, JitWarmUp.Window.LOADS, JitWarmUp::jitMillis,
+                    i -> round.run(-1 - i));
+            r.warmUp = warmed.describe();
+            for (int i = 0; i < repeats; i++) {
+                round.run(i);
             }
         }
-        r.threadlineLoadNanos = median(tl);
-        r.documentLoadNanos = median(doc);
-        r.threadlineLoads = tl;
-        r.documentLoads = doc;
+        r.threadlineLoadNanos = median(times[0]);
+        r.documentLoadNanos = median(times[1]);
+        r.threadlineLoads = times[0];
+        r.documentLoads = times[1];
+        r.lifecycleLoadNanos = median(times[2]);
+        r.newConnectionDocumentNanos = median(times[3]);
         b.close();
         return r;
+    }
+
+    /**
+     * A new runtime on {@code store} (an empty cache) loads the session whole; the messages it holds. The
+     * runtime closes its store when it closes, so it gets {@code store} behind a view whose {@code close}
+     * does nothing (a reflective proxy: a few µs over a load's dozen calls).
+     */
+    private static int loadOn(StateStore store, String session) {
+        StateStore kept = (StateStore) Proxy.newProxyInstance(StoredFormRun.class.getClassLoader(), new Class<?>[] {StateStore.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("close") && method.getParameterCount() == 0) {
+                        return null;
+                    }
+                    try {
+                        return method.invoke(store, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        try (Threadline runtime = Threadline.builder().store(kept).build()) {
+            return runtime.defaultTenant().open(session).state().messages().size();
+        }
     }
 
     static long median(long[] xs) {
@@ -202,9 +253,14 @@ public final class StoredFormRun {
         long documentLoadNanos;
         long[] threadlineLoads;
         long[] documentLoads;
+        long lifecycleLoadNanos;
+        long newConnectionDocumentNanos;
+        String warmUp;
+        final boolean sqlite;
 
-        Report(String store, int messages, int walSteps, int repeats) {
+        Report(String store, boolean sqlite, int messages, int walSteps, int repeats) {
             this.store = store;
+            this.sqlite = sqlite;
             this.messages = messages;
             this.walSteps = walSteps;
             this.repeats = repeats;
@@ -229,15 +285,25 @@ public final class StoredFormRun {
             row(out, "bytes stored per message (baseline: plain row)", threadlineBytes / (double) messages,
                     plainBytes / (double) messages, "%,.0f B", bytesRatio(), 1.25);
             row(out, "log bytes written per step, last " + walSteps + " steps (baseline: plain row)",
-                    threadlineLog / (double) walSteps, plainLog / (double) walSteps, "%,.0f B", logRatio(), 1.25);
-            row(out, "cold load of the session (baseline: one JSON document, read + Jackson), median of " + repeats,
-                    threadlineLoadNanos / 1e6, documentLoadNanos / 1e6, "%.1f ms", loadRatio(), 1.5);
+                    threadlineLog / (double) walSteps, plainLog / (double) walSteps, "%,.0f B", logRatio(), sqlite ? 1.25 : Double.NaN);
+            row(out, "cold load of the session: a new runtime on the open store (baseline: the JSON document read on an open"
+                    + " connection, parsed with Jackson), median of " + repeats, threadlineLoadNanos / 1e6, documentLoadNanos / 1e6,
+                    "%.1f ms", loadRatio(), 1.5);
+            row(out, "the same with the connections' life: a new store opened and closed around each load (baseline: a new"
+                    + " connection for each read), median of " + repeats, lifecycleLoadNanos / 1e6, newConnectionDocumentNanos / 1e6,
+                    "%.1f ms", (double) lifecycleLoadNanos / newConnectionDocumentNanos, Double.NaN);
             out.println();
-            out.printf(Locale.ROOT, "cold loads, ms: Threadline %s; document %s%n", ms(threadlineLoads), ms(documentLoads));
+            out.printf(Locale.ROOT, "warm-up: %s; cold loads on the open store, ms: Threadline %s; document %s%n", warmUp,
+                    ms(threadlineLoads), ms(documentLoads));
             out.printf(Locale.ROOT, "command: %s%n", command);
         }
 
+        /** A table row; a NaN target is none (the figure is reported, not judged). */
         private static void row(PrintStream out, String what, double a, double b, String unit, double ratio, double target) {
+            if (Double.isNaN(target)) {
+                out.printf(Locale.ROOT, "| %s | " + unit + " | " + unit + " | %.2f | (none) | n/a |%n", what, a, b, ratio);
+                return;
+            }
             out.printf(Locale.ROOT, "| %s | " + unit + " | " + unit + " | %.2f | <= %.2f | %s |%n", what, a, b, ratio, target,
                     ratio <= target ? "yes" : "**no**");
         }

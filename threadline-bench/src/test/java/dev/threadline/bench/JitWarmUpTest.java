@@ -90,6 +90,27 @@ class JitWarmUpTest {
     }
 
     @Test
+    void aWindowOfItsOwnJudgesSlowerRoundsTheSameWay() throws Exception {
+        // cold loads: 50 ms of compiling a round for 12 rounds, then 1 ms a round: 10 rounds of 1 ms are quiet at round 25
+        FakeJit jit = new FakeJit(r -> 50L * Math.min(r, 12) + Math.max(0, r - 12));
+        JitWarmUp.Outcome o = JitWarmUp.run(5, 300, JitWarmUp.Window.LOADS, jit, i -> jit.rounds.incrementAndGet());
+        assertThat(o.rounds()).isEqualTo(25);
+        assertThat(o.quiet()).isTrue();
+        assertThat(o.lastWindowMillis()).isEqualTo(10);
+        assertThat(o.describe()).isEqualTo("25 rounds, until the JIT was quiet (10 ms compiling in the last 10)");
+    }
+
+    @Test
+    void aWindowThatCannotBeJudgedIsRefused() {
+        assertThatThrownBy(() -> new JitWarmUp.Window(0, 10, 5)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("0 < checkEvery <= rounds");
+        assertThatThrownBy(() -> new JitWarmUp.Window(3, 10, 5)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("a multiple of checkEvery");
+        assertThatThrownBy(() -> new JitWarmUp.Window(5, 10, -1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("quietMillis >= 0");
+    }
+
+    @Test
     void thisJvmReportsItsCompilationTime() {
         assertThat(JitWarmUp.jitMillis()).isGreaterThanOrEqualTo(0); // HotSpot monitors it: the bench's runs rely on it
     }
