@@ -8,11 +8,12 @@ import java.util.function.LongSupplier;
 /**
  * Untimed rounds of a benchmark's work until the JIT has compiled what they run: at least {@code min}
  * rounds, then until the JIT's total compilation time rose by at most a quiet bound over the last
- * rounds of a window ({@link Window}: 20 ms over 2,000 rounds for steps), or {@code max} rounds at most. A step of the runtime runs through many
- * more methods than the raw floor's one driver call, and the JIT keeps compiling them (C2) for some
- * ten to twenty thousand steps on a PostgreSQL store: a fixed warm-up of 200 rounds, as the shared-store
- * run once had, timed part of that code still interpreted or profiled, and charged it to the step
- * (docs/benchmarks.md). Not thread-safe; the work runs on the calling thread.
+ * rounds of a {@link Window} (20 ms over 2,000 rounds for steps), or {@code max} rounds at most. A
+ * step of the runtime runs through many more methods than the raw floor's one driver call, and the
+ * JIT keeps compiling them (C2) for some ten to twenty thousand steps on a PostgreSQL store: a fixed
+ * warm-up of 200 rounds, as the shared-store run once had, timed part of that code still interpreted
+ * or profiled and charged it to the step (ADR 0033). Not thread-safe; the work runs on the calling
+ * thread.
  */
 final class JitWarmUp {
     /**

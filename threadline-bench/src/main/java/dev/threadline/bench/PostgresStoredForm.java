@@ -155,36 +155,13 @@ final class PostgresStoredForm implements StoredFormBackend {
     }
 
     @Override
-    public String readDocument(String session) throws SQLException {
-        try (Connection c = DriverManager.getConnection(jdbcUrl, props)) {
-            return read(c, session);
-        }
+    public Connection documentConnection() throws SQLException {
+        return DriverManager.getConnection(jdbcUrl, props);
     }
 
     @Override
-    public DocumentReader documentReader() throws SQLException {
-        Connection c = DriverManager.getConnection(jdbcUrl, props);
-        return new DocumentReader() {
-            @Override
-            public String read(String session) throws SQLException {
-                return PostgresStoredForm.read(c, session);
-            }
-
-            @Override
-            public void close() throws SQLException {
-                c.close();
-            }
-        };
-    }
-
-    private static String read(Connection c, String session) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT json FROM " + PLAIN_SCHEMA + ".document WHERE session_id = ?")) {
-            ps.setString(1, session);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getString(1);
-            }
-        }
+    public String documentSql() {
+        return "SELECT json FROM " + PLAIN_SCHEMA + ".document WHERE session_id = ?";
     }
 
     @Override

@@ -123,36 +123,13 @@ final class SqliteStoredForm implements StoredFormBackend {
     }
 
     @Override
-    public String readDocument(String session) throws SQLException {
-        try (Connection c = SqliteFiles.config().createConnection("jdbc:sqlite:" + document)) {
-            return read(c, session);
-        }
+    public Connection documentConnection() throws SQLException {
+        return SqliteFiles.config().createConnection("jdbc:sqlite:" + document);
     }
 
     @Override
-    public DocumentReader documentReader() throws SQLException {
-        Connection c = SqliteFiles.config().createConnection("jdbc:sqlite:" + document);
-        return new DocumentReader() {
-            @Override
-            public String read(String session) throws SQLException {
-                return SqliteStoredForm.read(c, session);
-            }
-
-            @Override
-            public void close() throws SQLException {
-                c.close();
-            }
-        };
-    }
-
-    private static String read(Connection c, String session) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT json FROM document WHERE session_id = ?")) {
-            ps.setString(1, session);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getString(1);
-            }
-        }
+    public String documentSql() {
+        return "SELECT json FROM document WHERE session_id = ?";
     }
 
     @Override

@@ -1,6 +1,10 @@
 package dev.threadline.bench;
 
 import dev.threadline.core.store.StateStore;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 
 /**
  * The database-specific half of {@link StoredFormRun}: where Threadline's store, the plain-row table
@@ -53,11 +57,47 @@ interface StoredFormBackend extends AutoCloseable {
     /** Stores the one JSON document of the session. */
     void writeDocument(String session, String json) throws Exception;
 
+    /** A new connection to where the document is. */
+    Connection documentConnection() throws Exception;
+
+    /** The statement that reads the document; its one parameter is the session. */
+    String documentSql();
+
     /** Reads the document back on a new connection. */
-    String readDocument(String session) throws Exception;
+    default String readDocument(String session) throws Exception {
+        try (Connection c = documentConnection()) {
+            return readDocument(c, session);
+        }
+    }
 
     /** A reader of the document on one connection that stays open until it is closed. */
-    DocumentReader documentReader() throws Exception;
+    default DocumentReader documentReader() throws Exception {
+        Connection c = documentConnection();
+        return new DocumentReader() {
+            @Override
+            public String read(String session) throws Exception {
+                return readDocument(c, session);
+            }
+
+            @Override
+            public void close() throws SQLException {
+                c.close();
+            }
+        };
+    }
+
+    /** The document of {@code session}, read on {@code c}. */
+    private String readDocument(Connection c, String session) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(documentSql())) {
+            ps.setString(1, session);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    throw new IllegalStateException("no document of session " + session);
+                }
+                return rs.getString(1);
+            }
+        }
+    }
 
     /** Reads the document on its connection; one thread at a time. */
     interface DocumentReader extends AutoCloseable {

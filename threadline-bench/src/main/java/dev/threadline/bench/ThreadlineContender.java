@@ -97,8 +97,9 @@ final class ThreadlineContender implements Contender {
     @Override
     public OptionalInt coldLoad(String session) {
         if (!url.isSqlite()) { // a new runtime over the same in-memory store: an empty cache, a full fold
-            Threadline fresh = Threadline.builder().store(store).build();
-            return OptionalInt.of(fresh.defaultTenant().open(session).state().messages().size());
+            try (Threadline fresh = Threadline.builder().store(KeptOpen.view(store)).build()) { // closed, the store kept
+                return OptionalInt.of(fresh.defaultTenant().open(session).state().messages().size());
+            }
         }
         try (Threadline fresh = Threadline.builder().store(url.reopen(part)).build()) {
             return OptionalInt.of(fresh.defaultTenant().open(session).state().messages().size());
