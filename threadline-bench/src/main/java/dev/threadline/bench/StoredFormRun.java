@@ -169,8 +169,8 @@ public final class StoredFormRun {
                     i -> loaded[0] = loadOn(open, session),
                     i -> loaded[1] = Json.mapper().readValue(reader.read(session), listOfMessages).size(),
                     i -> {
-                        try (StateStore store = b.openThreadline(); Threadline runtime = Threadline.builder().store(store).build()) {
-                            loaded[2] = runtime.defaultTenant().open(session).state().messages().size();
+                        try (StateStore store = b.openThreadline()) {
+                            loaded[2] = loadOn(store, session);
                         }
                     },
                     i -> loaded[3] = Json.mapper().readValue(b.readDocument(session), listOfMessages).size());
