@@ -4,16 +4,32 @@ import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.spec.McpSchema;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 /**
- * The SDK's stdio transport, telling when the server's process exits: the SDK leaves calls to a dead
- * process waiting until they time out; {@link #exited()} lets them fail at once. Thread-safe.
+ * The SDK's stdio transport, with two mends.
+ *
+ * <ul>
+ *   <li>It tells when the server's process exits: the SDK leaves calls to a dead process waiting until
+ *       they time out; {@link #exited()} lets them fail at once.
+ *   <li>It sends one message at a time. The SDK 1.1.x enqueues with {@code tryEmitNext} on a unicast
+ *       sink, which refuses a second thread emitting at the same moment ({@code FAIL_NON_SERIALIZED}),
+ *       and the send then fails with "Failed to enqueue message". Two threads do send at once in normal
+ *       use: the client refreshes its tool list from the reader thread when a server announces
+ *       {@code notifications/tools/list_changed} (the npm "everything" server does, right after it is
+ *       initialised) while the caller lists the tools. Upstream fixed it in 2.x (java-sdk issue 875);
+ *       Threadline stays on the 1.1 line ADK is built against, so the lock is here.
+ * </ul>
+ *
+ * Thread-safe.
  */
 final class WatchedStdioTransport extends StdioClientTransport {
     private final Sinks.Empty<Void> exited = Sinks.empty();
+    /** Held while the SDK enqueues a message; the enqueue is a few CAS steps, never I/O. */
+    private final ReentrantLock sending = new ReentrantLock();
 
     WatchedStdioTransport(ServerParameters params, McpJsonMapper mapper) {
         super(params, mapper);
@@ -24,6 +40,17 @@ final class WatchedStdioTransport extends StdioClientTransport {
         return super.connect(handler)
                 .doOnSuccess(v -> Thread.ofVirtual().name("mcp-exit-watch").start(this::watch))
                 .doOnError(e -> exited.tryEmitEmpty());
+    }
+
+    /** Enqueues {@code message} for the writer thread, one caller at a time (see the class comment). */
+    @Override
+    public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+        sending.lock();
+        try {
+            return super.sendMessage(message);
+        } finally {
+            sending.unlock();
+        }
     }
 
     private void watch() {
