@@ -11,13 +11,13 @@ import com.google.adk.sessions.Session;
 import com.google.adk.sessions.SessionException;
 import com.google.adk.sessions.SessionNotFoundException;
 import com.google.adk.sessions.State;
-import dev.threadline.core.SessionExistsException;
-import dev.threadline.core.ThreadlineException;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.error.SessionExistsException;
+import dev.threadline.core.error.ThreadlineException;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.runtime.NewSession;
 import dev.threadline.core.runtime.SessionFilter;
 import dev.threadline.core.runtime.Tenant;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.Page;
 import dev.threadline.core.store.SessionSummary;
@@ -120,7 +120,7 @@ public final class ThreadlineSessionService implements BaseSessionService {
                 return Maybe.empty();
             }
             var session = found.get();
-            List<Event> events = AdkEvents.fromJournal(session.journal());
+            List<Event> events = AdkEvents.fromJournal(session.history().journal());
             Instant updated = events.isEmpty() ? session.info().createdAt()
                     : Instant.ofEpochMilli(events.getLast().timestamp());
             List<Event> kept = new ArrayList<>(events);
@@ -173,7 +173,7 @@ public final class ThreadlineSessionService implements BaseSessionService {
                 threadline.tenant(appName).delete(sessionId);
             }
             return Completable.complete();
-        } catch (dev.threadline.core.SessionNotFoundException e) {
+        } catch (dev.threadline.core.error.SessionNotFoundException e) {
             return Completable.complete();
         } catch (ThreadlineException e) {
             return Completable.error(new SessionException(e.getMessage(), e));
@@ -188,7 +188,7 @@ public final class ThreadlineSessionService implements BaseSessionService {
         Objects.requireNonNull(sessionId, "sessionId cannot be null");
         try {
             List<Event> events = find(appName, userId, sessionId)
-                    .map(s -> AdkEvents.fromJournal(s.journal())).orElse(List.of());
+                    .map(s -> AdkEvents.fromJournal(s.history().journal())).orElse(List.of());
             return Single.just(ListEventsResponse.builder().events(events).build());
         } catch (ThreadlineException e) {
             return Single.error(new SessionException(e.getMessage(), e));

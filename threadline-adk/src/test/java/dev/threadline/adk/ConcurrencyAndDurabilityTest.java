@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.adk.events.Event;
 import com.google.adk.events.EventActions;
 import com.google.adk.sessions.Session;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.store.sqlite.SqliteStateStore;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -90,7 +90,7 @@ class ConcurrencyAndDurabilityTest {
             assertThat(read.state()).containsOnly(Map.entry("app:theme", "dark"), Map.entry("step", 1));
             assertThat(read.lastUpdateTime()).isEqualTo(java.time.Instant.ofEpochMilli(7000));
             assertThat(service.listSessions("app", "ann").blockingGet().sessionIds()).containsExactly("kept");
-            assertThat(second.tenant("app").open("kept").journal().toString()).doesNotContain("scratch");
+            assertThat(second.tenant("app").open("kept").history().journal().toString()).doesNotContain("scratch");
         }
     }
 }

@@ -1,5 +1,8 @@
 package dev.threadline.bench;
 
+import dev.threadline.bench.kit.BenchMessage;
+import dev.threadline.bench.kit.Contender;
+import dev.threadline.bench.kit.SqliteFiles;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,8 @@
 package dev.threadline.bench;
 
+import dev.threadline.bench.kit.Contender;
+import dev.threadline.bench.kit.SqliteFiles;
+import dev.threadline.bench.kit.SvgPlot;
 import dev.threadline.bench.alt.AdkContender;
 import dev.threadline.bench.alt.LangChain4jContender;
 import dev.threadline.bench.alt.LangGraph4jContender;

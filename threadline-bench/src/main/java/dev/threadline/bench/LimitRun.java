@@ -1,5 +1,6 @@
 package dev.threadline.bench;
 
+import dev.threadline.bench.kit.BenchMessage;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import dev.threadline.core.event.Event;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.store.StateStore;
 import dev.threadline.store.postgres.PostgresStateStore;
-import dev.threadline.store.tck.servers.PgServer;
+import dev.threadline.harness.servers.PgServer;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;

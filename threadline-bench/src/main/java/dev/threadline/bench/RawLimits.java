@@ -1,7 +1,9 @@
 package dev.threadline.bench;
 
+import dev.threadline.bench.kit.BenchMessage;
+import dev.threadline.bench.kit.SqliteFiles;
+import dev.threadline.core.testkit.Codec;
 import dev.threadline.core.event.Event;
-import dev.threadline.core.internal.json.RecordCodec;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -36,7 +38,7 @@ final class RawLimits {
         for (int i = 0, m = 0; i < n; m++) {
             for (Event e : BenchMessage.at(m).toEvents()) {
                 if (i < n) {
-                    payloads[i++] = RecordCodec.encodeEvent(e);
+                    payloads[i++] = Codec.payload(e);
                 }
             }
         }
@@ -67,7 +69,7 @@ final class RawLimits {
                 ps.setString(1, session);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        n += RecordCodec.decodeSegment(session, rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getBytes(4)).size();
+                        n += Codec.parseSegment(session, rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getBytes(4)).size();
                     }
                 }
             }
@@ -76,7 +78,7 @@ final class RawLimits {
                 ps.setString(1, session);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
-                        RecordCodec.decodeEvent(session, rs.getLong(3), rs.getInt(2), rs.getString(1)); // the stored form's own parse
+                        Codec.parse(session, rs.getLong(3), rs.getInt(2), rs.getString(1)); // the stored form's own parse
                         n++;
                     }
                 }

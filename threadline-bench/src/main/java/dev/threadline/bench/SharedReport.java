@@ -1,5 +1,6 @@
 package dev.threadline.bench;
 
+import dev.threadline.bench.kit.SvgPlot;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

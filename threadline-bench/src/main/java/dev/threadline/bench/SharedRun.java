@@ -1,18 +1,17 @@
 package dev.threadline.bench;
 
+import dev.threadline.bench.kit.BenchMessage;
 import com.fasterxml.jackson.databind.JavaType;
 import dev.threadline.core.event.Event;
-import dev.threadline.core.internal.runtime.RawSteps;
 import dev.threadline.core.json.Json;
-import dev.threadline.core.model.SessionConfig;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.runtime.Session;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One shared store through the same method as the SQLite figures: first untimed steps and raw writes
@@ -25,14 +24,15 @@ import java.util.concurrent.atomic.AtomicReference;
  * and one raw write in every round, in an order shuffled from round to round (so a disturbance of the
  * shared machine hits both, and neither always follows the other); then cold loads
  * alternately with reads of one JSON document of the same events; then throughput over 1, 16, 256
- * sessions, each point between two raw floor rounds.
+ * sessions, each point between two raw floor rounds ({@link SharedThroughput}). The steps themselves are
+ * {@link SessionSteps}.
  */
 final class SharedRun {
     private static final String TENANT = SessionInfo.DEFAULT_TENANT;
 
     private final SharedConfig config;
     private final Progress progress;
-    private final java.util.concurrent.atomic.AtomicLong redecided = new java.util.concurrent.atomic.AtomicLong();
+    private SessionSteps steps;
 
     SharedRun(SharedConfig config, Progress progress) {
         this.config = config;
@@ -41,7 +41,8 @@ final class SharedRun {
 
     SharedResults.Store run(SharedTarget target) throws Exception {
         long t0 = System.nanoTime();
-        redecided.set(0);
+        steps = new SessionSteps();
+        SharedThroughput throughput = new SharedThroughput(config, progress, steps);
         double loadBefore = load();
         List<SharedResults.Point> curves = new ArrayList<>();
         List<SharedResults.Rate> rates = new ArrayList<>();
@@ -59,7 +60,7 @@ final class SharedRun {
                 curves.add(curve(target, tl, variant, raw, length, warmer));
             }
             for (int c : config.concurrency()) {
-                SharedResults.Rate[] point = throughput(target, tl, variant, raw, c);
+                SharedResults.Rate[] point = throughput.point(target, tl, variant, raw, c);
                 rates.add(point[0]);
                 if (point[1] != null) {
                     variantRates.add(point[1]);
@@ -74,7 +75,7 @@ final class SharedRun {
                 target.writtenBytesMethod(), target.heldBytesMethod(), warmed.describe(),
                 variantWarmed == null ? null : variantWarmed.describe(), curves, rates, target.variant(), variantRates,
                 SharedTargets.of(target.kind(), curves, rates, target.variant(), variantRates), (System.nanoTime() - t0) / 1e9,
-                loadBefore, load(), redecided.get());
+                loadBefore, load(), steps.redecided());
     }
 
     private SharedResults.Point curve(SharedTarget target, Threadline tl, Threadline variant, SharedTarget.RawFloor raw,
@@ -87,10 +88,10 @@ final class SharedRun {
         }
         progress.phase(target.kind() + ": history " + length,
                 length / 100 + 1 + 2L * (bytesSteps + timedSteps) + 2L * config.loadRepeats());
-        Session s = prefill(tl, id, length);
-        Session v = variant == null ? null : prefill(variant, "v" + id, length);
+        Session s = SessionSteps.prefill(tl, id, length, () -> progress.advance(1));
+        Session v = variant == null ? null : SessionSteps.prefill(variant, "v" + id, length, () -> progress.advance(1));
         String rawSession = "raw-" + length;
-        List<String> payloads = payloads(bytesSteps + timedSteps);
+        List<String> payloads = SessionSteps.payloads(bytesSteps + timedSteps);
         int[] at = {length, 0}; // the session's next message, the raw floor's next row
 
         // bytes: a run of steps between two reads of the server's counter, then as many raw writes
@@ -98,7 +99,7 @@ final class SharedRun {
         Long rawHeldBefore = raw.heldBytes(rawSession);
         Long a = target.writtenBytes();
         for (int i = 0; i < bytesSteps; i++) {
-            step(s, at);
+            steps.step(s, at[0]++);
             progress.advance(1);
         }
         Long b = target.writtenBytes();
@@ -119,8 +120,8 @@ final class SharedRun {
         Samples floor = new Samples();
         Samples other = new Samples();
         int[] vat = {length};
-        List<List<Event>> decided = decided(at[0], timedSteps);
-        List<List<Event>> variantDecided = decided(vat[0], timedSteps);
+        List<List<Event>> decided = SessionSteps.decided(at[0], timedSteps);
+        List<List<Event>> variantDecided = SessionSteps.decided(vat[0], timedSteps);
         List<Integer> order = new ArrayList<>(v == null ? List.of(0, 2) : List.of(0, 1, 2));
         Random shuffle = new Random(length);
         // the filling and the last length's cold loads ran other code, which the JIT may still be compiling (on
@@ -134,11 +135,11 @@ final class SharedRun {
                 long t = System.nanoTime();
                 switch (part) {
                     case 0 -> {
-                        step(s, at[0]++, decided.get(i));
+                        steps.step(s, at[0]++, decided.get(i));
                         mine.add(System.nanoTime() - t);
                     }
                     case 1 -> { // the variant's own session, in the same rounds
-                        step(v, vat[0]++, variantDecided.get(i));
+                        steps.step(v, vat[0]++, variantDecided.get(i));
                         other.add(System.nanoTime() - t);
                     }
                     default -> {
@@ -158,61 +159,6 @@ final class SharedRun {
                 delta(rawHeldBefore, rawHeldAfter, bytesSteps), floor.medianMicros(), floor.p99Micros(),
                 v == null ? null : other.medianMicros(), v == null ? null : other.p99Micros(), rewarmed.rounds(), jitMillis,
                 loads[0], loads[1]);
-    }
-
-    /** A new session of {@code length} messages, written in steps of 100 messages. */
-    private Session prefill(Threadline tl, String id, int length) {
-        return prefill(tl, id, length, () -> progress.advance(1));
-    }
-
-    /** A new session of {@code length} messages, written in steps of 100 messages; {@code afterEach} runs after each. */
-    static Session prefill(Threadline tl, String id, int length, Runnable afterEach) {
-        Session s = tl.defaultTenant().create(id, SessionConfig.DEFAULT);
-        for (int from = 0; from < length; from += 100) {
-            List<Event> batch = new ArrayList<>();
-            for (BenchMessage m : BenchMessage.range(from, Math.min(length, from + 100))) {
-                batch.addAll(m.toEvents());
-            }
-            RawSteps.update(s, state -> batch);
-            afterEach.run();
-        }
-        return s;
-    }
-
-    /** One step recording the session's next message ({@code at[0]}). */
-    private void step(Session s, int[] at) {
-        step(s, at[0]++);
-    }
-
-    /**
-     * One step recording message {@code index} of the session, decided from the state as an agent loop
-     * decides: when the store reported a conflict and the step is decided again on a state that already
-     * holds the message (the first attempt was committed after all), it writes nothing and is counted
-     * (see {@link SharedResults.Store#redecidedAfterCommit}). A first decision that finds the message
-     * there already means something else wrote to the session (as the runtime's own take-over once
-     * did, closing the running turn of a session that had sat idle past the lease linger): the run
-     * stops saying so instead of counting it.
-     */
-    private void step(Session s, long index) {
-        step(s, index, BenchMessage.at(index).toEvents());
-    }
-
-    /** {@link #step(Session, long)} with message {@code index}'s events made beforehand. */
-    private void step(Session s, long index, List<Event> events) {
-        int[] decisions = {0};
-        RawSteps.update(s, state -> {
-            decisions[0]++;
-            if (state.messages().size() > index) {
-                if (decisions[0] == 1) {
-                    throw new IllegalStateException("session '" + s.id() + "' holds " + state.messages().size()
-                            + " messages before step " + index + " recorded its message: something else wrote to it (status "
-                            + state.status().wireName() + ", seq " + state.seq() + ")");
-                }
-                redecided.incrementAndGet();
-                return List.of();
-            }
-            return events;
-        });
     }
 
     /** Median cold load and median document read, timed alternately after one untimed round of each. */
@@ -272,7 +218,7 @@ final class SharedRun {
             this.raw = raw;
             this.id = id;
             this.session = tl.defaultTenant().create(id, SessionConfig.DEFAULT);
-            this.payload = payloads(1).get(0);
+            this.payload = SessionSteps.payloads(1).get(0);
         }
 
         /** At least {@code min} rounds, at most the configuration's bound. */
@@ -280,7 +226,7 @@ final class SharedRun {
             progress.phase(target.kind() + ": warming the JIT up (until it is quiet, at most " + config.warmUpMax() + " steps)",
                     2L * config.warmUpMax());
             JitWarmUp.Outcome o = JitWarmUp.run(min, config.warmUpMax(), i -> {
-                step(session, next);
+                steps.step(session, next);
                 next++;
                 raw.write(id, next, payload);
                 progress.advance(2);
@@ -288,106 +234,6 @@ final class SharedRun {
             progress.advance(2L * (config.warmUpMax() - o.rounds()));
             return o;
         }
-    }
-
-    /**
-     * Rounds of: raw floor, the store's steps on fresh sessions, raw floor, the variant's (if any), ... and
-     * a last raw floor round; each round of steps is set beside the mean of the raw rounds around it.
-     */
-    private SharedResults.Rate[] throughput(SharedTarget target, Threadline tl, Threadline variant, SharedTarget.RawFloor raw,
-                                            int sessions) throws Exception {
-        int perSession = Math.max(16, 4 * ((2 * config.rawOps() / 4 + sessions - 1) / sessions)); // whole turns
-        int kinds = variant == null ? 1 : 2;
-        int rounds = config.rounds();
-        progress.phase(target.kind() + " throughput: " + sessions + " sessions",
-                (long) (rounds * kinds + 1) * config.rawOps() + (long) rounds * kinds * sessions * perSession);
-        List<List<Double>> mine = List.of(new ArrayList<>(), new ArrayList<>());
-        List<List<Double>> around = List.of(new ArrayList<>(), new ArrayList<>());
-        double rawBefore = rawRate(raw, "tp" + sessions + "-raw-0");
-        int rawRound = 1;
-        for (int r = 0; r < rounds; r++) {
-            for (int k = 0; k < kinds; k++) {
-                Threadline runtime = k == 0 ? tl : variant;
-                mine.get(k).add(steps(runtime, (k == 0 ? "p" : "v") + sessions + "-" + r + "-", sessions, perSession));
-                double rawAfter = rawRate(raw, "tp" + sessions + "-raw-" + rawRound++);
-                around.get(k).add((rawBefore + rawAfter) / 2);
-                rawBefore = rawAfter;
-            }
-        }
-        SharedResults.Rate[] out = new SharedResults.Rate[2];
-        for (int k = 0; k < kinds; k++) {
-            List<Double> ratios = new ArrayList<>();
-            for (int r = 0; r < rounds; r++) {
-                ratios.add(mine.get(k).get(r) / around.get(k).get(r));
-            }
-            out[k] = new SharedResults.Rate(sessions, (long) sessions * perSession, List.copyOf(mine.get(k)),
-                    List.copyOf(around.get(k)), LimitRun.median(mine.get(k)), LimitRun.median(around.get(k)), LimitRun.median(ratios));
-        }
-        return out;
-    }
-
-    /** {@code perSession} steps on each of {@code sessions} new sessions at once, one virtual thread each; steps per second. */
-    private double steps(Threadline tl, String prefix, int sessions, int perSession) throws Exception {
-        List<Session> handles = new ArrayList<>();
-        for (int i = 0; i < sessions; i++) {
-            handles.add(tl.defaultTenant().create(prefix + i, SessionConfig.DEFAULT));
-        }
-        long t0 = System.nanoTime();
-        AtomicReference<Exception> failure = new AtomicReference<>();
-        List<Thread> threads = new ArrayList<>();
-        for (Session s : handles) {
-            threads.add(Thread.ofVirtual().start(() -> {
-                try {
-                    for (int k = 0; k < perSession; k++) {
-                        step(s, k);
-                        progress.advance(1);
-                    }
-                } catch (Exception e) {
-                    failure.compareAndSet(null, e);
-                }
-            }));
-        }
-        for (Thread t : threads) {
-            t.join();
-        }
-        long nanos = System.nanoTime() - t0;
-        if (failure.get() != null) {
-            throw failure.get();
-        }
-        return (double) sessions * perSession / (nanos / 1e9);
-    }
-
-    /** One round of raw floor writes; returns writes per second. */
-    private double rawRate(SharedTarget.RawFloor raw, String session) throws Exception {
-        List<String> payloads = payloads(config.rawOps());
-        long t0 = System.nanoTime();
-        for (int i = 0; i < payloads.size(); i++) {
-            raw.write(session, i + 1, payloads.get(i));
-        }
-        progress.advance(payloads.size());
-        return payloads.size() / ((System.nanoTime() - t0) / 1e9);
-    }
-
-    /** The events of messages {@code from .. from + n - 1}, one list per step, made before a timed run of steps. */
-    static List<List<Event>> decided(long from, int n) {
-        List<List<Event>> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            out.add(BenchMessage.at(from + i).toEvents());
-        }
-        return out;
-    }
-
-    /** The JSON of the benchmark's events, one per raw write, in the order the conversation writes them. */
-    static List<String> payloads(int n) throws Exception {
-        List<String> out = new ArrayList<>(n);
-        for (long m = 0; out.size() < n; m++) {
-            for (Event e : BenchMessage.at(m).toEvents()) {
-                if (out.size() < n) {
-                    out.add(Json.mapper().writerFor(Event.class).writeValueAsString(e));
-                }
-            }
-        }
-        return out;
     }
 
     private static Long sum(Long acc, Long before, Long after) {

@@ -1,11 +1,12 @@
 package dev.threadline.bench;
 
+import dev.threadline.bench.kit.BenchMessage;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.internal.runtime.RawSteps;
+import dev.threadline.core.testkit.RawSteps;
 import dev.threadline.core.runtime.Session;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.SessionKey;
@@ -109,14 +110,14 @@ final class StepParts {
         try (Threadline tl = Threadline.builder().store(timed).build();
              StateStore direct = target.openStore();
              SharedTarget.RawFloor raw = target.openRawFloor()) {
-            Session s = SharedRun.prefill(tl, "parts-step", messages, () -> { });
-            SharedRun.prefill(tl, "parts-append", messages, () -> { });
+            Session s = SessionSteps.prefill(tl, "parts-step", messages, () -> { });
+            SessionSteps.prefill(tl, "parts-append", messages, () -> { });
             SessionKey key = new SessionKey(tl.defaultTenant().id(), "parts-append");
             long epoch = lease(direct, key);
             long[] head = {direct.head(key)};
             long[] next = {messages, messages}; // the step session's next message, the append session's
             int least = Math.min(2_000, rounds);
-            String warmPayload = SharedRun.payloads(1).get(0);
+            String warmPayload = SessionSteps.payloads(1).get(0);
             int[] rawSeq = {0};
             JitWarmUp.Outcome warmed = JitWarmUp.run(least, rounds < 100 ? least : 40_000, i -> {
                 step(s, next[0]++);
@@ -124,12 +125,12 @@ final class StepParts {
                 raw.write("parts-raw", ++rawSeq[0], warmPayload);
             });
             out.printf(Locale.ROOT, "warm-up: %s%n", warmed.describe());
-            List<String> payloads = SharedRun.payloads(rounds);
+            List<String> payloads = SessionSteps.payloads(rounds);
             int rawBase = rawSeq[0];
             Samples[] wall = {new Samples(), new Samples(), new Samples(), new Samples(), new Samples()};
             Samples[] cpu = {new Samples(), new Samples(), new Samples(), new Samples(), new Samples()};
-            List<List<Event>> stepEvents = SharedRun.decided(next[0], rounds); // made first, as the raw floor's payloads are
-            List<List<Event>> appendEvents = SharedRun.decided(next[1], rounds);
+            List<List<Event>> stepEvents = SessionSteps.decided(next[0], rounds); // made first, as the raw floor's payloads are
+            List<List<Event>> appendEvents = SessionSteps.decided(next[1], rounds);
             // the command ids made first too: UUID.randomUUID reads /dev/urandom, some µs that the runtime's own ids do not cost
             List<String> commands = new ArrayList<>(rounds);
             for (int i = 0; i < rounds; i++) {

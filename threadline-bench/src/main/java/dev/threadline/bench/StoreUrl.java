@@ -1,7 +1,7 @@
 package dev.threadline.bench;
 
-import dev.threadline.core.InvalidInputException;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import dev.threadline.core.store.StateStore;
 import dev.threadline.store.sqlite.SqliteStateStore;
 import java.nio.file.Path;

@@ -1,15 +1,16 @@
 package dev.threadline.bench;
 
+import dev.threadline.bench.kit.BenchMessage;
+import dev.threadline.bench.kit.Contender;
+import dev.threadline.core.testkit.Codec;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.internal.json.RecordCodec;
-import dev.threadline.core.model.SessionConfig;
-import dev.threadline.core.internal.runtime.RawSteps;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.testkit.RawSteps;
 import dev.threadline.core.runtime.Session;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.state.State;
 import dev.threadline.core.store.StateStore;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -114,8 +115,8 @@ final class ThreadlineContender implements Contender {
     @Override
     public long serializedBytes(String session) {
         long bytes = 0;
-        for (StoredEvent e : runtime.defaultTenant().open(session).journal()) {
-            bytes += RecordCodec.encodeEvent(e.event()).getBytes(StandardCharsets.UTF_8).length;
+        for (StoredEvent e : runtime.defaultTenant().open(session).history().journal()) {
+            bytes += Codec.bytes(e.event()); // the stored form (testkit.Codec), not the wire JSON
         }
         return bytes;
     }

@@ -1,9 +1,12 @@
 package dev.threadline.bench;
 
+import dev.threadline.bench.kit.BenchMessage;
+import dev.threadline.bench.kit.Contender;
+import dev.threadline.bench.kit.SqliteFiles;
 import dev.threadline.core.llm.ScriptedModel;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.runtime.Session;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.skill.builtin.Builtins;
 import java.nio.file.Files;
 import java.nio.file.Path;

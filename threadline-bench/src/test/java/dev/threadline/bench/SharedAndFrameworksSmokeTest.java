@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.json.Json;
-import dev.threadline.store.tck.servers.PgServer;
-import dev.threadline.store.tck.servers.RedisProcess;
+import dev.threadline.harness.servers.PgServer;
+import dev.threadline.harness.servers.RedisProcess;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,7 @@ package dev.threadline.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.threadline.store.tck.servers.PgServer;
+import dev.threadline.harness.servers.PgServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -1,11 +1,11 @@
 package dev.threadline.cli;
 
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.context.ContextPolicy;
 import dev.threadline.core.llm.ChatModel;
 import dev.threadline.core.llm.ModelResolver;
-import dev.threadline.core.model.SessionConfig;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.skill.Skill;
 import dev.threadline.core.skill.builtin.Builtins;
 import dev.threadline.models.Models;

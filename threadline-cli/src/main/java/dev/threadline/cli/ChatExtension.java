@@ -1,6 +1,6 @@
 package dev.threadline.cli;
 
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.llm.ChatModel;
 import dev.threadline.core.skill.Skill;
 import java.util.List;

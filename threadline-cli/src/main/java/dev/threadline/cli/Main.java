@@ -1,6 +1,6 @@
 package dev.threadline.cli;
 
-import dev.threadline.core.ThreadlineException;
+import dev.threadline.core.error.ThreadlineException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

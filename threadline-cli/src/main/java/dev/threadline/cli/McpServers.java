@@ -1,6 +1,6 @@
 package dev.threadline.cli;
 
-import dev.threadline.core.ThreadlineException;
+import dev.threadline.core.error.ThreadlineException;
 import dev.threadline.core.skill.Skill;
 import dev.threadline.mcp.McpServer;
 import java.util.ArrayList;

@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Tenant;
-import dev.threadline.core.state.Checkpoint;
+import dev.threadline.core.event.Checkpoint;
 import dev.threadline.core.state.State;
 import dev.threadline.core.store.SessionSummary;
 import java.io.PrintWriter;
@@ -33,7 +33,7 @@ final class Printer {
         if (i.parentId() == null) {
             return "";
         }
-        String kind = tenant.find(i.id()).map(s -> s.events(i.parentSeq(), 1)).orElse(List.of()).stream()
+        String kind = tenant.find(i.id()).map(s -> s.history().events(i.parentSeq(), 1)).orElse(List.of()).stream()
                 .map(e -> e.event() instanceof Event.BranchCreated b ? b.reason() : "")
                 .filter(reason -> reason.startsWith("rewind") || reason.startsWith("fork"))
                 .map(reason -> reason.startsWith("rewind") ? "rewind" : "fork")

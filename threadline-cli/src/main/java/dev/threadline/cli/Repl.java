@@ -1,16 +1,16 @@
 package dev.threadline.cli;
 
-import dev.threadline.core.ThreadlineException;
+import dev.threadline.core.error.ThreadlineException;
 import dev.threadline.core.llm.ModelException;
 import dev.threadline.core.model.Message;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 
 import dev.threadline.core.json.Json;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.PendingApproval;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Tenant;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.runtime.TurnListener;
 import dev.threadline.core.runtime.TurnResult;
 import dev.threadline.core.state.Compaction;
@@ -180,7 +180,7 @@ final class Repl {
     private void turn(String text) throws IOException {
         int before = session.state().messages().size();
         Compaction compactionBefore = session.state().compaction();
-        TurnResult r = turnCommand(() -> session.submit(text, options()));
+        TurnResult r = turnCommand(() -> session.with(options()).submit(text));
         if (show(before + 1, compactionBefore, r)) {
             resolve();
         }
@@ -242,7 +242,7 @@ final class Repl {
             TurnResult r;
             try {
                 String answer = line;
-                r = turnCommand(() -> question ? session.answer(p.toolUseId(), answer, options()) : decide(p, answer));
+                r = turnCommand(() -> question ? session.with(options()).answer(p.toolUseId(), answer) : decide(p, answer));
             } catch (ThreadlineException e) {
                 stream.end();
                 error(e);
@@ -256,22 +256,22 @@ final class Repl {
 
     private TurnResult decide(PendingApproval p, String line) {
         if (line.equalsIgnoreCase("y") || line.equalsIgnoreCase("yes")) {
-            return session.approve(p.toolUseId(), null, options());
+            return session.with(options()).approve(p.toolUseId());
         }
         if (line.startsWith("e ")) {
-            return session.approve(p.toolUseId(), Json.parse(line.substring(2).strip(), "edited arguments"), options());
+            return session.with(options()).approve(p.toolUseId(), Json.parse(line.substring(2).strip(), "edited arguments"));
         }
         if (!line.matches("(?i)(n|no)(\\s.*)?")) {
-            throw new dev.threadline.core.InvalidInputException("answer", "'" + line + "' is none of y, n REASON, e JSON;"
+            throw new dev.threadline.core.error.InvalidInputException("answer", "'" + line + "' is none of y, n REASON, e JSON;"
                     + " a blank line leaves the call waiting");
         }
         String reason = line.replaceFirst("^(?i)(n|no)\\s*", "").strip();
-        return session.deny(p.toolUseId(), reason.isEmpty() ? "no reason given" : reason, options());
+        return session.with(options()).deny(p.toolUseId(), reason.isEmpty() ? "no reason given" : reason);
     }
 
     /** Streams the turn's text to the terminal when a person watches it (or --stream); piped runs print whole messages. */
     private CommandOptions options() {
-        return input.interactive() || streamPiped ? CommandOptions.streaming(stream.start()) : CommandOptions.NONE;
+        return input.interactive() || streamPiped ? CommandOptions.builder().listener(stream.start()).build() : CommandOptions.NONE;
     }
 
     /** Prints streamed text as "assistant: ..." lines, one per model call. Used by the turn's thread only. */
@@ -320,15 +320,15 @@ final class Repl {
             }
             case "/help" -> out.println(HELP);
             case "/history" -> Printer.history(out, session.state());
-            case "/checkpoints" -> Printer.checkpoints(out, session.checkpoints(), session.sideEffectsAfter(0));
+            case "/checkpoints" -> Printer.checkpoints(out, session.history().checkpoints(), session.history().sideEffectsAfter(0));
             case "/rewind" -> {
                 if (arg.isEmpty()) {
                     out.println("usage: /rewind SEQ (a seq that /checkpoints lists)");
                     return true;
                 }
-                Branching b = branching(arg, "/rewind");
+                BranchArgs b = BranchArgs.parse(arg, "/rewind");
                 Session old = session;
-                session = b.go(() -> old.rewind(b.seq(), b.options()));
+                session = b.go(() -> old.with(b.options()).rewind(b.seq()));
                 out.println("Rewound to seq " + b.seq() + ": now on branch " + session.id() + ". The old branch stays as "
                         + old.id() + " (/resume " + old.id() + " to go back).");
             }
@@ -337,9 +337,9 @@ final class Repl {
                     out.println("usage: /fork SEQ (a seq that /checkpoints lists)");
                     return true;
                 }
-                Branching b = branching(arg, "/fork");
+                BranchArgs b = BranchArgs.parse(arg, "/fork");
                 Session old = session;
-                session = b.go(() -> old.fork(b.seq(), null, b.options()));
+                session = b.go(() -> old.with(b.options()).fork(b.seq()));
                 out.println("Forked " + old.id() + " at seq " + b.seq() + " into " + session.id() + "; now on " + session.id() + ".");
             }
             case "/vars" -> {
@@ -384,40 +384,5 @@ final class Repl {
             }
         }
         return true;
-    }
-
-    /** A /rewind or /fork argument: {@code SEQ [--force]}. */
-    private record Branching(long seq, boolean force, String command) {
-        CommandOptions options() {
-            return force ? CommandOptions.acknowledgingEffects() : CommandOptions.NONE;
-        }
-
-        /** Runs the branch; a refusal over side effects says how to go anyway. */
-        Session go(java.util.function.Supplier<Session> branch) {
-            try {
-                return branch.get();
-            } catch (dev.threadline.core.UndoneEffectsException e) {
-                throw new dev.threadline.core.InvalidInputException("SEQ", "going back to seq " + seq + " cannot undo "
-                        + e.effects().size() + " side effect(s): " + String.join("; ", e.effects()) + ". Nothing was changed; "
-                        + command + " " + seq + " --force branches anyway");
-            }
-        }
-    }
-
-    private static Branching branching(String arg, String command) {
-        String[] words = arg.split("\\s+");
-        boolean force = words.length == 2 && words[1].equals("--force");
-        if (words.length > 2 || (words.length == 2 && !force)) {
-            throw new dev.threadline.core.InvalidInputException("SEQ", "usage: " + command + " SEQ [--force]");
-        }
-        return new Branching(seq(words[0]), force, command);
-    }
-
-    private static long seq(String arg) {
-        try {
-            return Long.parseLong(arg);
-        } catch (NumberFormatException e) {
-            throw new dev.threadline.core.InvalidInputException("SEQ", "'" + arg + "' is not a checkpoint seq; /checkpoints lists them");
-        }
     }
 }

@@ -76,7 +76,7 @@ final class SessionsCommand {
         @Override
         public Integer call() {
             return store.withRuntime(spec, (tl, out) -> {
-                for (StoredEvent e : tl.defaultTenant().open(id).journal()) {
+                for (StoredEvent e : tl.defaultTenant().open(id).history().journal()) {
                     out.println(RecordCodec.exportLine(e));
                 }
             });

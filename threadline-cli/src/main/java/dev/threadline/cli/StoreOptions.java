@@ -1,8 +1,8 @@
 package dev.threadline.cli;
 
-import dev.threadline.core.InvalidInputException;
-import dev.threadline.core.ThreadlineException;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.error.ThreadlineException;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.store.StateStore;
 import dev.threadline.core.store.StateStores;
 import java.io.PrintWriter;

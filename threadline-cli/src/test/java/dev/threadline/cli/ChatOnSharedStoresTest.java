@@ -2,11 +2,11 @@ package dev.threadline.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.threadline.store.tck.process.ChildProcess;
-import dev.threadline.store.tck.process.Line;
-import dev.threadline.store.tck.servers.PgServer;
-import dev.threadline.store.tck.servers.RedisClusterProcesses;
-import dev.threadline.store.tck.servers.RedisProcess;
+import dev.threadline.harness.process.ChildProcess;
+import dev.threadline.harness.process.Line;
+import dev.threadline.harness.servers.PgServer;
+import dev.threadline.harness.servers.RedisClusterProcesses;
+import dev.threadline.harness.servers.RedisProcess;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -7,12 +7,12 @@ import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.runtime.Session;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.state.TranscriptValidator;
 import dev.threadline.store.sqlite.SqliteStateStore;
-import dev.threadline.store.tck.process.ChildProcess;
-import dev.threadline.store.tck.process.Line;
-import dev.threadline.store.tck.process.Signals;
+import dev.threadline.harness.process.ChildProcess;
+import dev.threadline.harness.process.Line;
+import dev.threadline.harness.process.Signals;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -78,7 +78,7 @@ class ChatProcessTest {
             assertThat(answer.text()).contains("= 20");
             exit(c);
         }
-        List<StoredEvent> journal = read("c1", Session::journal);
+        List<StoredEvent> journal = read("c1", s -> s.history().journal());
         assertThat(journal).extracting(StoredEvent::event).filteredOn(Event.TurnInterrupted.class::isInstance).hasSize(1);
         assertThat(journal.get(journal.size() - 1).event()).as("the next turn completed").isInstanceOf(Event.TurnCompleted.class);
         List<Message> messages = messages("c1");

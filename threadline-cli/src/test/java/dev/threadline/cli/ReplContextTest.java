@@ -3,8 +3,8 @@ package dev.threadline.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.llm.ScriptedModel;
-import dev.threadline.core.model.SessionConfig;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.skill.builtin.Builtins;
 import dev.threadline.store.sqlite.SqliteStateStore;
 import java.io.ByteArrayInputStream;

@@ -18,8 +18,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import dev.threadline.store.tck.servers.PgServer;
-import dev.threadline.store.tck.servers.RedisProcess;
+import dev.threadline.harness.servers.PgServer;
+import dev.threadline.harness.servers.RedisProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

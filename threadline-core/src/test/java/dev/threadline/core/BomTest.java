@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** threadline-bom names every library module of the build, at the build's version, and nothing else. */
 class BomTest {
     /** Modules that are applications, not libraries: not in the BOM (examples: the runnable examples, behind -P examples). */
-    static final List<String> APPLICATIONS = List.of("threadline-cli", "threadline-bench", "threadline-bom", "examples");
+    static final List<String> APPLICATIONS = List.of("threadline-cli", "threadline-bench", "threadline-bom", "threadline-architecture", "examples");
 
     private static List<String> all(String text, String regex) {
         Matcher m = Pattern.compile(regex).matcher(text);

@@ -1,7 +1,5 @@
 package dev.threadline.langchain4j;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.Content;
@@ -9,7 +7,8 @@ import dev.langchain4j.data.message.ImageContent;
 import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
-import dev.threadline.core.json.Json;
+import dev.threadline.chatmemory.CallIds;
+import dev.threadline.chatmemory.ToolArguments;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.Role;
@@ -22,15 +21,11 @@ import java.util.stream.Collectors;
 
 /**
  * Maps LangChain4j messages to Threadline's and back. User: text and image URLs (a user name and
- * attributes are not kept). AI: thinking, text, tool requests (arguments kept as a JSON object, written
- * back compactly; text that is not a JSON object is kept verbatim under {@code _raw}, as
- * threadline-models does). Tool result: single or joined text and the error flag (an unknown flag
+ * attributes are not kept). AI: thinking, text, tool requests (arguments as {@link ToolArguments} keeps
+ * them, ids as {@link CallIds} maps them). Tool result: single or joined text and the error flag (an unknown flag
  * reads back as false). Stateless.
  */
 final class Messages {
-    /** The input key holding tool arguments that are not a JSON object (threadline-models uses the same). */
-    static final String RAW = "_raw";
-
     private Messages() {}
 
     static Message user(UserMessage u) {
@@ -61,7 +56,7 @@ final class Messages {
             if (r.name() == null || r.name().isBlank()) {
                 throw new IllegalArgumentException("a tool execution request without a name cannot be stored (id " + r.id() + ")");
             }
-            blocks.add(new ContentBlock.ToolUse(ids.apply(r.id()), r.name(), input(r.arguments())));
+            blocks.add(new ContentBlock.ToolUse(ids.apply(r.id()), r.name(), ToolArguments.toInput(r.arguments())));
         }
         return Message.assistant(blocks, ai.hasToolExecutionRequests() ? StopReason.TOOL_USE : StopReason.END_TURN, Usage.ZERO);
     }
@@ -98,36 +93,11 @@ final class Messages {
     }
 
     static ToolExecutionRequest toRequest(ContentBlock.ToolUse u) {
-        return ToolExecutionRequest.builder().id(CallIds.decode(u.id())).name(u.name()).arguments(arguments(u.input())).build();
+        return ToolExecutionRequest.builder().id(CallIds.decode(u.id())).name(u.name()).arguments(ToolArguments.toText(u.input())).build();
     }
 
     static ToolExecutionResultMessage toResult(String id, String toolName, String text, boolean error) {
         return ToolExecutionResultMessage.builder().id(id).toolName(toolName).text(text).isError(error).build();
-    }
-
-    /** Tool arguments as stored: a JSON object as it is, anything else (null, blank, invalid) verbatim under {@code _raw}. */
-    static JsonNode input(String arguments) {
-        JsonNode parsed = null;
-        if (arguments != null) {
-            try {
-                parsed = Json.mapper().readTree(arguments);
-            } catch (Exception e) {
-                parsed = null;
-            }
-        }
-        if (parsed != null && parsed.isObject() && !isRaw(parsed)) {
-            return parsed;
-        }
-        ObjectNode raw = Json.object();
-        return arguments == null ? raw.putNull(RAW) : raw.put(RAW, arguments);
-    }
-
-    static String arguments(JsonNode input) {
-        return isRaw(input) ? (input.get(RAW).isNull() ? null : input.get(RAW).asText()) : Json.write(input);
-    }
-
-    private static boolean isRaw(JsonNode input) {
-        return input.isObject() && input.size() == 1 && input.has(RAW) && (input.get(RAW).isTextual() || input.get(RAW).isNull());
     }
 
     private static String joined(Message m, Class<? extends ContentBlock> type) {

@@ -1,25 +1,21 @@
 package dev.threadline.langchain4j;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
-import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
+import dev.threadline.chatmemory.CallIds;
+import dev.threadline.chatmemory.MemoryStep;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.state.State;
-import dev.threadline.core.state.VariableScope;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -40,20 +36,18 @@ import java.util.Set;
  * is idle after every write. Pure: a function of the state and the wanted list.
  */
 final class Plan {
-    static final String TURN_REASON = "langchain4j chat memory update";
     /** The result text the memory records for a call left unanswered when the conversation moves on. */
     static final String NO_RESULT = "no result was recorded for this tool call";
 
     private final State state;
     private final View view;
-    private final List<Event> events = new ArrayList<>();
-    private final Map<String, JsonNode> vars = new LinkedHashMap<>(); // a null value removes
+    private final MemoryStep step;
     private final Set<String> batchIds = new HashSet<>();
-    private boolean messages;
 
     private Plan(State state, View view) {
         this.state = state;
         this.view = view;
+        this.step = new MemoryStep(state, Vars.LAYOUT);
     }
 
     /**
@@ -74,7 +68,7 @@ final class Plan {
      * @throws IllegalArgumentException when a message cannot be stored or a tool result answers no open call
      */
     static List<Event> append(State s, List<ChatMessage> added, boolean systemFirst) {
-        if (!s.variables().containsKey(Vars.PENDING) && s.variables().containsKey(Vars.START)
+        if (!s.variables().containsKey(Vars.LAYOUT.pendingVariable()) && s.variables().containsKey(Vars.LAYOUT.startVariable())
                 && added.stream().allMatch(m -> m instanceof UserMessage || m instanceof AiMessage a && !a.hasToolExecutionRequests())) {
             return plainAppend(added); // the common case costs the new messages only, not a read of the view
         }
@@ -112,24 +106,15 @@ final class Plan {
             events.add(m instanceof UserMessage u ? new Event.UserMessageReceived(Messages.user(u))
                     : new Event.AssistantMessageReceived(Messages.ai((AiMessage) m, id -> id)));
         }
-        events.add(new Event.TurnCompleted(TURN_REASON));
+        events.add(new Event.TurnCompleted(Vars.LAYOUT.turnReason()));
         return events;
     }
 
     /** The events that empty the view (none when it is empty); the history stays in the journal. */
     static List<Event> clear(State s) {
         View v = View.of(s);
-        Plan p = new Plan(s, v);
-        if (v.conversation().isEmpty() && v.systems().isEmpty()) {
-            return List.of();
-        }
-        if (s.contextStart() < s.messages().size()) {
-            p.events.add(new Event.Cleared());
-        }
-        p.dropPending();
-        p.vars.put(Vars.SYSTEM, null);
-        p.vars.put(Vars.START, Json.mapper().getNodeFactory().numberNode(s.messages().size()));
-        return p.finish();
+        boolean empty = v.conversation().isEmpty() && v.systems().isEmpty();
+        return new MemoryStep(s, Vars.LAYOUT).clear(empty, v.pending() == null ? 0 : v.pending().toolUses().size());
     }
 
     private static void closeOpenCalls(List<Unit> units) {
@@ -153,24 +138,26 @@ final class Plan {
     private List<Event> to(List<Unit> wanted) {
         List<Unit> conv = new ArrayList<>();
         List<Integer> sysBefore = new ArrayList<>();
-        List<SystemMessage> sysTexts = new ArrayList<>();
+        List<String> sysTexts = new ArrayList<>();
         for (Unit u : wanted) {
             if (u instanceof Unit.Sys sys) {
                 sysBefore.add(conv.size());
-                sysTexts.add(sys.message());
+                sysTexts.add(sys.message().text());
             } else {
                 conv.add(u);
             }
         }
         List<Unit> current = view.conversation();
         int n = current.size();
-        int k = n == 0 ? 0 : slide(current, conv);
+        boolean pending = view.pending() != null;
+        int k = n == 0 ? 0 : MemoryStep.slide(current, conv,
+                (i, a, b) -> i == n - 1 && pending ? ((Unit.Group) a).extendedBy(b) : a.equals(b));
         boolean rewrite = k < 0;
         int kept = rewrite ? 0 : n - k;
         int pos = state.messages().size();
         int newStart = kept == 0 ? pos : view.at().get(k);
         if (rewrite && state.contextStart() < pos) {
-            events.add(new Event.Cleared());
+            step.add(new Event.Cleared());
         }
         List<Integer> at = new ArrayList<>(conv.size());
         for (int j = 0; j < kept; j++) {
@@ -197,20 +184,18 @@ final class Plan {
             at.add(pos);
             switch (conv.get(j)) {
                 case Unit.Plain(UserMessage u) -> {
-                    events.add(new Event.UserMessageReceived(Messages.user(u)));
-                    messages = true;
+                    step.addMessage(new Event.UserMessageReceived(Messages.user(u)));
                     pos++;
                 }
                 case Unit.Plain(AiMessage a) -> {
-                    events.add(new Event.AssistantMessageReceived(Messages.ai(a, id -> id)));
-                    messages = true;
+                    step.addMessage(new Event.AssistantMessageReceived(Messages.ai(a, id -> id)));
                     pos++;
                 }
                 case Unit.Group g -> {
                     Message stored = Messages.ai(g.ai(), this::newId);
                     if (j == conv.size() - 1 && !g.complete()) {
                         stillPending = true;
-                        vars.put(Vars.PENDING, Json.tree(stored));
+                        step.set(Vars.LAYOUT.pendingVariable(), Json.tree(stored));
                         recordPendingResults(stored, Unit.Group.open(g.ai()), g);
                     } else {
                         commitGroup(stored, g);
@@ -221,43 +206,7 @@ final class Plan {
             }
         }
         int end = pos + (stillPending ? 2 : 0);
-        ArrayNode systems = Json.mapper().createArrayNode();
-        for (int i = 0; i < sysTexts.size(); i++) {
-            int before = sysBefore.get(i);
-            int abs = before < conv.size() ? at.get(before) : end;
-            systems.addObject().put("at", abs - newStart).put("text", sysTexts.get(i).text());
-        }
-        JsonNode oldSystems = state.variables().get(Vars.SYSTEM);
-        if (systems.isEmpty() ? oldSystems != null : !systems.equals(oldSystems)) {
-            vars.put(Vars.SYSTEM, systems.isEmpty() ? null : systems);
-        }
-        JsonNode oldStart = state.variables().get(Vars.START);
-        if (oldStart == null || oldStart.asInt() != newStart) {
-            vars.put(Vars.START, Json.mapper().getNodeFactory().numberNode(newStart));
-        }
-        return finish();
-    }
-
-    /** The smallest k such that the view from its k-th unit is a prefix of {@code conv}, or -1. */
-    private int slide(List<Unit> current, List<Unit> conv) {
-        int n = current.size();
-        boolean pending = view.pending() != null;
-        for (int k = 0; k < n; k++) {
-            int len = n - k;
-            if (len > conv.size()) {
-                continue;
-            }
-            boolean ok = true;
-            for (int i = 0; i < len && ok; i++) {
-                Unit a = current.get(k + i);
-                Unit b = conv.get(i);
-                ok = k + i == n - 1 && pending ? ((Unit.Group) a).extendedBy(b) : a.equals(b);
-            }
-            if (ok) {
-                return k;
-            }
-        }
-        return -1;
+        return step.place(newStart, sysBefore, sysTexts, at, end).finish();
     }
 
     private String newId(String id) {
@@ -267,14 +216,13 @@ final class Plan {
     }
 
     private void commitGroup(Message stored, Unit.Group g) {
-        events.add(new Event.AssistantMessageReceived(stored));
+        step.addMessage(new Event.AssistantMessageReceived(stored));
         List<ContentBlock.ToolUse> calls = stored.toolUses();
         for (int c = 0; c < calls.size(); c++) {
             ToolExecutionResultMessage r = g.results().get(c);
-            events.add(r == null ? new Event.ToolCallFailed(calls.get(c).id(), Vars.UNANSWERED)
+            step.add(r == null ? new Event.ToolCallFailed(calls.get(c).id(), Vars.UNANSWERED)
                     : new Event.ToolCallCompleted(calls.get(c).id(), r.text(), Boolean.TRUE.equals(r.isError())));
         }
-        messages = true;
     }
 
     private void recordPendingResults(Message stored, Unit.Group before, Unit.Group after) {
@@ -282,40 +230,15 @@ final class Plan {
         for (int c = 0; c < calls.size(); c++) {
             ToolExecutionResultMessage r = after.results().get(c);
             if (r != null && before.results().get(c) == null) {
-                vars.put(Vars.PENDING_RESULT + c, Json.tree(new ContentBlock.ToolResult(calls.get(c).id(), r.text(),
+                step.set(Vars.LAYOUT.pendingResultVariable(c), Json.tree(new ContentBlock.ToolResult(calls.get(c).id(), r.text(),
                         Boolean.TRUE.equals(r.isError()))));
             }
         }
     }
 
     private void dropPending() {
-        if (view.pending() == null) {
-            return;
+        if (view.pending() != null) {
+            step.dropPending(view.pending().toolUses().size());
         }
-        vars.putIfAbsent(Vars.PENDING, null);
-        for (int c = 0; c < view.pending().toolUses().size(); c++) {
-            if (state.variables().containsKey(Vars.PENDING_RESULT + c)) {
-                vars.putIfAbsent(Vars.PENDING_RESULT + c, null);
-            }
-        }
-    }
-
-    private List<Event> finish() {
-        Map<String, JsonNode> set = new HashMap<>();
-        List<String> removed = new ArrayList<>();
-        vars.forEach((name, value) -> {
-            if (value != null) {
-                set.put(name, value);
-            } else if (state.variables().containsKey(name)) {
-                removed.add(name);
-            }
-        });
-        if (!set.isEmpty() || !removed.isEmpty()) {
-            events.add(new Event.VariablesChanged(VariableScope.SESSION, set, removed));
-        }
-        if (messages) {
-            events.add(new Event.TurnCompleted(TURN_REASON));
-        }
-        return events;
     }
 }

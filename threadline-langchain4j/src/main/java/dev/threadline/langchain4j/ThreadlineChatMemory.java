@@ -5,8 +5,8 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.memory.ChatMemory;
-import dev.threadline.core.Require;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.error.Require;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Tenant;
 import java.util.ArrayList;
@@ -154,7 +154,7 @@ public final class ThreadlineChatMemory implements ChatMemory {
         /**
          * How many messages {@link #messages()} returns at most, system message included (default: all).
          *
-         * @throws dev.threadline.core.InvalidInputException when {@code max} is less than 1
+         * @throws dev.threadline.core.error.InvalidInputException when {@code max} is less than 1
          */
         public Builder maxMessages(int max) {
             Require.argument(max >= 1, "maxMessages", "must be at least 1, was " + max);

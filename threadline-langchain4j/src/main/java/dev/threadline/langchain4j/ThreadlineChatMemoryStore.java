@@ -2,7 +2,7 @@ package dev.threadline.langchain4j;
 
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.runtime.Tenant;
 import java.util.List;
 
@@ -60,14 +60,14 @@ public final class ThreadlineChatMemoryStore implements ChatMemoryStore {
     /**
      * Deletes the memory's session and its journal (nothing when there is none).
      *
-     * @throws dev.threadline.core.InvalidInputException when forks of the session depend on it
+     * @throws dev.threadline.core.error.InvalidInputException when forks of the session depend on it
      */
     @Override
     public void deleteMessages(Object memoryId) {
         sessions.find(memoryId).ifPresent(s -> {
             try {
                 sessions.tenant().delete(s.id());
-            } catch (dev.threadline.core.SessionNotFoundException gone) {
+            } catch (dev.threadline.core.error.SessionNotFoundException gone) {
                 // deleted by another caller meanwhile: the result is the same
             }
         });

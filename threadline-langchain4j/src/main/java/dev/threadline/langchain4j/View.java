@@ -3,6 +3,9 @@ package dev.threadline.langchain4j;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
+import dev.threadline.chatmemory.CallIds;
+import dev.threadline.chatmemory.MemoryLayout;
+import dev.threadline.chatmemory.SystemPlacement;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
@@ -14,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A memory's view of a session, as of one state: the transcript from {@link Vars#START}, then the pending
+ * A memory's view of a session, as of one state: the transcript from the view's start, then the pending
  * tool-call group, with the system messages placed among them. Immutable.
  *
  * @param start        the transcript index the view starts at
@@ -24,15 +27,12 @@ import java.util.Map;
  * @param pending      the pending group's AI message as stored, or null
  * @param state        the state this view was read from
  */
-record View(int start, List<Unit> conversation, List<Integer> at, List<Placed> systems, Message pending, State state) {
-
-    /** A system message placed before the transcript message at {@code offset} from the view's start. */
-    record Placed(int offset, SystemMessage message) {}
+record View(int start, List<Unit> conversation, List<Integer> at, List<SystemPlacement> systems, Message pending, State state) {
 
     static View of(State s) {
         Map<String, JsonNode> vars = s.variables();
         List<Message> transcript = s.messages();
-        int start = vars.containsKey(Vars.START) ? vars.get(Vars.START).asInt() : s.contextStart();
+        int start = Vars.LAYOUT.start(s);
         List<Unit> units = new ArrayList<>();
         List<Integer> at = new ArrayList<>();
         for (int i = start; i < transcript.size(); i++) {
@@ -53,11 +53,11 @@ record View(int start, List<Unit> conversation, List<Integer> at, List<Placed> s
             } // a tool message without its call before it (a view cut by hand) is not part of the view
         }
         Message pending = null;
-        if (vars.containsKey(Vars.PENDING)) {
-            pending = Json.convert(vars.get(Vars.PENDING), Message.class);
+        if (vars.containsKey(Vars.LAYOUT.pendingVariable())) {
+            pending = Json.convert(vars.get(Vars.LAYOUT.pendingVariable()), Message.class);
             List<ContentBlock.ToolResult> results = new ArrayList<>();
             for (int c = 0; c < pending.toolUses().size(); c++) {
-                JsonNode r = vars.get(Vars.PENDING_RESULT + c);
+                JsonNode r = vars.get(Vars.LAYOUT.pendingResultVariable(c));
                 if (r != null) {
                     results.add(Json.convert(r, ContentBlock.ToolResult.class));
                 }
@@ -65,15 +65,7 @@ record View(int start, List<Unit> conversation, List<Integer> at, List<Placed> s
             units.add(group(pending, results));
             at.add(transcript.size());
         }
-        List<Placed> systems = new ArrayList<>();
-        JsonNode sys = vars.get(Vars.SYSTEM);
-        if (sys != null) {
-            for (JsonNode p : sys) {
-                systems.add(new Placed(p.get("at").asInt(), SystemMessage.from(p.get("text").asText())));
-            }
-        }
-        return new View(start, Collections.unmodifiableList(units), Collections.unmodifiableList(at), List.copyOf(systems),
-                pending, s);
+        return new View(start, Collections.unmodifiableList(units), Collections.unmodifiableList(at), Vars.LAYOUT.systems(s), pending, s);
     }
 
     /** A group from an assistant message and the results recorded for it (unanswered-marker results left out). */
@@ -96,18 +88,7 @@ record View(int start, List<Unit> conversation, List<Integer> at, List<Placed> s
 
     /** The units in order, system messages included. */
     List<Unit> units() {
-        List<Unit> out = new ArrayList<>(conversation.size() + systems.size());
-        int s = 0;
-        for (int u = 0; u < conversation.size(); u++) {
-            while (s < systems.size() && start + systems.get(s).offset() <= at.get(u)) {
-                out.add(new Unit.Sys(systems.get(s++).message()));
-            }
-            out.add(conversation.get(u));
-        }
-        while (s < systems.size()) {
-            out.add(new Unit.Sys(systems.get(s++).message()));
-        }
-        return out;
+        return MemoryLayout.interleave(start, at, systems, conversation::get, text -> new Unit.Sys(SystemMessage.from(text)));
     }
 
     /** The view as LangChain4j messages. */

@@ -9,7 +9,7 @@ import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

@@ -2,8 +2,8 @@ package dev.threadline.langchain4j;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
-import dev.threadline.core.runtime.Threadline;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.Threadline;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 
 /** Shared helpers: a runtime on the in-memory store, and tool messages built the way AiServices builds them. */
 final class Fixtures {

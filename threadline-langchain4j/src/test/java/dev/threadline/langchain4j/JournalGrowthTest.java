@@ -12,10 +12,10 @@ import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.memory.chat.MessageWindowChatMemory;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.runtime.Session;
-import dev.threadline.core.runtime.Threadline;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -63,13 +63,13 @@ class JournalGrowthTest {
     }
 
     private static void assertGrowsByTheNewMessageOnly(Session session, java.util.function.Consumer<ChatMessage> add, int steps) {
-        List<StoredEvent> before = session.journal();
+        List<StoredEvent> before = session.history().journal();
         List<Long> growth = new ArrayList<>();
         for (int i = 0; i < steps; i++) {
             ChatMessage m = message(i);
-            long was = bytes(session.journal());
+            long was = bytes(session.history().journal());
             add.accept(m);
-            List<StoredEvent> now = session.journal();
+            List<StoredEvent> now = session.history().journal();
             assertThat(now.subList(0, before.size())).isEqualTo(before); // nothing written before changes
             long grew = bytes(now) - was;
             assertThat(grew).as("step %d", i).isLessThanOrEqualTo(ChatMessageSerializer.messageToJson(m).length() * 2L + CONSTANT);
@@ -96,13 +96,13 @@ class JournalGrowthTest {
         Session session = memory.session();
         List<Long> costs = new ArrayList<>();
         for (int i = 0; i < 60; i++) {
-            long was = bytes(session.journal());
+            long was = bytes(session.history().journal());
             ToolExecutionRequest c = call("c" + i, "calc", "{\"n\":" + (i % 10) + "}");
             memory.add(UserMessage.from("compute " + (i % 10)));
             memory.add(AiMessage.from(c));
             memory.add(result(c, "" + (i % 10)));
             memory.add(AiMessage.from("it is " + (i % 10)));
-            costs.add(bytes(session.journal()) - was);
+            costs.add(bytes(session.history().journal()) - was);
         }
         assertThat(costs.get(59)).isLessThanOrEqualTo(costs.get(5) + 16);
     }

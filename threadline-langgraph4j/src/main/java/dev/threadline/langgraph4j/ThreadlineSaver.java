@@ -1,9 +1,9 @@
 package dev.threadline.langgraph4j;
 
-import dev.threadline.core.Require;
+import dev.threadline.core.error.Require;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.state.VariableScope;
@@ -107,7 +107,7 @@ public final class ThreadlineSaver extends AbstractCheckpointSaver {
     private Fold caughtUp(Session session) {
         Fold f = folds.getOrDefault(session.id(), Fold.EMPTY);
         while (true) {
-            List<StoredEvent> events = session.events(f.seq(), PAGE);
+            List<StoredEvent> events = session.history().events(f.seq(), PAGE);
             f = f.plus(events, serializer);
             if (events.size() < PAGE) {
                 break;

@@ -5,11 +5,11 @@ import static org.bsc.langgraph4j.StateGraph.END;
 import static org.bsc.langgraph4j.StateGraph.START;
 import static org.bsc.langgraph4j.action.AsyncNodeAction.node_async;
 
+import dev.threadline.core.Threadline;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.runtime.Session;
-import dev.threadline.core.runtime.Threadline;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,9 +56,9 @@ class GrowthAndConcurrencyTest {
         Session session = tl.tenant("acme").open("long");
         List<Long> costs = new ArrayList<>();
         for (int i = 0; i < 300; i++) {
-            long was = bytes(session.journal());
+            long was = bytes(session.history().journal());
             app.invoke(Map.of("messages", "message number " + (1000 + i)), thread); // distinct: an appender channel drops repeats
-            costs.add(bytes(session.journal()) - was);
+            costs.add(bytes(session.history().journal()) - was);
         }
         assertThat(app.getState(thread).state().messages()).hasSize(301);
         long early = costs.subList(5, 30).stream().mapToLong(Long::longValue).max().orElseThrow();

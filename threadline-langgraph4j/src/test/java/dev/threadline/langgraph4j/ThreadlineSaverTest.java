@@ -6,9 +6,9 @@ import static org.bsc.langgraph4j.StateGraph.START;
 import static org.bsc.langgraph4j.action.AsyncEdgeAction.edge_async;
 import static org.bsc.langgraph4j.action.AsyncNodeAction.node_async;
 
+import dev.threadline.core.Threadline;
 import dev.threadline.core.runtime.Tenant;
-import dev.threadline.core.runtime.Threadline;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import java.util.List;
 import java.util.Map;
 import org.bsc.langgraph4j.CompileConfig;

@@ -1,7 +1,7 @@
 package dev.threadline.mcp;
 
-import dev.threadline.core.InvalidInputException;
-import dev.threadline.core.ThreadlineException;
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.error.ThreadlineException;
 import dev.threadline.core.skill.Skill;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;

@@ -131,6 +131,6 @@ class StdioServersTest {
     @Test
     void aCommandThatIsNoServerFailsToStartWithItsName() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> McpServer.stdio("nope", "node", List.of("-e", "process.exit(3)")))
-                .isInstanceOf(dev.threadline.core.ThreadlineException.class).hasMessageContaining("'nope'");
+                .isInstanceOf(dev.threadline.core.error.ThreadlineException.class).hasMessageContaining("'nope'");
     }
 }

@@ -1,6 +1,6 @@
 package dev.threadline.models;
 
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.llm.ChatModel;
 import dev.threadline.core.llm.ModelException;
 import dev.threadline.core.llm.ScriptedModel;

@@ -3,13 +3,14 @@ package dev.threadline.models;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.llm.ChatModel;
 import dev.threadline.core.llm.ChatRequest;
 import dev.threadline.core.llm.ModelException;
 import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.model.Message;
 import dev.threadline.models.anthropic.AnthropicChatModel;
+import dev.threadline.models.internal.ContextWindows;
 import dev.threadline.models.openai.OpenAiChatModel;
 import java.util.List;
 import java.util.Map;

@@ -1,12 +1,12 @@
 package dev.threadline.server;
 
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.json.Json;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Tenant;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.server.http.ApiException;
 import dev.threadline.server.http.JsonBody;
 import dev.threadline.server.keys.KeyStore;
@@ -84,8 +84,8 @@ final class Api {
 
     /** {@code options} with a command id: the caller's Idempotency-Key, or a new one (a turn is followed by its command id). */
     static CommandOptions withCommandId(CommandOptions options) {
-        return options.commandId() != null ? options : new CommandOptions("http-" + java.util.UUID.randomUUID(),
-                options.doubleTexting(), options.listener(), options.acknowledgeEffects());
+        return options.commandId().isPresent() ? options
+                : options.toBuilder().commandId("http-" + java.util.UUID.randomUUID()).build();
     }
 
     /** The request body as a JSON object with only {@code allowed} fields. */

@@ -43,7 +43,9 @@ final class CommandRoutes {
         JsonBody body = api.body(ctx, FORK);
         long seq = seq(body);
         api.sessionCounts.admit(api.tenant(ctx));
-        Session branch = s.fork(seq, body.string("id", 128), acknowledged(body, api.options(ctx)));
+        Session view = s.with(acknowledged(body, api.options(ctx)));
+        String newId = body.string("id", 128);
+        Session branch = newId == null ? view.fork(seq) : view.fork(seq, newId);
         created(ctx, branch);
     }
 
@@ -52,20 +54,20 @@ final class CommandRoutes {
         JsonBody body = api.body(ctx, REWIND);
         long seq = seq(body);
         api.sessionCounts.admit(api.tenant(ctx));
-        created(ctx, s.rewind(seq, acknowledged(body, api.options(ctx))));
+        created(ctx, s.with(acknowledged(body, api.options(ctx))).rewind(seq));
     }
 
     private void compact(Context ctx) {
         Session s = api.session(ctx);
         String focus = api.body(ctx, COMPACT).string("focus", api.limits().maxTextChars());
-        CompactionResult r = s.compact(focus, api.options(ctx));
+        CompactionResult r = s.with(api.options(ctx)).compact(focus);
         Api.send(ctx, 200, Json.tree(r));
     }
 
     private void clear(Context ctx) {
         Session s = api.session(ctx);
         api.body(ctx, NONE);
-        s.clear(api.options(ctx));
+        s.with(api.options(ctx)).clear();
         Api.send(ctx, 200, Views.state(s.id(), s.state()));
     }
 
@@ -78,7 +80,7 @@ final class CommandRoutes {
     }
 
     private static CommandOptions acknowledged(JsonBody body, CommandOptions options) {
-        return body.bool("acknowledgeEffects", false) ? options.withAcknowledgedEffects() : options;
+        return body.bool("acknowledgeEffects", false) ? options.toBuilder().acknowledgeEffects(true).build() : options;
     }
 
     private static long seq(JsonBody body) {

@@ -1,6 +1,6 @@
 package dev.threadline.server;
 
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.server.http.ApiException;
 import dev.threadline.server.http.JsonBody;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.threadline.server;
 
-import dev.threadline.core.ThreadlineException;
+import dev.threadline.core.error.ThreadlineException;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.runtime.Session;
@@ -49,7 +49,7 @@ final class EventRoutes {
         long cursor = after;
         try (SseStreams.Slot slot = api.streams.reserve(api.tenant(ctx).id()); SseStreams.Stream out = api.streams.open(ctx, true)) {
             while (!api.closing.get()) {
-                List<StoredEvent> batch = following ? s.awaitEvents(cursor, api.config.heartbeat()) : s.events(cursor, 1000);
+                List<StoredEvent> batch = following ? s.history().awaitEvents(cursor, api.config.heartbeat()) : s.history().events(cursor, 1000);
                 if (batch.isEmpty()) {
                     if (!following) {
                         return;

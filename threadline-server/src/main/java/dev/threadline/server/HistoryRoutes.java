@@ -37,7 +37,7 @@ final class HistoryRoutes {
             Session s = api.session(ctx);
             Query.only(ctx);
             long seq = Query.parse("seq", ctx.pathParam("seq"), 1, Api.MAX_SEQ);
-            Api.send(ctx, 200, Views.state(s.id(), s.stateAt(seq)));
+            Api.send(ctx, 200, Views.state(s.id(), s.history().stateAt(seq)));
         });
         r.get("/v1/sessions/{id}/export", this::export);
     }
@@ -47,7 +47,7 @@ final class HistoryRoutes {
         Query.only(ctx, "limit", "cursor");
         int limit = (int) Query.integer(ctx, "limit", 1, 1000, 100);
         long after = Query.integer(ctx, "cursor", 0, Api.MAX_SEQ, 0);
-        Api.send(ctx, 200, Views.page(s.checkpoints(PageRequest.after(after, limit)), Views::checkpoint));
+        Api.send(ctx, 200, Views.page(s.history().checkpoints(PageRequest.after(after, limit)), Views::checkpoint));
     }
 
     private void export(Context ctx) throws IOException {
@@ -59,7 +59,7 @@ final class HistoryRoutes {
         OutputStream out = ctx.res().getOutputStream();
         long cursor = 0;
         while (true) {
-            List<StoredEvent> page = s.events(cursor, EXPORT_PAGE);
+            List<StoredEvent> page = s.history().events(cursor, EXPORT_PAGE);
             for (StoredEvent e : page) {
                 out.write((Json.write(Views.event(e)) + "\n").getBytes(StandardCharsets.UTF_8));
                 cursor = e.seq();

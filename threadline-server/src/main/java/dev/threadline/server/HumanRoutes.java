@@ -3,7 +3,7 @@ package dev.threadline.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
@@ -92,7 +92,7 @@ final class HumanRoutes {
                 if (arguments != null && !arguments.isObject()) {
                     throw ApiException.invalid("arguments", "must be an object: the call's edited arguments");
                 }
-                turns.answer(ctx, s, options, o -> api.turns.run(tenant, s, o, refused(() -> s.approve(toolUseId, arguments, o))));
+                turns.answer(ctx, s, options, o -> api.turns.run(tenant, s, o, refused(() -> arguments == null ? s.with(o).approve(toolUseId) : s.with(o).approve(toolUseId, arguments))));
             }
             case "deny" -> {
                 if (arguments != null) {
@@ -101,7 +101,7 @@ final class HumanRoutes {
                 if (reason == null || reason.isBlank()) {
                     throw ApiException.invalid("reason", "is required to deny: the model reads it as the call's error result");
                 }
-                turns.answer(ctx, s, options, o -> api.turns.run(tenant, s, o, refused(() -> s.deny(toolUseId, reason, o))));
+                turns.answer(ctx, s, options, o -> api.turns.run(tenant, s, o, refused(() -> s.with(o).deny(toolUseId, reason))));
             }
             default -> throw ApiException.invalid("decision", "must be \"approve\" or \"deny\"");
         }
@@ -116,7 +116,7 @@ final class HumanRoutes {
             throw ApiException.invalid("text", "must not be blank");
         }
         var options = api.options(ctx);
-        turns.answer(ctx, s, options, o -> api.turns.run(tenant, s, o, refused(() -> s.answer(toolUseId, text, o))));
+        turns.answer(ctx, s, options, o -> api.turns.run(tenant, s, o, refused(() -> s.with(o).answer(toolUseId, text))));
     }
 
     private void edit(Context ctx) {
@@ -136,7 +136,7 @@ final class HumanRoutes {
             Edit e = edit(item);
             edits.add(e);
         }
-        Commit c = s.edit(author, reason, edits, api.options(ctx));
+        Commit c = s.with(api.options(ctx)).edit(author, reason, edits);
         Api.send(ctx, 200, Views.state(s.id(), c.state()));
     }
 

@@ -53,7 +53,7 @@ final class RunningTurns {
 
     /** Queues a turn on {@code session} (the runtime runs it on its own thread) and tracks it until it ends. */
     CompletableFuture<TurnResult> start(String tenant, Session session, String text, CommandOptions options) {
-        return track(tenant, session, options, () -> session.submitAsync(text, options));
+        return track(tenant, session, options, () -> session.with(options).async().submit(text));
     }
 
     /**
@@ -76,7 +76,7 @@ final class RunningTurns {
 
     private CompletableFuture<TurnResult> track(String tenant, Session session, CommandOptions options,
                                                 Supplier<CompletableFuture<TurnResult>> begin) {
-        String key = key(tenant, session.id(), Objects.requireNonNull(options.commandId(), "command id"));
+        String key = key(tenant, session.id(), options.commandId().orElseThrow());
         CompletableFuture<TurnResult> started = new CompletableFuture<>();
         Running r = new Running(session, tenant, started);
         Running earlier = byCommand.putIfAbsent(key, r);

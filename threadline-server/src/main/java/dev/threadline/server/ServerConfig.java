@@ -1,7 +1,7 @@
 package dev.threadline.server;
 
 import dev.threadline.core.llm.ModelResolver;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.skill.Skill;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,10 +1,10 @@
 package dev.threadline.server;
 
-import dev.threadline.core.CommandConflictException;
+import dev.threadline.core.error.CommandConflictException;
 import dev.threadline.core.context.ContextPolicy;
-import dev.threadline.core.model.DoubleTexting;
-import dev.threadline.core.model.SessionConfig;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.DoubleTexting;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.NewSession;
 import dev.threadline.core.runtime.Session;
@@ -53,8 +53,9 @@ final class SessionRoutes {
         JsonBody body = api.body(ctx, CREATE);
         CommandOptions options = api.options(ctx);
         String id = body.string("id", 128);
-        if (id == null && options.commandId() != null) {
-            id = idFor(options.commandId()); // a retry must name the same session for the core to recognise it
+        String key = options.commandId().orElse(null);
+        if (id == null && key != null) {
+            id = idFor(key); // a retry must name the same session for the core to recognise it
         }
         Long ttl = body.integer("ttlSeconds", 1, 100L * 365 * 24 * 3600);
         String user = body.string("userId", 128);
@@ -64,16 +65,16 @@ final class SessionRoutes {
         NewSession ns = new NewSession(id, user, config(body.object("config", CONFIG), l, api.config.sessionDefaults()),
                 body.stringMap("metadata", l.maxMetadataPairs(), l.maxValueChars()), ttl == null ? null : Duration.ofSeconds(ttl));
         Tenant tenant = api.tenant(ctx);
-        if (options.commandId() != null) {
-            if (!api.keys.claimCreate(tenant.id(), options.commandId(), SessionInfo.checkId(id, "id"))) {
-                throw new CommandConflictException(id, options.commandId(), "creating another session", "creating this one");
+        if (key != null) {
+            if (!api.keys.claimCreate(tenant.id(), key, SessionInfo.checkId(id, "id"))) {
+                throw new CommandConflictException(id, key, "creating another session", "creating this one");
             }
         }
-        boolean retry = options.commandId() != null && id != null && tenant.find(id).isPresent();
+        boolean retry = key != null && id != null && tenant.find(id).isPresent();
         if (!retry) {
             api.sessionCounts.admit(tenant);
         }
-        Session s = tenant.create(ns, options);
+        Session s = tenant.with(options).create(ns);
         if (!retry) {
             api.sessionCounts.created(tenant.id());
         }
@@ -100,7 +101,7 @@ final class SessionRoutes {
         DoubleTexting doubleTexting;
         try {
             doubleTexting = strategy == null ? null : DoubleTexting.fromWire(strategy);
-        } catch (dev.threadline.core.InvalidInputException e) {
+        } catch (dev.threadline.core.error.InvalidInputException e) {
             throw ApiException.invalid(c.prefix() + "doubleTexting", "must be one of enqueue, reject, interrupt, rollback");
         }
         return new SessionConfig(model != null ? model : config.model(), prompt != null ? prompt : config.systemPrompt(),

@@ -3,7 +3,7 @@ package dev.threadline.server;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.llm.ModelResolver;
 import dev.threadline.core.llm.ScriptedModel;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.skill.Skill;
 import dev.threadline.core.skill.builtin.Builtins;
 import dev.threadline.core.skill.builtin.ListFilesSkill;
@@ -55,8 +55,8 @@ public final class ThreadlineServer implements AutoCloseable {
      * Opens the store, creates a key for tenant {@code default} when the store has no valid key, and
      * starts listening.
      *
-     * @throws dev.threadline.core.StorageException when the store cannot be opened
-     * @throws dev.threadline.core.InvalidInputException when the store URL names no known kind of store
+     * @throws dev.threadline.core.error.StorageException when the store cannot be opened
+     * @throws dev.threadline.core.error.InvalidInputException when the store URL names no known kind of store
      * @throws IllegalStateException                when the port cannot be bound
      */
     public static ThreadlineServer start(ServerConfig config) {

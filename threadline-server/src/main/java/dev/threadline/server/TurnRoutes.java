@@ -1,10 +1,10 @@
 package dev.threadline.server;
 
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.json.Json;
-import dev.threadline.core.model.DoubleTexting;
+import dev.threadline.core.session.DoubleTexting;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.TurnListener;
@@ -63,7 +63,7 @@ final class TurnRoutes {
         CommandOptions options = api.options(ctx);
         if (strategy != null) {
             try {
-                options = options.withDoubleTexting(DoubleTexting.fromWire(strategy));
+                options = options.toBuilder().doubleTexting(DoubleTexting.fromWire(strategy)).build();
             } catch (InvalidInputException e) {
                 throw ApiException.invalid("strategy", "must be one of enqueue, reject, interrupt, rollback");
             }
@@ -89,7 +89,7 @@ final class TurnRoutes {
             return;
         }
         try (SseStreams.Slot slot = api.streams.reserve(api.tenant(ctx).id())) {
-            new TurnStream(ctx, s, cmd.commandId(), s.state().seq()).run(cmd, command);
+            new TurnStream(ctx, s, cmd.commandId().orElseThrow(), s.state().seq()).run(cmd, command);
         }
     }
 
@@ -138,7 +138,7 @@ final class TurnRoutes {
         }
 
         void run(CommandOptions cmd, Function<CommandOptions, CompletableFuture<TurnResult>> command) throws IOException {
-            CompletableFuture<TurnResult> turn = command.apply(cmd.withListener(new TurnListener() {
+            CompletableFuture<TurnResult> turn = command.apply(cmd.toBuilder().listener(new TurnListener() {
                 @Override
                 public void onTextDelta(TextDelta d) {
                     if (!gone) {
@@ -154,7 +154,7 @@ final class TurnRoutes {
                         queue.add(new Item.ToolDelta(d));
                     }
                 }
-            }));
+            }).build());
             Thread reader = Thread.ofVirtual().name("threadline-turn-stream-" + s.id()).start(() -> follow(turn));
             SseStreams.Stream out = null;
             try {
@@ -212,7 +212,7 @@ final class TurnRoutes {
             synchronized (order) {
                 List<StoredEvent> batch;
                 do {
-                    batch = s.events(cursor, 1_000);
+                    batch = s.history().events(cursor, 1_000);
                     drain(batch);
                 } while (batch.size() == 1_000);
             }
@@ -258,7 +258,7 @@ final class TurnRoutes {
                             return;
                         }
                     }
-                    drain(s.awaitEvents(cursor(), POLL));
+                    drain(s.history().awaitEvents(cursor(), POLL));
                 }
             } catch (RuntimeException e) {
                 if (!gone) {

@@ -55,7 +55,7 @@ class CompatSdkTest {
             }
         }
         ServerConfig config = ServerConfig.of(dir.resolve("threadline.db")).withPort(0).withModels(models())
-                .withSessionDefaults(dev.threadline.core.model.SessionConfig.DEFAULT.withSystemPrompt(DEFAULT_PROMPT));
+                .withSessionDefaults(dev.threadline.core.session.SessionConfig.DEFAULT.withSystemPrompt(DEFAULT_PROMPT));
         try (TestServer server = new TestServer(config)) {
             String other = server.server.keys().create("other-tenant").secret();
             Run tests = run(List.of(node, "--test", "--test-reporter=tap", "langgraph.test.mjs", "openai.test.mjs"),

@@ -3,8 +3,8 @@ package dev.threadline.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.InvalidInputException;
-import dev.threadline.core.model.DoubleTexting;
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.session.DoubleTexting;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.threadline.core.model.Message;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.NewSession;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Tenant;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.skill.builtin.Builtins;
 import dev.threadline.core.state.Edit;
 import dev.threadline.store.sqlite.SqliteStateStore;
@@ -153,7 +153,7 @@ class InspectorBrowserTest {
                     String text = "message " + n + (n % 7 == 0 ? ": a longer one,\nover two lines, " + "so rows differ in height. ".repeat(n % 5 + 1) : "");
                     edits.add(Edit.append(n % 2 == 0 ? Message.user(text) : Message.assistantText(text)));
                 }
-                big.edit("seed", "step " + step, edits, CommandOptions.NONE);
+                big.edit("seed", "step " + step, edits);
             }
             t.create(new NewSession("approve-me", "ana", SessionConfig.DEFAULT.withRequireApproval(List.of("calculate")),
                     Map.of("topic", "approvals"), null));

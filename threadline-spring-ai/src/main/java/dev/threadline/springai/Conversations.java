@@ -1,23 +1,19 @@
 package dev.threadline.springai;
 
-import dev.threadline.core.Require;
-import dev.threadline.core.SessionExistsException;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.chatmemory.SessionIds;
+import dev.threadline.core.error.Require;
+import dev.threadline.core.error.SessionExistsException;
 import dev.threadline.core.runtime.NewSession;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.SessionFilter;
 import dev.threadline.core.runtime.Tenant;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.store.Page;
 import dev.threadline.core.store.SessionSummary;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Pattern;
 
 /**
  * The sessions of conversations in one tenant: the conversation id when it is a valid session id, else
@@ -29,7 +25,6 @@ record Conversations(Tenant tenant, SessionConfig config) {
     static final String ADAPTER_KEY = "adapter";
     static final String ADAPTER = "spring-ai";
     static final String CONVERSATION_KEY = "conversation";
-    private static final Pattern VALID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:@-]{0,127}");
 
     Conversations {
         Require.nonNull(tenant, "tenant");
@@ -37,15 +32,7 @@ record Conversations(Tenant tenant, SessionConfig config) {
     }
 
     static String sessionId(String conversationId) {
-        if (VALID.matcher(conversationId).matches()) {
-            return conversationId;
-        }
-        try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(conversationId.getBytes(StandardCharsets.UTF_8));
-            return "spring-ai-" + HexFormat.of().formatHex(hash, 0, 16);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JDK", e);
-        }
+        return SessionIds.of(conversationId, "spring-ai-");
     }
 
     Optional<Session> find(String conversationId) {

@@ -1,5 +1,6 @@
 package dev.threadline.springai;
 
+import dev.threadline.chatmemory.CallIds;
 import dev.threadline.core.model.Message;
 
 /**

@@ -1,18 +1,16 @@
 package dev.threadline.springai;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.threadline.chatmemory.CallIds;
+import dev.threadline.chatmemory.MemoryStep;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.Role;
 import dev.threadline.core.state.State;
-import dev.threadline.core.state.VariableScope;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,20 +25,17 @@ import java.util.Set;
  * write. System messages are one session variable, written when they change. Pure.
  */
 final class Plan {
-    static final String TURN_REASON = "spring-ai chat memory update";
-
     private final State state;
     private final View view;
-    private final List<Event> events = new ArrayList<>();
-    private final Map<String, JsonNode> vars = new LinkedHashMap<>(); // a null value removes
+    private final MemoryStep step;
     private final Set<String> batchIds = new HashSet<>();
-    private boolean messages;
     private Message open; // an assistant message with calls, stored ids, not yet in the journal
     private boolean openIsPending; // whether {@code open} is the view's pending message unchanged
 
     private Plan(State state, View view) {
         this.state = state;
         this.view = view;
+        this.step = new MemoryStep(state, Vars.LAYOUT);
     }
 
     /**
@@ -69,15 +64,15 @@ final class Plan {
                 conv.add(inCallOrder(((Item.Msg) it).message(), conv.isEmpty() ? null : conv.getLast()));
             }
         }
-        List<Item.Msg> current = view.conversation();
+        List<Message> current = view.conversation().stream().map(Item.Msg::message).toList();
         int n = current.size();
-        int k = n == 0 ? 0 : slide(current, conv);
+        int k = n == 0 ? 0 : MemoryStep.slide(current, conv, MemoryStep.Matcher.equal());
         boolean rewrite = k < 0;
         int kept = rewrite ? 0 : n - k;
         int pos = state.messages().size();
         int newStart = kept == 0 ? pos : view.at().get(k);
         if (rewrite && state.contextStart() < pos) {
-            events.add(new Event.Cleared());
+            step.add(new Event.Cleared());
         }
         if (view.pending() != null) {
             view.pending().toolUses().forEach(u -> batchIds.add(u.id()));
@@ -85,7 +80,7 @@ final class Plan {
                 open = view.pending();
                 openIsPending = true;
             } else {
-                vars.put(Vars.PENDING, null);
+                step.set(Vars.LAYOUT.pendingVariable(), null);
             }
         }
         List<Integer> at = new ArrayList<>(conv.size());
@@ -110,12 +105,10 @@ final class Plan {
             }
             at.add(pos);
             if (m.role() == Role.USER) {
-                events.add(new Event.UserMessageReceived(m));
-                messages = true;
+                step.addMessage(new Event.UserMessageReceived(m));
                 pos++;
             } else if (m.toolUses().isEmpty()) {
-                events.add(new Event.AssistantMessageReceived(m));
-                messages = true;
+                step.addMessage(new Event.AssistantMessageReceived(m));
                 pos++;
             } else {
                 open = withStoredIds(m);
@@ -123,24 +116,10 @@ final class Plan {
             }
         }
         if (open != null && !openIsPending) {
-            vars.put(Vars.PENDING, Json.tree(open));
+            step.set(Vars.LAYOUT.pendingVariable(), Json.tree(open));
         }
         int end = pos + (open != null ? 2 : 0);
-        ArrayNode systems = Json.mapper().createArrayNode();
-        for (int i = 0; i < sysTexts.size(); i++) {
-            int before = sysBefore.get(i);
-            int abs = before < conv.size() ? at.get(before) : end;
-            systems.addObject().put("at", abs - newStart).put("text", sysTexts.get(i));
-        }
-        JsonNode oldSystems = state.variables().get(Vars.SYSTEM);
-        if (systems.isEmpty() ? oldSystems != null : !systems.equals(oldSystems)) {
-            vars.put(Vars.SYSTEM, systems.isEmpty() ? null : systems);
-        }
-        JsonNode oldStart = state.variables().get(Vars.START);
-        if (oldStart == null || oldStart.asInt() != newStart) {
-            vars.put(Vars.START, Json.mapper().getNodeFactory().numberNode(newStart));
-        }
-        return finish();
+        return step.place(newStart, sysBefore, sysTexts, at, end).finish();
     }
 
     /** A tool message's results in the order of the calls of the assistant message before it. */
@@ -157,25 +136,6 @@ final class Plan {
     private static int rank(List<String> order, String id) {
         int i = order.indexOf(id);
         return i < 0 ? Integer.MAX_VALUE : i;
-    }
-
-    /** The smallest k such that the view from its k-th message is a prefix of {@code conv}, or -1. */
-    private static int slide(List<Item.Msg> current, List<Message> conv) {
-        int n = current.size();
-        for (int k = 0; k < n; k++) {
-            int len = n - k;
-            if (len > conv.size()) {
-                continue;
-            }
-            boolean ok = true;
-            for (int i = 0; i < len && ok; i++) {
-                ok = current.get(k + i).message().equals(conv.get(i));
-            }
-            if (ok) {
-                return k;
-            }
-        }
-        return -1;
     }
 
     private Message withStoredIds(Message m) {
@@ -195,7 +155,7 @@ final class Plan {
 
     /** Writes the open assistant message and its results: those in {@code response}, the rest unanswered. */
     private void commitOpen(Message response) {
-        events.add(new Event.AssistantMessageReceived(open));
+        step.addMessage(new Event.AssistantMessageReceived(open));
         Map<String, ContentBlock.ToolResult> byNeutralId = new HashMap<>();
         if (response != null) {
             for (ContentBlock.ToolResult r : response.toolResults()) {
@@ -206,7 +166,7 @@ final class Plan {
         }
         for (ContentBlock.ToolUse u : open.toolUses()) {
             ContentBlock.ToolResult r = byNeutralId.remove(CallIds.neutral(CallIds.decode(u.id())));
-            events.add(r == null ? new Event.ToolCallFailed(u.id(), Vars.UNANSWERED)
+            step.add(r == null ? new Event.ToolCallFailed(u.id(), Vars.UNANSWERED)
                     : new Event.ToolCallCompleted(u.id(), r.content(), r.isError()));
         }
         if (!byNeutralId.isEmpty()) {
@@ -214,29 +174,9 @@ final class Plan {
                     + " that the assistant message before it did not make");
         }
         if (openIsPending) {
-            vars.put(Vars.PENDING, null);
+            step.set(Vars.LAYOUT.pendingVariable(), null);
         }
         open = null;
         openIsPending = false;
-        messages = true;
-    }
-
-    private List<Event> finish() {
-        Map<String, JsonNode> set = new HashMap<>();
-        List<String> removed = new ArrayList<>();
-        vars.forEach((name, value) -> {
-            if (value != null) {
-                set.put(name, value);
-            } else if (state.variables().containsKey(name)) {
-                removed.add(name);
-            }
-        });
-        if (!set.isEmpty() || !removed.isEmpty()) {
-            events.add(new Event.VariablesChanged(VariableScope.SESSION, set, removed));
-        }
-        if (messages) {
-            events.add(new Event.TurnCompleted(TURN_REASON));
-        }
-        return events;
     }
 }

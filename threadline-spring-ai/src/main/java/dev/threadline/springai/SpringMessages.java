@@ -1,11 +1,9 @@
 package dev.threadline.springai;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.threadline.core.json.Json;
+import dev.threadline.chatmemory.CallIds;
+import dev.threadline.chatmemory.ToolArguments;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
-import dev.threadline.core.model.Role;
 import dev.threadline.core.model.StopReason;
 import dev.threadline.core.model.Usage;
 import java.util.ArrayList;
@@ -19,14 +17,11 @@ import org.springframework.ai.chat.messages.UserMessage;
 
 /**
  * Maps Spring AI messages to Threadline's and back. User and system: text. Assistant: text and tool
- * calls (arguments kept as a JSON object, written back compactly; text that is not a JSON object is
- * kept verbatim under {@code _raw}, as threadline-models does; the call type reads back as
- * {@code function}). Tool response: one Threadline tool message, a result per response (the tool name
+ * calls (arguments as {@link ToolArguments} keeps them, ids as {@link CallIds} maps them; the call type
+ * reads back as {@code function}). Tool response: one Threadline tool message, a result per response (the tool name
  * reads back from its call). Metadata beyond the message type and media are not kept. Stateless.
  */
 final class SpringMessages {
-    static final String RAW = "_raw";
-
     private SpringMessages() {}
 
     static Item toItem(org.springframework.ai.chat.messages.Message m) {
@@ -61,7 +56,7 @@ final class SpringMessages {
             if (c.name() == null || c.name().isBlank()) {
                 throw new IllegalArgumentException("a tool call without a name cannot be stored (id " + c.id() + ")");
             }
-            blocks.add(new ContentBlock.ToolUse(ids.apply(c.id()), c.name(), input(c.arguments())));
+            blocks.add(new ContentBlock.ToolUse(ids.apply(c.id()), c.name(), ToolArguments.toInput(c.arguments())));
         }
         return Message.assistant(blocks, a.hasToolCalls() ? StopReason.TOOL_USE : StopReason.END_TURN, Usage.ZERO);
     }
@@ -73,7 +68,7 @@ final class SpringMessages {
             case SYSTEM -> new SystemMessage(m.text());
             case ASSISTANT -> AssistantMessage.builder().content(hasText(m) ? m.text() : null)
                     .toolCalls(m.toolUses().stream().map(u -> new AssistantMessage.ToolCall(CallIds.decode(u.id()), "function", u.name(),
-                            arguments(u.input()))).toList())
+                            ToolArguments.toText(u.input()))).toList())
                     .build();
             case TOOL -> ToolResponseMessage.builder().responses(m.toolResults().stream()
                     .map(r -> new ToolResponseMessage.ToolResponse(CallIds.decode(r.toolUseId()), nameOf(calls, r.toolUseId()), r.content()))
@@ -94,29 +89,5 @@ final class SpringMessages {
             }
         }
         return null;
-    }
-
-    static JsonNode input(String arguments) {
-        JsonNode parsed = null;
-        if (arguments != null) {
-            try {
-                parsed = Json.mapper().readTree(arguments);
-            } catch (Exception e) {
-                parsed = null;
-            }
-        }
-        if (parsed != null && parsed.isObject() && !isRaw(parsed)) {
-            return parsed;
-        }
-        ObjectNode raw = Json.object();
-        return arguments == null ? raw.putNull(RAW) : raw.put(RAW, arguments);
-    }
-
-    static String arguments(JsonNode input) {
-        return isRaw(input) ? (input.get(RAW).isNull() ? null : input.get(RAW).asText()) : Json.write(input);
-    }
-
-    private static boolean isRaw(JsonNode input) {
-        return input.isObject() && input.size() == 1 && input.has(RAW) && (input.get(RAW).isTextual() || input.get(RAW).isNull());
     }
 }

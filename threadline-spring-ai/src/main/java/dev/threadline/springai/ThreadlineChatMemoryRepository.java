@@ -1,7 +1,7 @@
 package dev.threadline.springai;
 
-import dev.threadline.core.SessionNotFoundException;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.error.SessionNotFoundException;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.runtime.Tenant;
 import java.util.List;
 import org.springframework.ai.chat.memory.ChatMemoryRepository;
@@ -79,7 +79,7 @@ public final class ThreadlineChatMemoryRepository implements ChatMemoryRepositor
      * Deletes the conversation's session and its journal (nothing when there is none).
      *
      * @throws IllegalArgumentException                  when the id is null or empty
-     * @throws dev.threadline.core.InvalidInputException when forks of the session depend on it
+     * @throws dev.threadline.core.error.InvalidInputException when forks of the session depend on it
      */
     @Override
     public void deleteByConversationId(String conversationId) {

@@ -1,6 +1,9 @@
 package dev.threadline.springai;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.chatmemory.CallIds;
+import dev.threadline.chatmemory.MemoryLayout;
+import dev.threadline.chatmemory.SystemPlacement;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
@@ -13,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A conversation's view of a session as of one state: the transcript from {@link Vars#START} (a view may
+ * A conversation's view of a session as of one state: the transcript from the view's start (a view may
  * start at a tool message whose calls a window evicted), then the pending assistant message, with the
  * system messages placed among them. Results recorded as {@link Vars#UNANSWERED} are not part of it.
  * Immutable.
@@ -25,15 +28,13 @@ import java.util.Map;
  * @param systems      the system messages with their offsets from {@code start}
  * @param pending      the pending assistant message as stored, or null
  */
-record View(int start, List<Item.Msg> conversation, List<Message> stored, List<Integer> at, List<Placed> systems, Message pending) {
-
-    /** A system message placed before the transcript message at {@code offset} from the view's start. */
-    record Placed(int offset, String text) {}
+record View(int start, List<Item.Msg> conversation, List<Message> stored, List<Integer> at, List<SystemPlacement> systems,
+            Message pending) {
 
     static View of(State s) {
         Map<String, JsonNode> vars = s.variables();
         List<Message> transcript = s.messages();
-        int start = vars.containsKey(Vars.START) ? vars.get(Vars.START).asInt() : s.contextStart();
+        int start = Vars.LAYOUT.start(s);
         List<Item.Msg> items = new ArrayList<>();
         List<Message> stored = new ArrayList<>();
         List<Integer> at = new ArrayList<>();
@@ -51,20 +52,14 @@ record View(int start, List<Item.Msg> conversation, List<Message> stored, List<I
             stored.add(m);
             at.add(i);
         }
-        Message pending = vars.containsKey(Vars.PENDING) ? Json.convert(vars.get(Vars.PENDING), Message.class) : null;
+        String pendingVariable = Vars.LAYOUT.pendingVariable();
+        Message pending = vars.containsKey(pendingVariable) ? Json.convert(vars.get(pendingVariable), Message.class) : null;
         if (pending != null) {
             items.add(new Item.Msg(neutral(pending)));
             stored.add(pending);
             at.add(transcript.size());
         }
-        List<Placed> systems = new ArrayList<>();
-        JsonNode sys = vars.get(Vars.SYSTEM);
-        if (sys != null) {
-            for (JsonNode p : sys) {
-                systems.add(new Placed(p.get("at").asInt(), p.get("text").asText()));
-            }
-        }
-        return new View(start, List.copyOf(items), List.copyOf(stored), List.copyOf(at), List.copyOf(systems), pending);
+        return new View(start, List.copyOf(items), List.copyOf(stored), List.copyOf(at), Vars.LAYOUT.systems(s), pending);
     }
 
     /**
@@ -93,20 +88,11 @@ record View(int start, List<Item.Msg> conversation, List<Message> stored, List<I
 
     /** The view as Spring AI messages. */
     List<org.springframework.ai.chat.messages.Message> messages(State s) {
-        List<org.springframework.ai.chat.messages.Message> out = new ArrayList<>(conversation.size() + systems.size());
-        int p = 0;
-        for (int i = 0; i < stored.size(); i++) {
-            while (p < systems.size() && start + systems.get(p).offset() <= at.get(i)) {
-                out.add(new org.springframework.ai.chat.messages.SystemMessage(systems.get(p++).text()));
-            }
+        return MemoryLayout.interleave(start, at, systems, i -> {
             Message m = stored.get(i);
             int index = at.get(i);
             Message calls = m.role() == Role.TOOL && index > 0 ? s.messages().get(index - 1) : null;
-            out.add(SpringMessages.toSpring(m, calls));
-        }
-        while (p < systems.size()) {
-            out.add(new org.springframework.ai.chat.messages.SystemMessage(systems.get(p++).text()));
-        }
-        return out;
+            return SpringMessages.toSpring(m, calls);
+        }, org.springframework.ai.chat.messages.SystemMessage::new);
     }
 }

@@ -2,11 +2,11 @@ package dev.threadline.springai;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.threadline.core.Threadline;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.runtime.Session;
-import dev.threadline.core.runtime.Threadline;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -78,9 +78,9 @@ class ConcurrencyTest {
         Session session = tl.tenant("acme").open("c1");
         List<Long> costs = new ArrayList<>();
         for (int i = 0; i < 300; i++) {
-            long was = bytes(session.journal());
+            long was = bytes(session.history().journal());
             memory.add("c1", i % 2 == 0 ? new AssistantMessage("answer " + (i % 10)) : new UserMessage("question " + (i % 10)));
-            costs.add(bytes(session.journal()) - was);
+            costs.add(bytes(session.history().journal()) - was);
         }
         long early = costs.subList(10, 40).stream().mapToLong(Long::longValue).max().orElseThrow();
         long late = costs.subList(270, 300).stream().mapToLong(Long::longValue).max().orElseThrow();

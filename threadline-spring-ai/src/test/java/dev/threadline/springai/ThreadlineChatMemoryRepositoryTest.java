@@ -3,9 +3,9 @@ package dev.threadline.springai;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.threadline.core.Threadline;
 import dev.threadline.core.runtime.Tenant;
-import dev.threadline.core.runtime.Threadline;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -33,7 +33,7 @@ class ThreadlineChatMemoryRepositoryTest {
         String second = "not a session id: " + UUID.randomUUID();
         repository.saveAll(first, List.of(new UserMessage("Hello")));
         repository.saveAll(second, List.of(new AssistantMessage("Hi there")));
-        tenant.create("other-session", dev.threadline.core.model.SessionConfig.DEFAULT); // not a conversation
+        tenant.create("other-session", dev.threadline.core.session.SessionConfig.DEFAULT); // not a conversation
 
         assertThat(repository.findConversationIds()).containsExactlyInAnyOrder(first, second);
 

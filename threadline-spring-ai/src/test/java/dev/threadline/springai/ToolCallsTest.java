@@ -3,10 +3,10 @@ package dev.threadline.springai;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.threadline.core.Threadline;
 import dev.threadline.core.model.Role;
-import dev.threadline.core.runtime.Threadline;
 import dev.threadline.core.state.TranscriptValidator;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;

@@ -2,8 +2,8 @@ package dev.threadline.springai;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.threadline.core.runtime.Threadline;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.Threadline;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -2,8 +2,8 @@ package dev.threadline.bench.alt;
 
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ChatMessageSerializer;
-import dev.threadline.bench.BenchMessage;
-import dev.threadline.bench.Contender;
+import dev.threadline.bench.kit.BenchMessage;
+import dev.threadline.bench.kit.Contender;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;

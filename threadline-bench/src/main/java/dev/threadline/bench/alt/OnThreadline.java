@@ -2,7 +2,7 @@ package dev.threadline.bench.alt;
 
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.json.Json;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.store.sqlite.SqliteStateStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -33,7 +33,7 @@ final class OnThreadline implements AutoCloseable {
     /** The JSON bytes of a session's journalled events (tenant {@code tenant}), its stored form before the row's columns. */
     long journalBytes(String tenant, String session) throws Exception {
         long bytes = 0;
-        for (StoredEvent e : runtime.tenant(tenant).open(session).journal()) {
+        for (StoredEvent e : runtime.tenant(tenant).open(session).history().journal()) {
             bytes += Json.mapper().writeValueAsString(e.event()).getBytes(StandardCharsets.UTF_8).length;
         }
         return bytes;

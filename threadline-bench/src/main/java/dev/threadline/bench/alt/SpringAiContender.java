@@ -2,9 +2,9 @@ package dev.threadline.bench.alt;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.threadline.bench.BenchMessage;
-import dev.threadline.bench.Contender;
-import dev.threadline.bench.SqliteFiles;
+import dev.threadline.bench.kit.BenchMessage;
+import dev.threadline.bench.kit.Contender;
+import dev.threadline.bench.kit.SqliteFiles;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

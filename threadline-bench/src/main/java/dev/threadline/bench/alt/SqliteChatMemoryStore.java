@@ -4,7 +4,7 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ChatMessageDeserializer;
 import dev.langchain4j.data.message.ChatMessageSerializer;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
-import dev.threadline.bench.SqliteFiles;
+import dev.threadline.bench.kit.SqliteFiles;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

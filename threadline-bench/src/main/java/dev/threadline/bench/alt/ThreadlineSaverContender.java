@@ -1,10 +1,10 @@
 package dev.threadline.bench.alt;
 
 import dev.langchain4j.data.message.ChatMessage;
-import dev.threadline.bench.BenchMessage;
-import dev.threadline.bench.Contender;
-import dev.threadline.core.model.SessionInfo;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.bench.kit.BenchMessage;
+import dev.threadline.bench.kit.Contender;
+import dev.threadline.core.session.SessionInfo;
+import dev.threadline.core.Threadline;
 import dev.threadline.langgraph4j.ThreadlineSaver;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,8 +1,9 @@
 package dev.threadline.bench.jmh;
 
-import dev.threadline.bench.BenchMessage;
+import dev.threadline.bench.kit.BenchMessage;
+import dev.threadline.core.testkit.Codec;
+import dev.threadline.core.testkit.Fold;
 import dev.threadline.core.event.Event;
-import dev.threadline.core.internal.json.RecordCodec;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -26,27 +27,27 @@ public class CodecBench {
     public void setUp() {
         user = BenchMessage.at(0).toEvents().get(0);
         toolCall = BenchMessage.at(1).toEvents().get(0);
-        userJson = RecordCodec.encodeEvent(user);
-        toolCallJson = RecordCodec.encodeEvent(toolCall);
+        userJson = Codec.payload(user);
+        toolCallJson = Codec.payload(toolCall);
     }
 
     @Benchmark
     public String encodeUserMessage() {
-        return RecordCodec.encodeEvent(user);
+        return Codec.payload(user);
     }
 
     @Benchmark
     public String encodeToolCall() {
-        return RecordCodec.encodeEvent(toolCall);
+        return Codec.payload(toolCall);
     }
 
     @Benchmark
     public Event decodeUserMessage() {
-        return RecordCodec.decodeEvent("s", 2, RecordCodec.VERSION, userJson);
+        return Codec.parse("s", 2, Codec.VERSION, userJson);
     }
 
     @Benchmark
     public Event decodeToolCall() {
-        return RecordCodec.decodeEvent("s", 3, RecordCodec.VERSION, toolCallJson);
+        return Codec.parse("s", 3, Codec.VERSION, toolCallJson);
     }
 }

@@ -1,11 +1,11 @@
 package dev.threadline.bench.jmh;
 
-import dev.threadline.bench.BenchMessage;
+import dev.threadline.bench.kit.BenchMessage;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.model.SessionConfig;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.session.SessionInfo;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,8 @@
 package dev.threadline.bench.jmh;
 
+import dev.threadline.core.testkit.Codec;
+import dev.threadline.core.testkit.Fold;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.internal.state.Reducer;
 import dev.threadline.core.state.State;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +35,7 @@ public class ReducerBench {
     @Setup(Level.Iteration)
     public void setUp() {
         List<StoredEvent> journal = JmhEvents.journal("s", history);
-        state = Reducer.fold(journal);
+        state = Fold.of(journal);
         seq = state.seq();
         template = JmhEvents.userMessage("s", 1);
     }
@@ -43,7 +44,7 @@ public class ReducerBench {
     public State applyUserMessage() {
         seq++;
         StoredEvent e = new StoredEvent("s", seq, seq, template.time(), template.commandId(), template.source(), template.event());
-        state = Reducer.apply(state, e);
+        state = Fold.apply(state, e);
         return state;
     }
 }

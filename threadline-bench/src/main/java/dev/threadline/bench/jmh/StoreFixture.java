@@ -2,7 +2,7 @@ package dev.threadline.bench.jmh;
 
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.store.AppendRequest;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.StateStore;

@@ -70,7 +70,7 @@ final class IdleStreams implements AutoCloseable {
                 long c = cursor;
                 while (!stop.get()) {
                     try {
-                        for (var e : s.awaitEvents(c, heartbeat)) {
+                        for (var e : s.history().awaitEvents(c, heartbeat)) {
                             c = e.seq();
                         }
                     } catch (RuntimeException ended) {

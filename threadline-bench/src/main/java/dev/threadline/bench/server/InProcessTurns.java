@@ -1,8 +1,8 @@
 package dev.threadline.bench.server;
 
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.runtime.Session;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.runtime.TurnResult;
 import dev.threadline.core.skill.builtin.Builtins;
 import dev.threadline.core.skill.builtin.ListFilesSkill;

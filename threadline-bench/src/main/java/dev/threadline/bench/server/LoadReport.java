@@ -1,6 +1,6 @@
 package dev.threadline.bench.server;
 
-import dev.threadline.bench.SvgCharts;
+import dev.threadline.bench.kit.SvgCharts;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;

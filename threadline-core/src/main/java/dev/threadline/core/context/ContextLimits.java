@@ -1,6 +1,6 @@
 package dev.threadline.core.context;
 
-import dev.threadline.core.Require;
+import dev.threadline.core.error.Require;
 import dev.threadline.core.llm.TokenCounter;
 import dev.threadline.core.llm.ToolSpec;
 import java.util.List;

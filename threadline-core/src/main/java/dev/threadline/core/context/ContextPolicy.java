@@ -2,7 +2,7 @@ package dev.threadline.core.context;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
-import dev.threadline.core.Require;
+import dev.threadline.core.error.Require;
 import dev.threadline.core.state.State;
 import java.util.Locale;
 

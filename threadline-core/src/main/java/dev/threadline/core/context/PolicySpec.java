@@ -1,6 +1,6 @@
 package dev.threadline.core.context;
 
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;

@@ -1,13 +1,15 @@
+// Over 400 lines on purpose: the journal's whole vocabulary is one sealed interface of records, so that a
+// switch over Event is checked for every kind, and a reader sees every kind, with its rules, in one place.
 package dev.threadline.core.event;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.threadline.core.Require;
+import dev.threadline.core.error.Require;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.Role;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.model.Usage;
 import dev.threadline.core.skill.Effect;
 import dev.threadline.core.state.Compaction;

@@ -1,6 +1,6 @@
 package dev.threadline.core.event;
 
-import dev.threadline.core.Require;
+import dev.threadline.core.error.Require;
 import java.time.Instant;
 
 /**

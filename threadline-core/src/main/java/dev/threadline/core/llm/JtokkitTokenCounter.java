@@ -4,7 +4,7 @@ import com.knuddels.jtokkit.Encodings;
 import com.knuddels.jtokkit.api.Encoding;
 import com.knuddels.jtokkit.api.EncodingRegistry;
 import com.knuddels.jtokkit.api.EncodingType;
-import dev.threadline.core.Require;
+import dev.threadline.core.error.Require;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
 import java.util.Collections;
@@ -49,7 +49,7 @@ public final class JtokkitTokenCounter implements TokenCounter {
     /** {@code o200k_base} or {@code cl100k_base} (any name jtokkit knows). */
     public static JtokkitTokenCounter of(String encodingName) {
         Require.nonBlank(encodingName, "encoding");
-        EncodingType type = EncodingType.fromName(encodingName).orElseThrow(() -> new dev.threadline.core.InvalidInputException(
+        EncodingType type = EncodingType.fromName(encodingName).orElseThrow(() -> new dev.threadline.core.error.InvalidInputException(
                 "encoding", "'" + encodingName + "' is not a jtokkit encoding; use o200k_base or cl100k_base"));
         return type == EncodingType.O200K_BASE ? O200K : new JtokkitTokenCounter(type);
     }

@@ -1,6 +1,6 @@
 package dev.threadline.core.llm;
 
-import dev.threadline.core.ThreadlineException;
+import dev.threadline.core.error.ThreadlineException;
 import java.util.Objects;
 
 /**

@@ -1,7 +1,7 @@
 package dev.threadline.core.llm;
 
-import dev.threadline.core.InvalidInputException;
-import dev.threadline.core.Require;
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.error.Require;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -82,7 +82,7 @@ public final class ScriptedModel implements ChatModel {
 
     /** The same script with a context window of {@code tokens} (default 200,000), e.g. to make compaction happen soon. */
     public ScriptedModel withContextWindow(int tokens) {
-        dev.threadline.core.Require.argument(tokens >= 1, "contextWindow", "must be at least 1 token, was " + tokens);
+        dev.threadline.core.error.Require.argument(tokens >= 1, "contextWindow", "must be at least 1 token, was " + tokens);
         return new ScriptedModel(script, tokens, recorded);
     }
 

@@ -1,6 +1,6 @@
 package dev.threadline.core.llm;
 
-import dev.threadline.core.Require;
+import dev.threadline.core.error.Require;
 import dev.threadline.core.model.Message;
 import java.util.List;
 

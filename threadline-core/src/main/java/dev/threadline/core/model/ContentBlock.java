@@ -3,7 +3,7 @@ package dev.threadline.core.model;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.threadline.core.Require;
+import dev.threadline.core.error.Require;
 
 /** One block of a message's content; every kind is an immutable record. */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")

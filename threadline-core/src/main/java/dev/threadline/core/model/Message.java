@@ -2,8 +2,8 @@ package dev.threadline.core.model;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.threadline.core.InvalidInputException;
-import dev.threadline.core.Require;
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.error.Require;
 import java.util.List;
 import java.util.stream.Collectors;
 

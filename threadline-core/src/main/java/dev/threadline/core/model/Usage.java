@@ -16,7 +16,7 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadTokens, l
 
     public Usage {
         if (inputTokens < 0 || outputTokens < 0 || cacheReadTokens < 0 || cacheWriteTokens < 0) {
-            throw new dev.threadline.core.InvalidInputException("usage", "token counts must not be negative, got "
+            throw new dev.threadline.core.error.InvalidInputException("usage", "token counts must not be negative, got "
                     + inputTokens + "/" + outputTokens + "/" + cacheReadTokens + "/" + cacheWriteTokens
                     + " (input/output/cache read/cache write)");
         }

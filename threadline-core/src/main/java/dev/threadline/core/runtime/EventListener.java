@@ -5,9 +5,12 @@ import dev.threadline.core.state.State;
 import java.util.List;
 
 /**
- * Receives every committed step, after it is durable, in journal order per session. Called on the
- * committing thread: keep it quick (hand work off to a queue). A listener that throws is logged and
- * never affects the commit.
+ * Receives every committed step, after it is durable, in journal order per session. Called on a
+ * delivery thread of the runtime's, after the commit and outside every lock: a slow listener delays only
+ * the later deliveries of the same session, never a write, and may lag the command that committed (a
+ * submit can return before its last steps were heard). A listener that throws is logged and never
+ * affects the commit. Implementations may be called for different sessions at once, so they are
+ * thread-safe.
  */
 @FunctionalInterface
 public interface EventListener {

@@ -1,7 +1,7 @@
 package dev.threadline.core.runtime;
 
-import dev.threadline.core.Require;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.error.Require;
+import dev.threadline.core.session.SessionConfig;
 import java.time.Duration;
 import java.util.Map;
 
@@ -15,7 +15,7 @@ import java.util.Map;
  * @param ttl      how long until retention may remove it, or null for never
  */
 public record NewSession(String id, String userId, SessionConfig config, Map<String, String> metadata, Duration ttl) {
-    /** @throws dev.threadline.core.InvalidInputException when the config is missing or the ttl not positive */
+    /** @throws dev.threadline.core.error.InvalidInputException when the config is missing or the ttl not positive */
     public NewSession {
         Require.nonNull(config, "config");
         metadata = metadata == null ? Map.of() : Map.copyOf(metadata);

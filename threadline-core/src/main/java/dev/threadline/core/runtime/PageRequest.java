@@ -1,6 +1,6 @@
 package dev.threadline.core.runtime;
 
-import dev.threadline.core.Require;
+import dev.threadline.core.error.Require;
 
 /**
  * A page of a session's checkpoints by seq: those after {@code after} (oldest first), or the newest
@@ -11,7 +11,7 @@ import dev.threadline.core.Require;
  * @param limit  at most this many (1-1000)
  */
 public record PageRequest(long after, long before, int limit) {
-    /** @throws dev.threadline.core.InvalidInputException when both or neither direction is given, or the limit is out of range */
+    /** @throws dev.threadline.core.error.InvalidInputException when both or neither direction is given, or the limit is out of range */
     public PageRequest {
         Require.argument((after >= 0) != (before >= 0), "page", "give exactly one of after (>= 0) and before (>= 1)");
         Require.argument(limit >= 1 && limit <= 1000, "limit", "must be between 1 and 1000, was " + limit);

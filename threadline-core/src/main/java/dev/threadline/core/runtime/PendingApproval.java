@@ -23,8 +23,8 @@ public record PendingApproval(String toolUseId, String name, JsonNode arguments,
         QUESTION
     }
 
-    /** The waiting call as a person sees it. */
-    static PendingApproval of(PendingToolCall p) {
+    /** The waiting call {@code p} as a person sees it. */
+    public static PendingApproval of(PendingToolCall p) {
         boolean approval = p.awaiting() == PendingToolCall.Awaiting.APPROVAL;
         JsonNode q = p.input() == null ? null : p.input().get("question");
         return new PendingApproval(p.toolUseId(), p.name(), p.input(), approval ? Kind.APPROVAL : Kind.QUESTION,

@@ -1,6 +1,6 @@
 package dev.threadline.core.runtime;
 
-import dev.threadline.core.Require;
+import dev.threadline.core.error.Require;
 import dev.threadline.core.store.SessionQuery;
 import java.util.Map;
 
@@ -16,7 +16,7 @@ public record SessionFilter(String userId, Map<String, String> metadata, int lim
     /** The first page of up to 100 sessions, unfiltered. */
     public static final SessionFilter FIRST_PAGE = new SessionFilter(null, null, 100, null);
 
-    /** @throws dev.threadline.core.InvalidInputException when the limit is outside 1..1000 */
+    /** @throws dev.threadline.core.error.InvalidInputException when the limit is outside 1..1000 */
     public SessionFilter {
         metadata = metadata == null ? Map.of() : Map.copyOf(metadata);
         Require.argument(limit >= 1 && limit <= SessionQuery.MAX_LIMIT, "limit",

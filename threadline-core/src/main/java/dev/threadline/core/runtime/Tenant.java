@@ -1,7 +1,7 @@
 package dev.threadline.core.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.store.Page;
 import dev.threadline.core.store.SessionSummary;
 import java.util.Map;
@@ -20,19 +20,21 @@ public interface Tenant {
     /**
      * Creates a session.
      *
-     * @throws dev.threadline.core.SessionExistsException when this tenant already has a session with that id
-     * @throws dev.threadline.core.InvalidInputException  when the id or config is invalid (nothing is created)
+     * @throws dev.threadline.core.error.SessionExistsException when this tenant already has a session with that id
+     * @throws dev.threadline.core.error.InvalidInputException  when the id or config is invalid (nothing is created)
      */
     Session create(NewSession session);
 
     /**
-     * Creates a session, idempotently: repeating {@code options.commandId()} returns the session the first
-     * call created.
+     * A view of this tenant whose creates carry {@code options}: with a command id, repeating a create
+     * returns the session the first one created (it is refused with a
+     * {@link dev.threadline.core.error.SessionExistsException} when the id is taken by another command's
+     * session, and with a {@link dev.threadline.core.error.CommandConflictException} when the command id was
+     * used for a different session). Only creates read them: the sessions the view returns carry no options.
      *
-     * @throws dev.threadline.core.SessionExistsException   when the id is taken by another command's session
-     * @throws dev.threadline.core.CommandConflictException when the command id was used for a different session
+     * @throws dev.threadline.core.error.InvalidInputException when {@code options} is null
      */
-    Session create(NewSession session, CommandOptions options);
+    Tenant with(CommandOptions options);
 
     /** Creates a session with this id and config for the runtime's default user. */
     default Session create(String id, SessionConfig config) {
@@ -47,7 +49,7 @@ public interface Tenant {
     /**
      * Opens an existing session of this tenant.
      *
-     * @throws dev.threadline.core.SessionNotFoundException when this tenant has no session with that id
+     * @throws dev.threadline.core.error.SessionNotFoundException when this tenant has no session with that id
      */
     Session open(String id);
 
@@ -71,8 +73,8 @@ public interface Tenant {
     /**
      * Deletes a session and its journal.
      *
-     * @throws dev.threadline.core.SessionNotFoundException when this tenant has no session with that id
-     * @throws dev.threadline.core.InvalidInputException    while branches depend on it
+     * @throws dev.threadline.core.error.SessionNotFoundException when this tenant has no session with that id
+     * @throws dev.threadline.core.error.InvalidInputException    while branches depend on it
      */
     void delete(String id);
 
@@ -84,7 +86,8 @@ public interface Tenant {
 
     /**
      * Calls {@code listener} with every step committed by this runtime to this tenant's sessions, after
-     * it is durable. Steps written by other processes are seen through {@link Session#awaitEvents}.
+     * it is durable, in commit order per session, on a delivery thread (see {@link EventListener}). Steps
+     * written by other processes are seen through {@link History#awaitEvents}.
      */
     void addListener(EventListener listener);
 

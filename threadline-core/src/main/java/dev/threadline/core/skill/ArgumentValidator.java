@@ -9,7 +9,7 @@ import com.networknt.schema.SchemaRegistryConfig;
 import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.dialect.DialectId;
 import com.networknt.schema.path.PathType;
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

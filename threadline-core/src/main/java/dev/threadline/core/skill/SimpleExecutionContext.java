@@ -2,7 +2,7 @@ package dev.threadline.core.skill;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
-import dev.threadline.core.Require;
+import dev.threadline.core.error.Require;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.state.VariableScope;
 import java.time.Instant;
@@ -11,7 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
-import dev.threadline.core.internal.log.Logs;
+import dev.threadline.core.log.Logs;
 import org.slf4j.Logger;
 
 /**

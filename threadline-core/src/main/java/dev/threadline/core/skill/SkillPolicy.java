@@ -1,6 +1,6 @@
 package dev.threadline.core.skill;
 
-import dev.threadline.core.Require;
+import dev.threadline.core.error.Require;
 
 /**
  * How the runtime treats calls of a skill, declared by the skill ({@link Skill#policy()}). Immutable.
@@ -21,7 +21,7 @@ public record SkillPolicy(boolean requiresApproval, boolean answeredByUser, Effe
     /** Answered by the user instead of run. */
     public static final SkillPolicy ANSWERED_BY_USER = new SkillPolicy(false, true, Effect.READ_ONLY);
 
-    /** @throws dev.threadline.core.InvalidInputException when {@code effect} is null */
+    /** @throws dev.threadline.core.error.InvalidInputException when {@code effect} is null */
     public SkillPolicy {
         Require.nonNull(effect, "effect");
     }

@@ -1,6 +1,6 @@
 package dev.threadline.core.skill;
 
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.llm.ToolSpec;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.threadline.core.Require;
+import dev.threadline.core.error.Require;
 import dev.threadline.core.state.VariableScope;
 import java.util.Locale;
 
@@ -35,7 +35,7 @@ public record VariableWrite(VariableScope scope, String name, Kind kind, JsonNod
     /**
      * Checks the components.
      *
-     * @throws dev.threadline.core.InvalidInputException if scope or kind is missing, the name is blank, or
+     * @throws dev.threadline.core.error.InvalidInputException if scope or kind is missing, the name is blank, or
      *                                                   the value is missing for SET/APPEND or present for REMOVE
      */
     public VariableWrite {

@@ -3,7 +3,7 @@ package dev.threadline.core.state;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.threadline.core.Require;
+import dev.threadline.core.error.Require;
 import dev.threadline.core.model.Message;
 
 /**
@@ -23,7 +23,7 @@ public sealed interface Edit {
 
     /**
      * Puts a variable in a journalled scope (session, user or app; temp variables live only inside a turn).
-     * Refused with an {@link dev.threadline.core.InvalidInputException} when the name is blank or the value null.
+     * Refused with an {@link dev.threadline.core.error.InvalidInputException} when the name is blank or the value null.
      */
     record SetVariable(VariableScope scope, String name, JsonNode value) implements Edit {
         public SetVariable {
@@ -35,7 +35,7 @@ public sealed interface Edit {
 
     /**
      * Deletes a variable of a journalled scope (removing an absent one is allowed and changes nothing).
-     * Refused with an {@link dev.threadline.core.InvalidInputException} when the name is blank.
+     * Refused with an {@link dev.threadline.core.error.InvalidInputException} when the name is blank.
      */
     record RemoveVariable(VariableScope scope, String name) implements Edit {
         public RemoveVariable {
@@ -47,7 +47,7 @@ public sealed interface Edit {
     /**
      * Appends a message to the transcript: a user, system or assistant message without tool_use
      * (a tool message, or a tool_use no turn would answer, is refused by the reducer).
-     * Refused with an {@link dev.threadline.core.InvalidInputException} when the message is null.
+     * Refused with an {@link dev.threadline.core.error.InvalidInputException} when the message is null.
      */
     record AppendMessage(Message message) implements Edit {
         public AppendMessage {

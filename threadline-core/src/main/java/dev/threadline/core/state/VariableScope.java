@@ -26,7 +26,7 @@ public enum VariableScope {
     /**
      * The scope {@code name} names, ignoring case.
      *
-     * @throws dev.threadline.core.InvalidInputException when it names no scope
+     * @throws dev.threadline.core.error.InvalidInputException when it names no scope
      */
     public static VariableScope parse(String name) {
         for (VariableScope s : values()) {
@@ -34,7 +34,7 @@ public enum VariableScope {
                 return s;
             }
         }
-        throw new dev.threadline.core.InvalidInputException("scope",
+        throw new dev.threadline.core.error.InvalidInputException("scope",
                 "'" + name + "' is not a variable scope; use session, user, app or temp");
     }
 }

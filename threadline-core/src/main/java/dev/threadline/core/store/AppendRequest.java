@@ -1,6 +1,6 @@
 package dev.threadline.core.store;
 
-import dev.threadline.core.Require;
+import dev.threadline.core.error.Require;
 import dev.threadline.core.event.StoredEvent;
 import java.util.List;
 
@@ -17,7 +17,7 @@ import java.util.List;
  */
 public record AppendRequest(SessionKey key, long expectedSeq, long epoch, List<StoredEvent> events,
                             List<ScopedWrite> writes, CommandRecord command) {
-    /** @throws dev.threadline.core.InvalidInputException when a field is missing or inconsistent */
+    /** @throws dev.threadline.core.error.InvalidInputException when a field is missing or inconsistent */
     public AppendRequest {
         Require.nonNull(key, "key");
         Require.argument(expectedSeq >= 0, "expectedSeq", "must not be negative, was " + expectedSeq);

@@ -12,7 +12,7 @@ public interface CommandLog {
     /**
      * The record of {@code commandId} in this session, or empty when it was never recorded.
      *
-     * @throws dev.threadline.core.SessionNotFoundException when the session does not exist
+     * @throws dev.threadline.core.error.SessionNotFoundException when the session does not exist
      */
     Optional<CommandRecord> command(SessionKey key, String commandId);
 }

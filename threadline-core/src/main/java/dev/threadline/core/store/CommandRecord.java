@@ -1,6 +1,6 @@
 package dev.threadline.core.store;
 
-import dev.threadline.core.Require;
+import dev.threadline.core.error.Require;
 
 /**
  * A caller's command id as recorded with the first step of the command. Immutable.
@@ -12,7 +12,7 @@ import dev.threadline.core.Require;
  * @param result      a short result the journal cannot tell (for a fork: the new session's id), or null
  */
 public record CommandRecord(SessionKey session, String commandId, String fingerprint, long seq, String result) {
-    /** @throws dev.threadline.core.InvalidInputException when a field is missing or too long */
+    /** @throws dev.threadline.core.error.InvalidInputException when a field is missing or too long */
     public CommandRecord {
         Require.nonNull(session, "command.session");
         Require.nonBlank(commandId, "command id");

@@ -18,18 +18,18 @@ public interface Journal {
      * When anything is refused, nothing is written.
      *
      * @return the new head seq
-     * @throws dev.threadline.core.LeaseLostException        when the epoch is stale (another owner took the lease)
-     * @throws dev.threadline.core.VersionConflictException  when the head is not {@code expectedSeq}
-     * @throws dev.threadline.core.DuplicateCommandException when the command id is already recorded for the session
-     * @throws dev.threadline.core.SessionNotFoundException  when the session does not exist
-     * @throws dev.threadline.core.InvalidInputException     when the events are not numbered from the head
+     * @throws dev.threadline.core.error.LeaseLostException        when the epoch is stale (another owner took the lease)
+     * @throws dev.threadline.core.error.VersionConflictException  when the head is not {@code expectedSeq}
+     * @throws dev.threadline.core.store.DuplicateCommandException when the command id is already recorded for the session
+     * @throws dev.threadline.core.error.SessionNotFoundException  when the session does not exist
+     * @throws dev.threadline.core.error.InvalidInputException     when the events are not numbered from the head
      */
     long append(AppendRequest request);
 
     /**
      * The head seq of the session's journal (including the prefix shared with a parent).
      *
-     * @throws dev.threadline.core.SessionNotFoundException when the session does not exist
+     * @throws dev.threadline.core.error.SessionNotFoundException when the session does not exist
      */
     long head(SessionKey key);
 
@@ -37,8 +37,8 @@ public interface Journal {
      * The events stored under this session with {@code fromSeq <= seq <= toSeq}, in order. For a branch
      * these start after its branch point (core's lineage reader reads across the ancestry).
      *
-     * @throws dev.threadline.core.SessionNotFoundException when the session does not exist
-     * @throws dev.threadline.core.StorageException         naming session and seq when a row is corrupt
+     * @throws dev.threadline.core.error.SessionNotFoundException when the session does not exist
+     * @throws dev.threadline.core.error.StorageException         naming session and seq when a row is corrupt
      */
     List<StoredEvent> readOwn(SessionKey key, long fromSeq, long toSeq);
 
@@ -53,8 +53,8 @@ public interface Journal {
      * sealed segments (ADR 0028) reads them here whole, one parse per segment instead of one per row; the
      * default maps {@link #readOwnTranscript}.
      *
-     * @throws dev.threadline.core.SessionNotFoundException when the session does not exist
-     * @throws dev.threadline.core.StorageException         naming session and seq when a row or segment is corrupt
+     * @throws dev.threadline.core.error.SessionNotFoundException when the session does not exist
+     * @throws dev.threadline.core.error.StorageException         naming session and seq when a row or segment is corrupt
      */
     default List<Event> readOwnTranscriptEvents(SessionKey key, long fromSeq, long toSeq) {
         List<StoredEvent> rows = readOwnTranscript(key, fromSeq, toSeq);

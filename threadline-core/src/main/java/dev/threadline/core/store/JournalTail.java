@@ -15,7 +15,7 @@ public interface JournalTail extends Journal {
      * Returns the session's head as soon as it is past {@code afterSeq}, or when {@code timeout} has
      * passed (then the head may still be {@code afterSeq}).
      *
-     * @throws dev.threadline.core.SessionNotFoundException when the session does not exist
+     * @throws dev.threadline.core.error.SessionNotFoundException when the session does not exist
      * @throws InterruptedException                        when the waiting thread is interrupted
      */
     default long awaitHead(SessionKey key, long afterSeq, Duration timeout) throws InterruptedException {

@@ -1,6 +1,6 @@
 package dev.threadline.core.store;
 
-import dev.threadline.core.Require;
+import dev.threadline.core.error.Require;
 import java.time.Instant;
 
 /**
@@ -12,7 +12,7 @@ import java.time.Instant;
  * @param expiresAt when the lease lapses unless renewed
  */
 public record Lease(SessionKey key, String owner, long epoch, Instant expiresAt) {
-    /** @throws dev.threadline.core.InvalidInputException when a field is missing or the epoch below 1 */
+    /** @throws dev.threadline.core.error.InvalidInputException when a field is missing or the epoch below 1 */
     public Lease {
         Require.nonNull(key, "lease.key");
         Require.nonBlank(owner, "lease.owner");

@@ -19,8 +19,8 @@ public interface Leases {
      *
      * @return {@link LeaseResult.Acquired} with the lease and the one it replaced (null if none), or
      *         {@link LeaseResult.Held} with the current holder's lease
-     * @throws dev.threadline.core.SessionNotFoundException when the session does not exist
-     * @throws dev.threadline.core.InvalidInputException    when the owner is blank or the ttl not positive
+     * @throws dev.threadline.core.error.SessionNotFoundException when the session does not exist
+     * @throws dev.threadline.core.error.InvalidInputException    when the owner is blank or the ttl not positive
      */
     LeaseResult acquire(SessionKey key, String owner, Duration ttl, String deadHolder);
 
@@ -28,8 +28,8 @@ public interface Leases {
      * Extends a lease this owner holds (even if it expired, as long as no one else took it since).
      *
      * @return the renewed lease (same epoch, later expiry)
-     * @throws dev.threadline.core.LeaseLostException       when the epoch moved on (another owner took it)
-     * @throws dev.threadline.core.SessionNotFoundException when the session does not exist
+     * @throws dev.threadline.core.error.LeaseLostException       when the epoch moved on (another owner took it)
+     * @throws dev.threadline.core.error.SessionNotFoundException when the session does not exist
      */
     Lease renew(Lease lease, Duration ttl);
 
@@ -39,7 +39,7 @@ public interface Leases {
     /**
      * The session's current lease (possibly expired), or empty when none was ever taken or it was released.
      *
-     * @throws dev.threadline.core.SessionNotFoundException when the session does not exist
+     * @throws dev.threadline.core.error.SessionNotFoundException when the session does not exist
      */
     Optional<Lease> lease(SessionKey key);
 
@@ -51,7 +51,7 @@ public interface Leases {
      * falls back to waiting for the lease.
      *
      * @return whether the request was recorded
-     * @throws dev.threadline.core.SessionNotFoundException when the session does not exist
+     * @throws dev.threadline.core.error.SessionNotFoundException when the session does not exist
      */
     default boolean requestInterrupt(SessionKey key, long epoch, String reason) {
         return false;

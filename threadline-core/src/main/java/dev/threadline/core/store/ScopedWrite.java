@@ -1,7 +1,7 @@
 package dev.threadline.core.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.threadline.core.Require;
+import dev.threadline.core.error.Require;
 import dev.threadline.core.state.VariableScope;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.threadline.core.store;
 
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import java.util.List;
 import java.util.Optional;
 
@@ -18,10 +18,10 @@ public interface SessionIndex {
      * under {@code command.session()} (the new session, or for a fork the session forked from); if a
      * record with that command id already exists there, nothing at all is written.
      *
-     * @throws dev.threadline.core.SessionExistsException    when the tenant already has a session with this id
-     * @throws dev.threadline.core.SessionNotFoundException  when a branch's parent does not exist
-     * @throws dev.threadline.core.DuplicateCommandException when {@code command}'s id is already recorded there
-     * @throws dev.threadline.core.InvalidInputException     when the events are not numbered from the branch point
+     * @throws dev.threadline.core.error.SessionExistsException    when the tenant already has a session with this id
+     * @throws dev.threadline.core.error.SessionNotFoundException  when a branch's parent does not exist
+     * @throws dev.threadline.core.store.DuplicateCommandException when {@code command}'s id is already recorded there
+     * @throws dev.threadline.core.error.InvalidInputException     when the events are not numbered from the branch point
      */
     void create(SessionInfo info, List<StoredEvent> firstEvents, CommandRecord command);
 
@@ -42,15 +42,15 @@ public interface SessionIndex {
     /**
      * Ids of the sessions that branched directly from this one, sorted.
      *
-     * @throws dev.threadline.core.SessionNotFoundException when the session does not exist
+     * @throws dev.threadline.core.error.SessionNotFoundException when the session does not exist
      */
     List<String> branches(SessionKey key);
 
     /**
      * Deletes a session: its index entry, its own events, snapshots, command records and lease.
      *
-     * @throws dev.threadline.core.InvalidInputException    when branches still depend on it
-     * @throws dev.threadline.core.SessionNotFoundException when it does not exist
+     * @throws dev.threadline.core.error.InvalidInputException    when branches still depend on it
+     * @throws dev.threadline.core.error.SessionNotFoundException when it does not exist
      */
     void delete(SessionKey key);
 }

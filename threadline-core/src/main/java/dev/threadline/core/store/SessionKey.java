@@ -1,6 +1,6 @@
 package dev.threadline.core.store;
 
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 
 /**
  * Names one session in a store: session ids are unique within a tenant, not across tenants, so every
@@ -11,7 +11,7 @@ import dev.threadline.core.model.SessionInfo;
  */
 public record SessionKey(String tenant, String id) {
     /**
-     * @throws dev.threadline.core.InvalidInputException when either part is not a valid id
+     * @throws dev.threadline.core.error.InvalidInputException when either part is not a valid id
      */
     public SessionKey {
         SessionInfo.checkId(tenant, "tenant");

@@ -1,7 +1,7 @@
 package dev.threadline.core.store;
 
-import dev.threadline.core.Require;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.error.Require;
+import dev.threadline.core.session.SessionInfo;
 import java.util.Map;
 
 /**
@@ -13,7 +13,7 @@ public record SessionQuery(String tenant, String userId, Map<String, String> met
     /** The most sessions one page may hold. */
     public static final int MAX_LIMIT = 1000;
 
-    /** @throws dev.threadline.core.InvalidInputException when the tenant is invalid or the limit out of 1..1000 */
+    /** @throws dev.threadline.core.error.InvalidInputException when the tenant is invalid or the limit out of 1..1000 */
     public SessionQuery {
         tenant = tenant == null ? SessionInfo.DEFAULT_TENANT : SessionInfo.checkId(tenant, "tenant");
         metadata = metadata == null ? Map.of() : Map.copyOf(metadata);

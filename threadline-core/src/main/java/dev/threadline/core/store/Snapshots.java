@@ -12,14 +12,14 @@ public interface Snapshots {
     /**
      * Stores a snapshot of the session as of {@code snapshot.seq()}.
      *
-     * @throws dev.threadline.core.SessionNotFoundException when the session does not exist
+     * @throws dev.threadline.core.error.SessionNotFoundException when the session does not exist
      */
     void saveSnapshot(SessionKey key, StateSnapshot snapshot);
 
     /**
      * The newest readable snapshot stored under this session with {@code seq <= maxSeq}.
      *
-     * @throws dev.threadline.core.SessionNotFoundException when the session does not exist
+     * @throws dev.threadline.core.error.SessionNotFoundException when the session does not exist
      */
     Optional<StateSnapshot> latestSnapshot(SessionKey key, long maxSeq);
 }

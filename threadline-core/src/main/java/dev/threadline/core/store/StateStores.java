@@ -1,14 +1,14 @@
 package dev.threadline.core.store;
 
-import dev.threadline.core.InvalidInputException;
-import dev.threadline.core.Require;
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.error.Require;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
 
 /**
  * The one way to choose a store everywhere (builder, CLI, server, bench): a URL. {@code memory:} is
- * built in; {@code sqlite:PATH}, {@code postgresql://…} and {@code redis://…} /
+ * core's own backend; {@code sqlite:PATH}, {@code postgresql://…} and {@code redis://…} /
  * {@code redis-cluster://host:port,…} come from the backends on the class or module path (see
  * {@link StoreProvider}). Stateless and thread-safe.
  */
@@ -19,16 +19,13 @@ public final class StateStores {
      * Opens the store {@code url} names.
      *
      * @throws InvalidInputException                when no backend takes the URL, naming the forms that are available
-     * @throws dev.threadline.core.StorageException when the store cannot be reached or opened
+     * @throws dev.threadline.core.error.StorageException when the store cannot be reached or opened
      */
     public static StateStore open(String url) {
-        dev.threadline.core.internal.log.Logs.quietWithoutBinding(); // before a store's driver first logs through SLF4J
+        dev.threadline.core.log.Logs.quietWithoutBinding(); // before a store's driver first logs through SLF4J
         Require.nonBlank(url, "store");
         String u = url.strip();
-        if (u.equals("memory:") || u.equals("memory")) {
-            return new InMemoryStateStore();
-        }
-        List<String> forms = new ArrayList<>(List.of("memory:"));
+        List<String> forms = new ArrayList<>();
         for (StoreProvider p : Providers.ALL) {
             if (p.accepts(u)) {
                 return p.open(u);
@@ -49,6 +46,8 @@ public final class StateStores {
         private static List<StoreProvider> load() {
             List<StoreProvider> out = new ArrayList<>();
             ServiceLoader.load(StoreProvider.class, StateStores.class.getClassLoader()).forEach(out::add);
+            // core's own backend (memory:) first, so the list of forms in an error reads the same on every class path
+            out.sort(java.util.Comparator.comparing((StoreProvider p) -> !p.getClass().getPackageName().startsWith("dev.threadline.core.")));
             return out;
         }
     }

@@ -15,8 +15,8 @@ public interface StoreProvider {
     /**
      * Opens (creating or upgrading the schema where needed) the store {@code url} names.
      *
-     * @throws dev.threadline.core.InvalidInputException when the URL is malformed, naming what is wrong
-     * @throws dev.threadline.core.StorageException      when the store cannot be reached or opened
+     * @throws dev.threadline.core.error.InvalidInputException when the URL is malformed, naming what is wrong
+     * @throws dev.threadline.core.error.StorageException      when the store cannot be reached or opened
      */
     StateStore open(String url);
 

@@ -3,8 +3,8 @@ package dev.threadline.core.context;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.InvalidEventException;
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidEventException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.model.ContentBlock;

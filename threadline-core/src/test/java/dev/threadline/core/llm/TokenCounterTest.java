@@ -3,7 +3,7 @@ package dev.threadline.core.llm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;

@@ -1,9 +1,12 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.internal.engine.live.LeaseKeeper;
+import dev.threadline.core.Threadline;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.threadline.core.model.SessionConfig;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import dev.threadline.core.store.StateStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,8 +80,8 @@ class ABusySessionsLeaseIsLeftToAWaitingProcessTest {
 
     @Test
     void theYieldIsATenthOfTheTtlBetween4And100Ms() {
-        assertThat(LeaseKeeper.yieldFor(Duration.ofSeconds(15))).isEqualTo(Duration.ofMillis(100));
-        assertThat(LeaseKeeper.yieldFor(Duration.ofMillis(500))).isEqualTo(Duration.ofMillis(50));
-        assertThat(LeaseKeeper.yieldFor(Duration.ofMillis(40))).isEqualTo(Duration.ofMillis(4));
+        assertThat(dev.threadline.core.internal.engine.live.LeaseTimes.yieldFor(Duration.ofSeconds(15))).isEqualTo(Duration.ofMillis(100));
+        assertThat(dev.threadline.core.internal.engine.live.LeaseTimes.yieldFor(Duration.ofMillis(500))).isEqualTo(Duration.ofMillis(50));
+        assertThat(dev.threadline.core.internal.engine.live.LeaseTimes.yieldFor(Duration.ofMillis(40))).isEqualTo(Duration.ofMillis(4));
     }
 }

@@ -1,5 +1,7 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.Threadline;
+
 import static dev.threadline.core.runtime.TestSkills.text;
 import static dev.threadline.core.runtime.TestSkills.toolCall;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,10 +15,10 @@ import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.Role;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -75,7 +77,7 @@ class AgentLoopTest {
         try (Threadline tl = runtime(model, new CountDownLatch(1))) {
             Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT.withToolTimeoutMillis(50));
             s.submit("wait");
-            assertThat(s.journal()).extracting(StoredEvent::event).hasAtLeastOneElementOfType(Event.ToolCallTimedOut.class);
+            assertThat(s.history().journal()).extracting(StoredEvent::event).hasAtLeastOneElementOfType(Event.ToolCallTimedOut.class);
             ContentBlock.ToolResult result = s.state().messages().get(2).toolResults().get(0);
             assertThat(result.isError()).isTrue();
             assertThat(result.content()).contains("did not finish within 50 ms");
@@ -88,7 +90,7 @@ class AgentLoopTest {
         ChatModel model = ScriptedModel.replies(toolCall("t1", "hang", "{}"), text("never reached"));
         try (Threadline tl = runtime(model, started)) {
             Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
-            CompletableFuture<TurnResult> f = s.submitAsync("wait forever");
+            CompletableFuture<TurnResult> f = s.async().submit("wait forever");
             started.await();
             assertThat(s.interrupt()).isTrue();
             TurnResult r = f.get();
@@ -122,7 +124,7 @@ class AgentLoopTest {
             Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
             assertThatThrownBy(() -> s.submit("hi")).isInstanceOf(ModelException.class);
             assertThat(s.state().isIdle()).isTrue();
-            assertThat(s.journal()).extracting(StoredEvent::event).last().isInstanceOf(Event.TurnInterrupted.class);
+            assertThat(s.history().journal()).extracting(StoredEvent::event).last().isInstanceOf(Event.TurnInterrupted.class);
         }
     }
 }

@@ -1,5 +1,10 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.EngineAccess;
+
+import dev.threadline.core.internal.engine.state.StateManager;
+import dev.threadline.core.Threadline;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -7,13 +12,13 @@ import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.model.StopReason;
 import dev.threadline.core.model.Usage;
 import dev.threadline.core.state.SessionStatus;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import dev.threadline.core.store.StateStore;
 import java.time.Duration;
 import java.util.List;
@@ -41,7 +46,7 @@ class ApprovalRecoveryTest {
         Threadline dead = Threadline.builder().store(store).clock(clock).leaseTtl(Duration.ofSeconds(10)).build();
         dead.defaultTenant().create("s1", SessionConfig.DEFAULT);
         CompletableFuture<Object> stalledCommand = CompletableFuture.supplyAsync(() -> Engines.inCommand(dead, "s1", c -> {
-            StateManager sm = dead.engine().states();
+            StateManager sm = EngineAccess.states(dead);
             sm.update(Engines.key("s1"), CheckpointSource.INPUT, c, s -> List.of(Engines.user("pay and echo")));
             sm.update(Engines.key("s1"), CheckpointSource.LOOP, c, s -> List.of(new Event.AssistantMessageReceived(ask),
                     new Event.ApprovalRequested("p1", "pay", TestSkills.json("{\"amount\":4}")), new Event.ToolCallStarted("e1", "echo")));
@@ -68,7 +73,7 @@ class ApprovalRecoveryTest {
             State st = s.state();
             assertThat(st.messages().get(2).toolResults()).extracting(ContentBlock.ToolResult::toolUseId, ContentBlock.ToolResult::isError)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple("p1", false), org.assertj.core.groups.Tuple.tuple("e1", true));
-            assertThat(s.journal()).filteredOn(e -> e.event() instanceof Event.TurnSuspended).singleElement()
+            assertThat(s.history().journal()).filteredOn(e -> e.event() instanceof Event.TurnSuspended).singleElement()
                     .satisfies(e -> assertThat(e.source()).isEqualTo(CheckpointSource.SYSTEM));
             assertThat(TranscriptValidator.violations(st.messages(), TranscriptValidator.Mode.MODEL_VIEW)).isEmpty();
         } finally {

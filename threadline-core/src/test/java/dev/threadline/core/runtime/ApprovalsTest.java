@@ -1,18 +1,20 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.Threadline;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.ContentBlock;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.state.SessionStatus;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import dev.threadline.core.store.StateStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,7 +62,7 @@ class ApprovalsTest {
             assertThat(p.kind()).isEqualTo(PendingApproval.Kind.APPROVAL);
             assertThat(p.arguments().get("amount").asInt()).isEqualTo(7);
         });
-        assertThat(s.journal()).extracting(e -> e.event().type())
+        assertThat(s.history().journal()).extracting(e -> e.event().type())
                 .contains("ApprovalRequested", "TurnSuspended").doesNotContain("ToolCallStarted");
         // the first runtime stays open but idle (its lease released): the store is shared, so closing it would close the store
 
@@ -97,20 +99,20 @@ class ApprovalsTest {
         assertThat(s.state().permissionDenials()).isEqualTo(1);
         assertThat(store.latestSnapshot(Engines.key("s1"), Long.MAX_VALUE)).hasValueSatisfying(
                 snap -> assertThat(snap.permissionDenials()).isEqualTo(1));
-        assertThat(s.stateAt(st.seq())).isEqualTo(st);
+        assertThat(s.history().stateAt(st.seq())).isEqualTo(st);
     }
 
     @Test
     void invalidEditedArgumentsAreRefusedWithTheSchemaProblemAndWriteNothing() {
         Session s = runtime().defaultTenant().create("s1", SessionConfig.DEFAULT);
         s.submit("pay 7");
-        List<StoredEvent> before = s.journal();
+        List<StoredEvent> before = s.history().journal();
 
         assertThatThrownBy(() -> s.approve("p1", TestSkills.json("{\"amount\":1000}")))
                 .isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("invalid arguments").hasMessageContaining("amount")
                 .hasMessageContaining("the call still waits");
-        assertThat(s.journal()).isEqualTo(before);
+        assertThat(s.history().journal()).isEqualTo(before);
         assertThat(runs).isEmpty();
         assertThat(s.state().status()).isEqualTo(SessionStatus.AWAITING_APPROVAL);
     }
@@ -123,7 +125,7 @@ class ApprovalsTest {
 
         assertThat(runs).singleElement().satisfies(a -> assertThat(a.get("amount").asInt()).isEqualTo(20));
         assertThat(r.reply()).contains("edited arguments: {\"amount\":20}").endsWith("paid 20");
-        assertThat(s.journal()).anySatisfy(e -> assertThat(e.event()).isEqualTo(
+        assertThat(s.history().journal()).anySatisfy(e -> assertThat(e.event()).isEqualTo(
                 new Event.ApprovalGiven("p1", TestSkills.json("{\"amount\":20}"))));
     }
 
@@ -132,14 +134,14 @@ class ApprovalsTest {
         Session s = runtime().defaultTenant().create("s1", SessionConfig.DEFAULT);
         s.submit("pay 7");
         s.approve("p1");
-        List<StoredEvent> before = s.journal();
+        List<StoredEvent> before = s.history().journal();
 
         assertThatThrownBy(() -> s.approve("p1")).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("call 'p1' does not await approval (it was answered already)");
         assertThatThrownBy(() -> s.deny("p1", "no")).isInstanceOf(InvalidInputException.class);
         assertThatThrownBy(() -> s.approve("nosuch")).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("no such call");
-        assertThat(s.journal()).isEqualTo(before);
+        assertThat(s.history().journal()).isEqualTo(before);
         assertThat(runs).hasSize(1);
     }
 
@@ -147,8 +149,8 @@ class ApprovalsTest {
     void aRepeatedApprovalCommandIdReturnsTheFirstOutcomeAndRunsNothingAgain() {
         Session s = runtime().defaultTenant().create("s1", SessionConfig.DEFAULT);
         s.submit("pay 7");
-        TurnResult first = s.approve("p1", null, CommandOptions.id("ok-1"));
-        TurnResult again = s.approve("p1", null, CommandOptions.id("ok-1"));
+        TurnResult first = s.with(CommandOptions.builder().commandId("ok-1").build()).approve("p1");
+        TurnResult again = s.with(CommandOptions.builder().commandId("ok-1").build()).approve("p1");
 
         assertThat(again).isEqualTo(first);
         assertThat(runs).hasSize(1);

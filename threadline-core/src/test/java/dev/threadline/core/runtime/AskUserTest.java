@@ -1,18 +1,20 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.Threadline;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.ContentBlock;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.skill.builtin.Builtins;
 import dev.threadline.core.state.SessionStatus;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import dev.threadline.core.store.StateStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,7 +50,7 @@ class AskUserTest {
             assertThat(p.kind()).isEqualTo(PendingApproval.Kind.QUESTION);
             assertThat(p.question()).isEqualTo("which colour?");
         });
-        assertThat(s.journal()).extracting(StoredEvent::event)
+        assertThat(s.history().journal()).extracting(StoredEvent::event)
                 .contains(new Event.InputRequested("q1", "which colour?"));
 
         Session again = runtime().defaultTenant().open("s1"); // a restarted process
@@ -67,7 +69,7 @@ class AskUserTest {
     void aQuestionCannotBeApprovedNorAnApprovalAnsweredNorABlankAnswerGivenAndNothingIsWritten() {
         Session s = runtime().defaultTenant().create("s1", SessionConfig.DEFAULT);
         s.submit("ask");
-        List<StoredEvent> before = s.journal();
+        List<StoredEvent> before = s.history().journal();
 
         assertThatThrownBy(() -> s.approve("q1")).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("does not await approval (it awaits an answer)");
@@ -75,7 +77,7 @@ class AskUserTest {
                 .hasMessageContaining("must not be blank");
         assertThatThrownBy(() -> s.answer("zz", "x")).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("waiting for an answer: [q1]");
-        assertThat(s.journal()).isEqualTo(before);
+        assertThat(s.history().journal()).isEqualTo(before);
     }
 
     @Test

@@ -1,17 +1,20 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.Threadline;
+import dev.threadline.core.error.UndoneEffectsException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.context.Views;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.llm.ScriptedModel;
-import dev.threadline.core.model.SessionConfig;
-import dev.threadline.core.state.Checkpoint;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.event.Checkpoint;
 import dev.threadline.core.state.RandomJournal;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -35,19 +38,19 @@ class BranchProperties {
             for (List<Event> step : RandomJournal.steps(choices)) {
                 Engines.update(tl, "s", CheckpointSource.LOOP, st -> step);
             }
-            List<Checkpoint> cps = s.checkpoints();
+            List<Checkpoint> cps = s.history().checkpoints();
             Checkpoint at = cps.get(Math.floorMod(pick, cps.size()));
             State parentBefore = s.state();
 
-            boolean effects = !s.sideEffectsAfter(at.seq()).isEmpty();
+            boolean effects = !s.history().sideEffectsAfter(at.seq()).isEmpty();
             if (effects) { // a side_effect call came after the checkpoint: refused without an acknowledgement, nothing written
                 long sessions = tl.defaultTenant().sessions().items().size();
                 org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.rewind(at.seq()))
-                        .isInstanceOf(dev.threadline.core.UndoneEffectsException.class);
+                        .isInstanceOf(dev.threadline.core.error.UndoneEffectsException.class);
                 assertThat(tl.defaultTenant().sessions().items()).hasSize((int) sessions);
             }
-            CommandOptions ack = CommandOptions.acknowledgingEffects();
-            Session b = rewind ? s.rewind(at.seq(), ack) : s.fork(at.seq(), null, ack);
+            CommandOptions ack = CommandOptions.builder().acknowledgeEffects(true).build();
+            Session b = rewind ? s.with(ack).rewind(at.seq()) : s.with(ack).fork(at.seq());
 
             State st = b.state();
             assertThat(st.pending()).isEmpty();
@@ -55,8 +58,8 @@ class BranchProperties {
             assertThat(TranscriptValidator.violations(st.messages(), TranscriptValidator.Mode.CHECKPOINT)).isEmpty();
             assertThat(TranscriptValidator.violations(b.context().policy().view(st, Views.LIMITS).messages(),
                     TranscriptValidator.Mode.MODEL_VIEW)).isEmpty();
-            assertThat(st.messages()).startsWith(s.stateAt(at.seq()).messages().subList(0,
-                    Math.min(st.messages().size(), s.stateAt(at.seq()).messages().size())).toArray(new dev.threadline.core.model.Message[0]));
+            assertThat(st.messages()).startsWith(s.history().stateAt(at.seq()).messages().subList(0,
+                    Math.min(st.messages().size(), s.history().stateAt(at.seq()).messages().size())).toArray(new dev.threadline.core.model.Message[0]));
             b.submit("continue here");
             assertThat(TranscriptValidator.violations(b.state().messages(), TranscriptValidator.Mode.CHECKPOINT)).isEmpty();
             assertThat(s.state()).as("the parent branch is untouched").isEqualTo(parentBefore);

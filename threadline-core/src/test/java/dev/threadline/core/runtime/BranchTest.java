@@ -1,18 +1,22 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.EngineAccess;
+
+import dev.threadline.core.Threadline;
+
 import static dev.threadline.core.runtime.TestSkills.text;
 import static dev.threadline.core.runtime.TestSkills.toolCall;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.model.Message;
-import dev.threadline.core.model.SessionConfig;
-import dev.threadline.core.state.Checkpoint;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.event.Checkpoint;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -42,9 +46,9 @@ class BranchTest {
 
             assertThat(s.state()).isEqualTo(parentBefore);
             assertThat(f.state().messages()).extracting(Message::text).containsExactly("one", "ack one[]", "three", "ack three[]");
-            assertThat(tl.engine().store().readOwn(Engines.key("s1-fork"), 1, Long.MAX_VALUE)).first()
+            assertThat(EngineAccess.store(tl).readOwn(Engines.key("s1-fork"), 1, Long.MAX_VALUE)).first()
                     .satisfies(e -> assertThat(e.seq()).isEqualTo(afterOne + 1));
-            assertThat(tl.engine().store().branches(Engines.key("s1"))).containsExactly("s1-fork");
+            assertThat(EngineAccess.store(tl).branches(Engines.key("s1"))).containsExactly("s1-fork");
         }
     }
 
@@ -54,7 +58,7 @@ class BranchTest {
             Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
             s.submit("one");
             s.submit("two");
-            Checkpoint afterOne = s.checkpoints().stream().filter(c -> c.preview().startsWith("assistant: ack one")).findFirst().orElseThrow();
+            Checkpoint afterOne = s.history().checkpoints().stream().filter(c -> c.preview().startsWith("assistant: ack one")).findFirst().orElseThrow();
 
             Session r = s.rewind(afterOne.seq());
             r.submit("other");
@@ -72,8 +76,8 @@ class BranchTest {
             Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
             s.submit("echo hi");
             // the step that recorded the assistant's tool_use and ToolCallStarted, before the result
-            Checkpoint mid = s.checkpoints().stream().filter(c -> c.preview().contains("-> echo")).findFirst().orElseThrow();
-            assertThat(s.stateAt(mid.seq()).pending()).hasSize(1);
+            Checkpoint mid = s.history().checkpoints().stream().filter(c -> c.preview().contains("-> echo")).findFirst().orElseThrow();
+            assertThat(s.history().stateAt(mid.seq()).pending()).hasSize(1);
 
             Session f = s.fork(mid.seq());
 
@@ -92,11 +96,11 @@ class BranchTest {
         try (Threadline tl = runtime()) {
             Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
             s.submit("echo hi");
-            List<Long> cps = s.checkpoints().stream().map(Checkpoint::seq).toList();
+            List<Long> cps = s.history().checkpoints().stream().map(Checkpoint::seq).toList();
             long notACheckpoint = java.util.stream.LongStream.rangeClosed(1, s.state().seq()).filter(x -> !cps.contains(x)).findFirst().orElseThrow();
             assertThatThrownBy(() -> s.fork(notACheckpoint, "bad")).isInstanceOf(InvalidInputException.class)
                     .hasMessageContaining("not a checkpoint");
-            assertThat(tl.engine().store().session(Engines.key("bad"))).isEmpty();
+            assertThat(EngineAccess.store(tl).session(Engines.key("bad"))).isEmpty();
         }
     }
 }

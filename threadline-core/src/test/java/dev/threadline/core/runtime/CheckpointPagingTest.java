@@ -1,14 +1,16 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.Threadline;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.model.SessionConfig;
-import dev.threadline.core.state.Checkpoint;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.event.Checkpoint;
 import dev.threadline.core.state.RandomJournal;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import dev.threadline.core.store.Page;
 import dev.threadline.core.store.SessionKey;
 import java.util.ArrayList;
@@ -38,26 +40,26 @@ class CheckpointPagingTest {
             for (List<Event> step : RandomJournal.steps(choices)) {
                 Engines.update(tl, "s", CheckpointSource.LOOP, st -> step);
             }
-            List<Checkpoint> all = s.checkpoints();
+            List<Checkpoint> all = s.history().checkpoints();
 
             List<Checkpoint> forward = new ArrayList<>();
-            Page<Checkpoint> page = s.checkpoints(PageRequest.after(0, limit));
+            Page<Checkpoint> page = s.history().checkpoints(PageRequest.after(0, limit));
             while (true) {
                 assertThat(page.items().size()).isLessThanOrEqualTo(limit);
                 forward.addAll(page.items());
                 if (!page.hasNext()) {
                     break;
                 }
-                page = s.checkpoints(PageRequest.after(Long.parseLong(page.nextCursor()), limit));
+                page = s.history().checkpoints(PageRequest.after(Long.parseLong(page.nextCursor()), limit));
             }
             List<Checkpoint> backward = new ArrayList<>();
-            page = s.checkpoints(PageRequest.before(Long.MAX_VALUE, limit));
+            page = s.history().checkpoints(PageRequest.before(Long.MAX_VALUE, limit));
             while (true) {
                 backward.addAll(0, page.items());
                 if (!page.hasNext()) {
                     break;
                 }
-                page = s.checkpoints(PageRequest.before(Long.parseLong(page.nextCursor()), limit));
+                page = s.history().checkpoints(PageRequest.before(Long.parseLong(page.nextCursor()), limit));
             }
             assertThat(forward).isEqualTo(all);
             assertThat(backward).isEqualTo(all);
@@ -79,10 +81,10 @@ class CheckpointPagingTest {
             long head = inner.head(new SessionKey("default", "long"));
             assertThat(head).isEqualTo(6_001);
             read.set(0);
-            Page<Checkpoint> newest = s.checkpoints(PageRequest.before(Long.MAX_VALUE, 10));
+            Page<Checkpoint> newest = s.history().checkpoints(PageRequest.before(Long.MAX_VALUE, 10));
             long forNewest = read.get();
             read.set(0);
-            Page<Checkpoint> middle = s.checkpoints(PageRequest.after(3_001, 10));
+            Page<Checkpoint> middle = s.history().checkpoints(PageRequest.after(3_001, 10));
             long forMiddle = read.get();
 
             assertThat(newest.items()).hasSize(10).last().satisfies(c -> assertThat(c.seq()).isEqualTo(head));

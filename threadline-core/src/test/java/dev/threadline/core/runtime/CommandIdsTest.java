@@ -1,5 +1,7 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.internal.engine.state.StateManager;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.internal.store.CanonicalUuid;

@@ -1,5 +1,7 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.Threadline;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,9 +17,9 @@ import dev.threadline.core.llm.ModelException;
 import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.llm.SummaryPrompt;
 import dev.threadline.core.model.Message;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.model.Usage;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import java.util.List;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
@@ -31,7 +33,7 @@ class CompactionTest {
     }
 
     private static List<StoredEvent> compactions(Session s) {
-        return s.journal().stream().filter(e -> e.event() instanceof Event.ContextCompacted).toList();
+        return s.history().journal().stream().filter(e -> e.event() instanceof Event.ContextCompacted).toList();
     }
 
     @Test
@@ -135,7 +137,7 @@ class CompactionTest {
             assertThat(s.context().warning()).contains("past the auto-compact threshold");
             assertThatThrownBy(() -> s.submit("q3" + LONG.repeat(4))).isInstanceOf(ModelException.class)
                     .hasMessageContaining("summary service down");
-            assertThat(s.journal().getLast().event()).isEqualTo(new Event.TurnInterrupted("model error: summary service down"));
+            assertThat(s.history().journal().getLast().event()).isEqualTo(new Event.TurnInterrupted("model error: summary service down"));
             assertThat(s.state().isIdle()).isTrue();
         }
     }

@@ -1,14 +1,16 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.Threadline;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.threadline.core.SessionNotFoundException;
+import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.llm.ScriptedModel;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.state.VariableScope;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +37,7 @@ class CrossTenantTest {
             secret.submit("my password is " + CANARY);
             for (VariableScope scope : List.of(VariableScope.SESSION, VariableScope.APP, VariableScope.USER)) {
                 secret.edit("test", "a canary in every scope",
-                        new dev.threadline.core.state.Edit.SetVariable(scope, "k", TextNode.valueOf(CANARY)));
+                        List.of(new dev.threadline.core.state.Edit.SetVariable(scope, "k", TextNode.valueOf(CANARY))));
             }
 
             Tenant b = tl.tenant("other");
@@ -61,14 +63,14 @@ class CrossTenantTest {
             seenThroughB.add(b.userVariables("local").toString());
             Session mine = b.openOrCreate("secret", SessionConfig.DEFAULT); // ids are per tenant: B gets its own, empty
             seenThroughB.add(mine.state().toString());
-            seenThroughB.add(mine.journal().toString());
-            seenThroughB.add(mine.checkpoints().toString());
+            seenThroughB.add(mine.history().journal().toString());
+            seenThroughB.add(mine.history().checkpoints().toString());
             seenThroughB.add(mine.variables(VariableScope.APP).toString());
             seenThroughB.add(mine.variables(VariableScope.USER).toString());
             seenThroughB.add(mine.info().toString());
             seenThroughB.add(mine.submit("hello").toString());
             seenThroughB.add(mine.fork(1, "fork").state().toString());
-            seenThroughB.add(mine.events(0, 100).toString());
+            seenThroughB.add(mine.history().events(0, 100).toString());
             seenThroughB.add(b.sessions().toString());
             assertThat(b.sessions().items()).extracting(x -> x.info().id()).containsExactlyInAnyOrder("secret", "fork");
             assertThat(a.open("secret").state().messages().get(0).text()).contains(CANARY); // A still has it all

@@ -1,17 +1,19 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.Threadline;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.SessionBusyException;
+import dev.threadline.core.error.SessionBusyException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.model.DoubleTexting;
+import dev.threadline.core.session.DoubleTexting;
 import dev.threadline.core.model.Message;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import dev.threadline.core.store.StateStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,7 +52,7 @@ class DoubleTextingTest {
     private CompletableFuture<TurnResult> turnAtTheGate(Threadline a, SessionConfig config) throws InterruptedException {
         Session s = a.defaultTenant().create("s1", config);
         s.submit("hello");
-        CompletableFuture<TurnResult> turn = s.submitAsync("gate");
+        CompletableFuture<TurnResult> turn = s.async().submit("gate");
         assertThat(entered.await(30, TimeUnit.SECONDS)).as("the turn reached the gate").isTrue();
         return turn;
     }
@@ -62,16 +64,16 @@ class DoubleTextingTest {
     private void rejects(Threadline a, Threadline b) throws Exception {
         CompletableFuture<TurnResult> turn = turnAtTheGate(a, SessionConfig.DEFAULT);
         Session other = b.defaultTenant().open("s1");
-        List<StoredEvent> before = other.journal();
+        List<StoredEvent> before = other.history().journal();
 
-        assertThatThrownBy(() -> other.submit("second", CommandOptions.onBusy(DoubleTexting.REJECT)))
+        assertThatThrownBy(() -> other.with(CommandOptions.builder().doubleTexting(DoubleTexting.REJECT).build()).submit("second"))
                 .isInstanceOf(SessionBusyException.class)
                 .hasMessageContaining("busy with the turn for 'gate' (started at seq")
                 .hasMessageContaining(a == b ? "running in this process" : "running in process " + ProcessHandle.current().pid());
-        assertThat(other.journal()).isEqualTo(before);
+        assertThat(other.history().journal()).isEqualTo(before);
         release.countDown();
         assertThat(turn.get(30, TimeUnit.SECONDS).reply()).isEqualTo("done: passed");
-        assertThat(other.submit("second", CommandOptions.onBusy(DoubleTexting.REJECT)).reply()).as("idle: it runs").isEqualTo("ack second");
+        assertThat(other.with(CommandOptions.builder().doubleTexting(DoubleTexting.REJECT).build()).submit("second").reply()).as("idle: it runs").isEqualTo("ack second");
     }
 
     @Test
@@ -94,7 +96,7 @@ class DoubleTextingTest {
 
     private void interrupts(Threadline a, Threadline b) throws Exception {
         CompletableFuture<TurnResult> turn = turnAtTheGate(a, SessionConfig.DEFAULT);
-        TurnResult second = b.defaultTenant().open("s1").submit("second", CommandOptions.onBusy(DoubleTexting.INTERRUPT));
+        TurnResult second = b.defaultTenant().open("s1").with(CommandOptions.builder().doubleTexting(DoubleTexting.INTERRUPT).build()).submit("second");
 
         TurnResult first = turn.get(30, TimeUnit.SECONDS);
         assertThat(first.outcome()).isEqualTo(TurnResult.Outcome.INTERRUPTED);
@@ -120,14 +122,14 @@ class DoubleTextingTest {
     private void rollsBack(Threadline a, Threadline b) throws Exception {
         CompletableFuture<TurnResult> turn = turnAtTheGate(a, SessionConfig.DEFAULT);
         Session s = b.defaultTenant().open("s1");
-        TurnResult second = s.submit("instead", CommandOptions.onBusy(DoubleTexting.ROLLBACK));
+        TurnResult second = s.with(CommandOptions.builder().doubleTexting(DoubleTexting.ROLLBACK).build()).submit("instead");
 
         assertThat(turn.get(30, TimeUnit.SECONDS).outcome()).isEqualTo(TurnResult.Outcome.INTERRUPTED);
         assertThat(second.reply()).isEqualTo("ack instead");
         State st = s.state();
         assertThat(st.messages()).extracting(Message::text).containsExactly("hello", "ack hello", "instead", "ack instead");
         assertValid(st);
-        Event.TurnRolledBack rb = s.journal().stream().map(StoredEvent::event).filter(Event.TurnRolledBack.class::isInstance)
+        Event.TurnRolledBack rb = s.history().journal().stream().map(StoredEvent::event).filter(Event.TurnRolledBack.class::isInstance)
                 .map(Event.TurnRolledBack.class::cast).findFirst().orElseThrow();
         Session side = b.defaultTenant().open(rb.sideBranch());
         assertThat(side.state().messages()).extracting(Message::text).containsSubsequence("hello", "ack hello", "gate");
@@ -152,7 +154,7 @@ class DoubleTextingTest {
     void enqueueIsTheDefaultAndWaitsForTheTurn() throws Exception {
         Threadline a = runtime();
         CompletableFuture<TurnResult> turn = turnAtTheGate(a, SessionConfig.DEFAULT);
-        CompletableFuture<TurnResult> queued = runtime().defaultTenant().open("s1").submitAsync("after");
+        CompletableFuture<TurnResult> queued = runtime().defaultTenant().open("s1").async().submit("after");
         assertThat(queued).isNotDone();
         release.countDown();
         assertThat(turn.get(30, TimeUnit.SECONDS).reply()).isEqualTo("done: passed");

@@ -1,8 +1,16 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.EngineAccess;
+
+import dev.threadline.core.internal.engine.state.Cmd;
+import dev.threadline.core.internal.engine.CommandGate;
+import dev.threadline.core.internal.engine.SessionHandle;
+import dev.threadline.core.Threadline;
+import dev.threadline.core.internal.engine.state.ToolResultOutcome;
+
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.SessionKey;
 import java.util.List;
 
@@ -16,29 +24,29 @@ final class Engines {
 
     /** Runs {@code body} as one command of session {@code id} (mailbox, lease, take-over) of the default tenant. */
     static <T> T inCommand(Threadline tl, String id, CommandGate.Body<T> body) {
-        return tl.engine().gate().call(key(id), Cmd.internal(), body, first -> {
+        return EngineAccess.gate(tl).call(key(id), Cmd.internal(), body, first -> {
             throw new AssertionError("an internal command is never replayed");
         });
     }
 
     /** One step decided by {@code decider}, recorded with {@code source}. */
     static Commit update(Threadline tl, String id, CheckpointSource source, Decider decider) {
-        return inCommand(tl, id, c -> tl.engine().states().update(key(id), source, c, decider));
+        return inCommand(tl, id, c -> EngineAccess.states(tl).update(key(id), source, c, decider));
     }
 
     /** One raw step on a session handle, as {@code Session.update} did before it left the public API. */
     static Commit update(Session s, Decider decider) {
-        return ((SessionHandle) s).update(decider, CommandOptions.NONE);
+        return dev.threadline.core.testkit.RawSteps.update(s, decider);
     }
 
     /** Hands a tool result to the state manager, as the tool executor does. */
     static ToolResultOutcome result(Threadline tl, String id, Event.ToolCallEnded result) {
-        return inCommand(tl, id, c -> tl.engine().states().handleToolResult(key(id), c, result, List.of()));
+        return inCommand(tl, id, c -> EngineAccess.states(tl).handleToolResult(key(id), c, result, List.of()));
     }
 
     /** Drops a session from the runtime's cache. */
     static void evict(Threadline tl, String id) {
-        tl.engine().states().evict(key(id));
+        EngineAccess.states(tl).evict(key(id));
     }
 
     static Event user(String text) {

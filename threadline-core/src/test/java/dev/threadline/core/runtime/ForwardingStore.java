@@ -2,7 +2,7 @@ package dev.threadline.core.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.state.StateSnapshot;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.AppendRequest;

@@ -1,17 +1,19 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.Threadline;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.IntNode;
-import dev.threadline.core.ThreadlineException;
+import dev.threadline.core.error.ThreadlineException;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.Message;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.skill.builtin.Builtins;
 import dev.threadline.core.state.Edit;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -41,12 +43,12 @@ class HumanInTheLoopProperties {
             int approvals = 0;
             for (int c : commands) {
                 Session s = (c % 2 == 0 ? a : b).defaultTenant().open("s1");
-                List<StoredEvent> before = s.journal();
+                List<StoredEvent> before = s.history().journal();
                 List<PendingApproval> waiting = s.pendingApprovals();
                 try {
                     approvals += act(s, c, waiting);
                 } catch (ThreadlineException refused) {
-                    assertThat(s.journal()).as("a refused command writes nothing: %s", refused.getMessage()).isEqualTo(before);
+                    assertThat(s.history().journal()).as("a refused command writes nothing: %s", refused.getMessage()).isEqualTo(before);
                 }
                 State st = s.state();
                 assertThat(TranscriptValidator.violations(st.messages(), TranscriptValidator.Mode.CHECKPOINT)).isEmpty();
@@ -83,10 +85,9 @@ class HumanInTheLoopProperties {
             }
             case 5 -> s.deny(first == null ? "nosuch" : first.toolUseId(), "no " + c);
             case 6 -> s.answer(first == null ? "nosuch" : first.toolUseId(), "answer " + c);
-            case 7 -> s.edit("ops", "random", Edit.set("v" + c % 3, IntNode.valueOf(c)),
-                    Edit.append(c % 4 == 0 ? Message.assistantText("note " + c) : Message.user("said " + c)));
+            case 7 -> s.edit("ops", "random", List.of(Edit.set("v" + c % 3, IntNode.valueOf(c)), Edit.append(c % 4 == 0 ? Message.assistantText("note " + c) : Message.user("said " + c))));
             case 8 -> s.submit("hello " + c);
-            default -> s.edit("ops", "", Edit.remove("v" + c % 3));
+            default -> s.edit("ops", "", List.of(Edit.remove("v" + c % 3)));
         }
         return 0;
     }

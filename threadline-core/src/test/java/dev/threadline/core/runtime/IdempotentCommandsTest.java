@@ -1,13 +1,16 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.state.Edit;
+import dev.threadline.core.Threadline;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.CommandConflictException;
-import dev.threadline.core.SessionExistsException;
+import dev.threadline.core.error.CommandConflictException;
+import dev.threadline.core.error.SessionExistsException;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.model.SessionConfig;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import dev.threadline.core.store.StateStore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,27 +50,27 @@ class IdempotentCommandsTest {
     @Test
     void aRetriedSubmitWithTheSameCommandIdMakesOneTurnAndReturnsTheFirstResult() {
         Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
-        TurnResult first = s.submit("echo hi", CommandOptions.id("req-1"));
-        List<StoredEvent> after = s.journal();
+        TurnResult first = s.with(CommandOptions.builder().commandId("req-1").build()).submit("echo hi");
+        List<StoredEvent> after = s.history().journal();
 
-        TurnResult again = s.submit("echo hi", CommandOptions.id("req-1"));
+        TurnResult again = s.with(CommandOptions.builder().commandId("req-1").build()).submit("echo hi");
 
         assertThat(again).isEqualTo(first);
         assertThat(first.reply()).isEqualTo("echoed hi");
         assertThat(first.toolCalls()).isEqualTo(1);
-        assertThat(s.journal()).isEqualTo(after);
+        assertThat(s.history().journal()).isEqualTo(after);
         assertThat(s.state().messages()).filteredOn(m -> m.text().equals("echo hi")).hasSize(1);
     }
 
     @Test
     void theSameCommandIdFromAnotherRuntimeReturnsTheFirstResult() {
         Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
-        TurnResult first = s.submit("hello", CommandOptions.id("req-1"));
+        TurnResult first = s.with(CommandOptions.builder().commandId("req-1").build()).submit("hello");
         Threadline other = runtime();
         others.add(other);
         long head = store.head(Engines.key("s1"));
 
-        TurnResult again = other.defaultTenant().open("s1").submit("hello", CommandOptions.id("req-1"));
+        TurnResult again = other.defaultTenant().open("s1").with(CommandOptions.builder().commandId("req-1").build()).submit("hello");
 
         assertThat(again).isEqualTo(first);
         assertThat(store.head(Engines.key("s1"))).isEqualTo(head);
@@ -76,15 +79,15 @@ class IdempotentCommandsTest {
     @Test
     void theSameCommandIdForADifferentCommandIsRefusedAndWritesNothing() {
         Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
-        s.submit("hello", CommandOptions.id("req-1"));
-        List<StoredEvent> after = s.journal();
+        s.with(CommandOptions.builder().commandId("req-1").build()).submit("hello");
+        List<StoredEvent> after = s.history().journal();
 
-        assertThatThrownBy(() -> s.submit("something else", CommandOptions.id("req-1")))
+        assertThatThrownBy(() -> s.with(CommandOptions.builder().commandId("req-1").build()).submit("something else"))
                 .isInstanceOf(CommandConflictException.class)
                 .hasMessageContaining("'req-1' was first used for a submit, not a submit with other arguments");
-        assertThatThrownBy(() -> s.clear(CommandOptions.id("req-1")))
+        assertThatThrownBy(() -> s.with(CommandOptions.builder().commandId("req-1").build()).clear())
                 .isInstanceOf(CommandConflictException.class).hasMessageContaining("not a clear");
-        assertThat(s.journal()).isEqualTo(after);
+        assertThat(s.history().journal()).isEqualTo(after);
     }
 
     @Test
@@ -100,7 +103,7 @@ class IdempotentCommandsTest {
                 Session via = i % 2 == 0 ? s : t;
                 results.add(pool.submit(() -> {
                     go.await();
-                    return via.submit("echo once", CommandOptions.id("req-9"));
+                    return via.with(CommandOptions.builder().commandId("req-9").build()).submit("echo once");
                 }));
             }
             go.countDown();
@@ -118,21 +121,21 @@ class IdempotentCommandsTest {
         s.submit("hello");
         List<dev.threadline.core.state.Edit> setN = List.of(dev.threadline.core.state.Edit.set("n",
                 com.fasterxml.jackson.databind.node.IntNode.valueOf(1)));
-        Commit first = s.edit("test", "retried", setN, CommandOptions.id("inc-1"));
-        Commit again = s.edit("test", "retried", setN, CommandOptions.id("inc-1"));
+        Commit first = s.with(CommandOptions.builder().commandId("inc-1").build()).edit("test", "retried", setN);
+        Commit again = s.with(CommandOptions.builder().commandId("inc-1").build()).edit("test", "retried", setN);
         assertThat(again.events()).isEqualTo(first.events());
-        assertThat(s.journal()).filteredOn(e -> e.commandId().equals("inc-1")).hasSize(1);
+        assertThat(s.history().journal()).filteredOn(e -> e.commandId().equals("inc-1")).hasSize(1);
         assertThat(Counters.value(s.state())).isEqualTo(1);
 
-        s.clear(CommandOptions.id("clear-1"));
+        s.with(CommandOptions.builder().commandId("clear-1").build()).clear();
         long afterClear = s.state().seq();
-        s.clear(CommandOptions.id("clear-1"));
+        s.with(CommandOptions.builder().commandId("clear-1").build()).clear();
         assertThat(s.state().seq()).isEqualTo(afterClear);
 
         s.submit("more");
-        CompactionResult c1 = s.compact("focus", CommandOptions.id("compact-1"));
+        CompactionResult c1 = s.with(CommandOptions.builder().commandId("compact-1").build()).compact("focus");
         long afterCompact = s.state().seq();
-        CompactionResult c2 = s.compact("focus", CommandOptions.id("compact-1"));
+        CompactionResult c2 = s.with(CommandOptions.builder().commandId("compact-1").build()).compact("focus");
         assertThat(c1.compacted()).isTrue();
         assertThat(c2.compacted()).isTrue();
         assertThat(s.state().seq()).isEqualTo(afterCompact);
@@ -143,29 +146,28 @@ class IdempotentCommandsTest {
         Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
         s.submit("one");
         s.submit("two");
-        long at = s.checkpoints().get(2).seq();
+        long at = s.history().checkpoints().get(2).seq();
 
-        Session f1 = s.fork(at, null, CommandOptions.id("fork-1"));
-        Session f2 = s.fork(at, null, CommandOptions.id("fork-1"));
-        Session r1 = s.rewind(at, CommandOptions.id("rw-1"));
-        Session r2 = s.rewind(at, CommandOptions.id("rw-1"));
+        Session f1 = s.with(CommandOptions.builder().commandId("fork-1").build()).fork(at);
+        Session f2 = s.with(CommandOptions.builder().commandId("fork-1").build()).fork(at);
+        Session r1 = s.with(CommandOptions.builder().commandId("rw-1").build()).rewind(at);
+        Session r2 = s.with(CommandOptions.builder().commandId("rw-1").build()).rewind(at);
 
         assertThat(f2.id()).isEqualTo(f1.id()).isEqualTo("s1.f1");
         assertThat(r2.id()).isEqualTo(r1.id()).isEqualTo("s1.r1");
         assertThat(tl.defaultTenant().sessions().items()).extracting(x -> x.info().id())
                 .containsExactlyInAnyOrder("s1", "s1.f1", "s1.r1");
-        assertThatThrownBy(() -> s.fork(at + 1, null, CommandOptions.id("fork-1"))).isInstanceOf(CommandConflictException.class);
+        assertThatThrownBy(() -> s.with(CommandOptions.builder().commandId("fork-1").build()).fork(at + 1)).isInstanceOf(CommandConflictException.class);
     }
 
     @Test
     void createIsIdempotentByCommandId() {
-        Session a = tl.defaultTenant().create(NewSession.of("s1", SessionConfig.DEFAULT), CommandOptions.id("mk-1"));
-        Session b = tl.defaultTenant().create(NewSession.of("s1", SessionConfig.DEFAULT), CommandOptions.id("mk-1"));
+        Session a = tl.defaultTenant().with(CommandOptions.builder().commandId("mk-1").build()).create(NewSession.of("s1", SessionConfig.DEFAULT));
+        Session b = tl.defaultTenant().with(CommandOptions.builder().commandId("mk-1").build()).create(NewSession.of("s1", SessionConfig.DEFAULT));
         assertThat(b.id()).isEqualTo(a.id());
-        assertThat(b.journal()).hasSize(1);
-        assertThatThrownBy(() -> tl.defaultTenant().create(NewSession.of("s1", SessionConfig.DEFAULT), CommandOptions.id("mk-2")))
+        assertThat(b.history().journal()).hasSize(1);
+        assertThatThrownBy(() -> tl.defaultTenant().with(CommandOptions.builder().commandId("mk-2").build()).create(NewSession.of("s1", SessionConfig.DEFAULT)))
                 .isInstanceOf(SessionExistsException.class);
-        assertThatThrownBy(() -> tl.defaultTenant().create(NewSession.of("s1", SessionConfig.DEFAULT.withMaxIterations(3)),
-                CommandOptions.id("mk-1"))).isInstanceOf(CommandConflictException.class);
+        assertThatThrownBy(() -> tl.defaultTenant().with(CommandOptions.builder().commandId("mk-1").build()).create(NewSession.of("s1", SessionConfig.DEFAULT.withMaxIterations(3)))).isInstanceOf(CommandConflictException.class);
     }
 }

@@ -1,15 +1,17 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.Threadline;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.InvalidInputException;
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.error.StorageException;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.llm.ModelResolver;
 import dev.threadline.core.llm.ScriptedModel;
-import dev.threadline.core.model.SessionConfig;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import dev.threadline.core.store.SessionKey;
 import java.time.Duration;
 import java.util.List;
@@ -28,18 +30,18 @@ class JournalReadsTest {
             Session s = writer.defaultTenant().create("s1", SessionConfig.DEFAULT);
             Session watched = observer.defaultTenant().open("s1");
             long seen = watched.state().seq();
-            assertThat(watched.awaitEvents(seen, Duration.ZERO)).isEmpty();
+            assertThat(watched.history().awaitEvents(seen, Duration.ZERO)).isEmpty();
 
-            CompletableFuture<List<StoredEvent>> next = CompletableFuture.supplyAsync(() -> watched.awaitEvents(seen, Duration.ofSeconds(30)));
+            CompletableFuture<List<StoredEvent>> next = CompletableFuture.supplyAsync(() -> watched.history().awaitEvents(seen, Duration.ofSeconds(30)));
             s.submit("hello");
 
             List<StoredEvent> events = next.get(30, TimeUnit.SECONDS);
             assertThat(events).isNotEmpty();
             assertThat(events.get(0).seq()).isEqualTo(seen + 1);
-            List<StoredEvent> rest = watched.events(events.get(events.size() - 1).seq(), 1000);
-            assertThat(concat(events, rest)).isEqualTo(s.journal().subList((int) seen, s.journal().size()));
-            assertThat(watched.events(0, 2)).extracting(StoredEvent::seq).containsExactly(1L, 2L);
-            assertThatThrownBy(() -> watched.events(-1, 10)).isInstanceOf(InvalidInputException.class).hasMessageContaining("after");
+            List<StoredEvent> rest = watched.history().events(events.get(events.size() - 1).seq(), 1000);
+            assertThat(concat(events, rest)).isEqualTo(s.history().journal().subList((int) seen, s.history().journal().size()));
+            assertThat(watched.history().events(0, 2)).extracting(StoredEvent::seq).containsExactly(1L, 2L);
+            assertThatThrownBy(() -> watched.history().events(-1, 10)).isInstanceOf(InvalidInputException.class).hasMessageContaining("after");
         }
     }
 
@@ -61,7 +63,7 @@ class JournalReadsTest {
             s.submit("hello");
             Engines.evict(tl, "s1");
 
-            for (Runnable read : List.<Runnable>of(s::journal, s::state, s::checkpoints, () -> s.stateAt(4))) {
+            for (Runnable read : List.<Runnable>of(s.history()::journal, s::state, s.history()::checkpoints, () -> s.history().stateAt(4))) {
                 assertThatThrownBy(read::run).isInstanceOf(StorageException.class)
                         .hasMessage("session 's1' seq 3: journal row is missing (the next row is seq 4)");
             }
@@ -75,7 +77,7 @@ class JournalReadsTest {
              Threadline withoutEcho = Threadline.builder().store(store).build()) { // a runtime that lacks the session's skill
             withEcho.defaultTenant().create("s1", SessionConfig.DEFAULT.withSkills(List.of("echo"))).submit("hello");
             Session s = withoutEcho.defaultTenant().open("s1");
-            long at = s.checkpoints().get(1).seq();
+            long at = s.history().checkpoints().get(1).seq();
 
             assertThatThrownBy(() -> s.fork(at, "copy")).isInstanceOf(InvalidInputException.class).hasMessageContaining("echo");
             assertThatThrownBy(() -> s.rewind(at)).isInstanceOf(InvalidInputException.class);

@@ -1,17 +1,20 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.internal.engine.live.LeaseOwner;
+import dev.threadline.core.Threadline;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.threadline.core.LeaseHeldException;
+import dev.threadline.core.error.LeaseHeldException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
 import dev.threadline.core.state.VariableScope;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.StateStore;
 import java.time.Duration;
@@ -52,7 +55,7 @@ class LeasesTest {
     }
 
     private CompletableFuture<TurnResult> turnHeldAtTheGate(Threadline a) throws InterruptedException {
-        CompletableFuture<TurnResult> turn = a.defaultTenant().open("s1").submitAsync("gate");
+        CompletableFuture<TurnResult> turn = a.defaultTenant().open("s1").async().submit("gate");
         assertThat(entered.await(30, TimeUnit.SECONDS)).as("the turn reached the gate").isTrue();
         return turn;
     }
@@ -63,23 +66,23 @@ class LeasesTest {
         Threadline b = runtime(Duration.ZERO);
         a.defaultTenant().create("s1", SessionConfig.DEFAULT);
         CompletableFuture<TurnResult> turn = turnHeldAtTheGate(a);
-        List<StoredEvent> before = a.defaultTenant().open("s1").journal();
+        List<StoredEvent> before = a.defaultTenant().open("s1").history().journal();
 
         Session seen = b.defaultTenant().open("s1");
         State s = seen.state();
-        seen.checkpoints();
-        seen.checkpoints(PageRequest.before(Long.MAX_VALUE, 5));
-        seen.journal();
+        seen.history().checkpoints();
+        seen.history().checkpoints(PageRequest.before(Long.MAX_VALUE, 5));
+        seen.history().journal();
         b.defaultTenant().sessions();
         assertThat(s.isIdle()).isFalse();
         assertThat(s.pending()).singleElement().satisfies(p -> assertThat(p.name()).isEqualTo("gate"));
-        assertThat(seen.journal()).isEqualTo(before);
+        assertThat(seen.history().journal()).isEqualTo(before);
 
         release.countDown();
         TurnResult r = turn.get(30, TimeUnit.SECONDS);
         assertThat(r.outcome()).isEqualTo(TurnResult.Outcome.COMPLETED);
         assertThat(r.reply()).isEqualTo("done: passed");
-        assertThat(a.defaultTenant().open("s1").journal()).noneMatch(e -> e.event() instanceof Event.TurnInterrupted);
+        assertThat(a.defaultTenant().open("s1").history().journal()).noneMatch(e -> e.event() instanceof Event.TurnInterrupted);
     }
 
     @Test
@@ -106,7 +109,7 @@ class LeasesTest {
         a.defaultTenant().create("s1", SessionConfig.DEFAULT);
         CompletableFuture<TurnResult> turn = turnHeldAtTheGate(a);
 
-        CompletableFuture<TurnResult> queued = b.defaultTenant().open("s1").submitAsync("after");
+        CompletableFuture<TurnResult> queued = b.defaultTenant().open("s1").async().submit("after");
         assertThat(queued).isNotDone();
         release.countDown();
 
@@ -130,7 +133,7 @@ class LeasesTest {
 
         State seen = s1.state();
         assertThat(seen.variable("x")).isEqualTo(TextNode.valueOf("from two"));
-        assertThat(seen.seq()).isEqualTo(s1.journal().size());
+        assertThat(seen.seq()).isEqualTo(s1.history().journal().size());
         Engines.update(s1, Counters.INCREMENT);
         assertThat(Counters.value(two.defaultTenant().open("s1").state())).isEqualTo(2);
     }
@@ -170,7 +173,7 @@ class LeasesTest {
                 assertThat(f.get(30, TimeUnit.SECONDS).id()).isEqualTo("new");
             }
         }
-        assertThat(one.defaultTenant().open("new").journal()).singleElement()
+        assertThat(one.defaultTenant().open("new").history().journal()).singleElement()
                 .satisfies(e -> assertThat(e.event()).isInstanceOf(Event.SessionCreated.class));
     }
 

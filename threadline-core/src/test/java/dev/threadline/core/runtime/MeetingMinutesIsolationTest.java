@@ -1,12 +1,14 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.Threadline;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.threadline.core.SessionNotFoundException;
+import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.llm.ScriptedModel;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.skill.builtin.Builtins;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +29,8 @@ class MeetingMinutesIsolationTest {
             Session b = tl.defaultTenant().create("b", SessionConfig.DEFAULT);
             List<CompletableFuture<TurnResult>> turns = new ArrayList<>();
             for (int i = 0; i < 20; i++) {
-                turns.add(a.submitAsync("note alpha " + i));
-                turns.add(b.submitAsync("note beta " + i));
+                turns.add(a.async().submit("note alpha " + i));
+                turns.add(b.async().submit("note beta " + i));
             }
             turns.forEach(CompletableFuture::join);
 

@@ -1,5 +1,11 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.EngineAccess;
+
+import dev.threadline.core.internal.engine.state.StateManager;
+import dev.threadline.core.Threadline;
+import dev.threadline.core.internal.engine.state.ToolResultOutcome;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,7 +18,7 @@ import dev.threadline.core.json.Json;
 import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.model.StopReason;
 import dev.threadline.core.model.Usage;
 import dev.threadline.core.skill.ExecutionContext;
@@ -23,7 +29,7 @@ import dev.threadline.core.skill.builtin.MeetingMinutesSkill;
 import dev.threadline.core.internal.state.Reducer;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.VariableScope;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -93,7 +99,7 @@ class ParallelToolCallsWritesToOneVariableAreBothKeptTest {
             assertThat(s.state().messages().get(2).toolResults()).extracting(ContentBlock.ToolResult::content)
                     .containsExactly("Noted (1 note): first", "Noted (1 note): second");
             // the journal holds resulting values, so a fold (and a reload) gives the same list
-            assertThat(notes(Reducer.fold(s.journal()))).containsExactly("first", "second");
+            assertThat(notes(Reducer.fold(s.history().journal()))).containsExactly("first", "second");
             Engines.evict(tl, "s1");
             assertThat(notes(s.state())).containsExactly("first", "second");
         }
@@ -121,7 +127,7 @@ class ParallelToolCallsWritesToOneVariableAreBothKeptTest {
             tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
             SessionKey K = Engines.key("s1");
             Engines.inCommand(tl, "s1", C -> {
-                StateManager states = tl.engine().states();
+                StateManager states = EngineAccess.states(tl);
                 states.update(K, CheckpointSource.INPUT, C, s -> List.of(new Event.UserMessageReceived(Message.user("go"))));
                 Message ask = Message.assistant(List.of(add("a", "x"), add("b", "y"), add("c", "z")), StopReason.TOOL_USE, Usage.ZERO);
                 states.update(K, CheckpointSource.LOOP, C, s -> List.of(new Event.AssistantMessageReceived(ask)));
@@ -160,7 +166,7 @@ class ParallelToolCallsWritesToOneVariableAreBothKeptTest {
             tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
             SessionKey K = Engines.key("s1");
             Engines.inCommand(tl, "s1", C -> {
-                StateManager states = tl.engine().states();
+                StateManager states = EngineAccess.states(tl);
                 states.update(K, CheckpointSource.INPUT, C, s -> List.of(new Event.UserMessageReceived(Message.user("go")),
                         new Event.VariablesChanged(VariableScope.SESSION, Map.of("count", IntNode.valueOf(3)), List.of())));
                 Message ask = Message.assistant(List.of(add("a", "x"), add("b", "y")), StopReason.TOOL_USE, Usage.ZERO);
@@ -195,7 +201,7 @@ class ParallelToolCallsWritesToOneVariableAreBothKeptTest {
             tl.defaultTenant().create("s1", SessionConfig.DEFAULT);
             SessionKey K = Engines.key("s1");
             Engines.inCommand(tl, "s1", C -> {
-                StateManager states = tl.engine().states();
+                StateManager states = EngineAccess.states(tl);
                 Map<String, JsonNode> temp = new HashMap<>();
                 ToolResultOutcome o = states.handleToolResult(K, C, new Event.ToolCallCompleted("nope", "x", false),
                         List.of(VariableWrite.set(VariableScope.TEMP, "t", TextNode.valueOf("v"))), temp);

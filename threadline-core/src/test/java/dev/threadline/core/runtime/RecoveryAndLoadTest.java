@@ -1,5 +1,10 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.EngineAccess;
+
+import dev.threadline.core.internal.engine.state.StateManager;
+import dev.threadline.core.Threadline;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -8,16 +13,16 @@ import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.model.StopReason;
 import dev.threadline.core.model.Usage;
 import dev.threadline.core.internal.state.Reducer;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import dev.threadline.core.store.StateStore;
-import dev.threadline.core.LeaseHeldException;
-import dev.threadline.core.LeaseLostException;
+import dev.threadline.core.error.LeaseHeldException;
+import dev.threadline.core.error.LeaseLostException;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -36,7 +41,7 @@ class RecoveryAndLoadTest {
         java.util.concurrent.CountDownLatch resume = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CompletableFuture<Object> stalledCommand = java.util.concurrent.CompletableFuture.supplyAsync(() ->
                 Engines.inCommand(dead, "s1", c -> {
-                    StateManager sm = dead.engine().states();
+                    StateManager sm = EngineAccess.states(dead);
                     sm.update(Engines.key("s1"), CheckpointSource.INPUT, c, s -> List.of(new Event.UserMessageReceived(Message.user("go"))));
                     sm.update(Engines.key("s1"), CheckpointSource.LOOP, c, s -> List.of(new Event.AssistantMessageReceived(ask),
                             new Event.ToolCallStarted("t1", "slow"), new Event.ToolCallStarted("t2", "slow")));
@@ -55,8 +60,8 @@ class RecoveryAndLoadTest {
             long head = store.head(Engines.key("s1"));
 
             State seen = s.state();
-            s.checkpoints();
-            s.journal();
+            s.history().checkpoints();
+            s.history().journal();
             assertThat(seen.isIdle()).as("a reader sees the running turn as running").isFalse();
             assertThat(seen.pending()).extracting(p -> p.toolUseId()).containsExactly("t1", "t2");
             assertThat(store.head(Engines.key("s1"))).as("reads never write").isEqualTo(head);
@@ -111,7 +116,7 @@ class RecoveryAndLoadTest {
             assertThat(replayed).isEqualTo(live);
             for (long seq = 1; seq <= live.seq(); seq += 5) {
                 long at = seq;
-                assertThat(tl.engine().states().stateAt(Engines.key("s1"), at))
+                assertThat(EngineAccess.states(tl).stateAt(Engines.key("s1"), at))
                         .isEqualTo(Reducer.fold(store.readOwn(Engines.key("s1"), 1, at)));
             }
         }
@@ -126,10 +131,10 @@ class RecoveryAndLoadTest {
                     Engines.update(s, Counters.INCREMENT);
                 }
             }
-            assertThat(tl.engine().states().cachedSessions()).isLessThanOrEqualTo(2);
+            assertThat(EngineAccess.states(tl).cachedSessions()).isLessThanOrEqualTo(2);
             for (int i = 0; i < 5; i++) {
                 assertThat(Counters.value(tl.defaultTenant().open("s" + i).state())).isEqualTo(i + 1);
-                assertThat(tl.engine().states().cachedSessions()).isLessThanOrEqualTo(2);
+                assertThat(EngineAccess.states(tl).cachedSessions()).isLessThanOrEqualTo(2);
             }
         }
     }

@@ -1,17 +1,20 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.Threadline;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.UndoneEffectsException;
+import dev.threadline.core.error.UndoneEffectsException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.skill.Effect;
 import dev.threadline.core.skill.ExecutionContext;
 import dev.threadline.core.skill.SkillPolicy;
 import dev.threadline.core.skill.SkillResult;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import dev.threadline.core.store.StateStore;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -58,25 +61,25 @@ class SideEffectsTest {
         long after = s.state().seq();
 
         assertThat(keys).containsExactly("s1/p3");
-        assertThat(s.journal()).extracting(StoredEvent::event).contains(new Event.ToolCallStarted("p3", "pay", Effect.SIDE_EFFECT));
-        assertThat(s.sideEffectsAfter(before)).singleElement().satisfies(e -> {
+        assertThat(s.history().journal()).extracting(StoredEvent::event).contains(new Event.ToolCallStarted("p3", "pay", Effect.SIDE_EFFECT));
+        assertThat(s.history().sideEffectsAfter(before)).singleElement().satisfies(e -> {
             assertThat(e.toolUseId()).isEqualTo("p3");
             assertThat(e.outcome()).isEqualTo("ok: paid 9");
         });
-        assertThat(s.sideEffectsAfter(after)).isEmpty();
+        assertThat(s.history().sideEffectsAfter(after)).isEmpty();
         int sessions = tl.defaultTenant().sessions().items().size();
-        List<StoredEvent> journal = s.journal();
+        List<StoredEvent> journal = s.history().journal();
 
         assertThatThrownBy(() -> s.rewind(before)).isInstanceOf(UndoneEffectsException.class)
                 .hasMessageContaining("rewind of session 's1' to seq " + before + " cannot undo 1 side effect(s): pay (p3) at seq")
                 .hasMessageContaining("ok: paid 9")
                 .satisfies(e -> assertThat(((UndoneEffectsException) e).effects()).hasSize(1));
-        assertThatThrownBy(() -> s.fork(before, "f1", CommandOptions.NONE)).isInstanceOf(UndoneEffectsException.class);
+        assertThatThrownBy(() -> s.with(CommandOptions.NONE).fork(before, "f1")).isInstanceOf(UndoneEffectsException.class);
         assertThat(tl.defaultTenant().sessions().items()).hasSize(sessions);
-        assertThat(s.journal()).isEqualTo(journal);
+        assertThat(s.history().journal()).isEqualTo(journal);
 
-        Session branch = s.rewind(before, CommandOptions.acknowledgingEffects());
-        assertThat(branch.journal()).extracting(StoredEvent::event).filteredOn(Event.BranchCreated.class::isInstance)
+        Session branch = s.with(CommandOptions.builder().acknowledgeEffects(true).build()).rewind(before);
+        assertThat(branch.history().journal()).extracting(StoredEvent::event).filteredOn(Event.BranchCreated.class::isInstance)
                 .singleElement().satisfies(e -> assertThat(((Event.BranchCreated) e).reason())
                         .startsWith("rewind (acknowledged 1 side effect(s) it cannot undo: pay (p3)"));
         assertThat(s.fork(after).state().messages()).hasSameSizeAs(s.state().messages());
@@ -89,11 +92,11 @@ class SideEffectsTest {
     void anApprovedSideEffectRunsOnceAndIsInTheLedger() {
         Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT.withRequireApproval(List.of("pay")));
         s.submit("pay 4");
-        assertThat(s.sideEffectsAfter(1)).as("not started yet: no effect").isEmpty();
+        assertThat(s.history().sideEffectsAfter(1)).as("not started yet: no effect").isEmpty();
         s.approve("p1");
-        assertThatThrownBy(() -> s.approve("p1")).isInstanceOf(dev.threadline.core.InvalidInputException.class);
+        assertThatThrownBy(() -> s.approve("p1")).isInstanceOf(dev.threadline.core.error.InvalidInputException.class);
         assertThat(keys).containsExactly("s1/p1");
-        assertThat(s.sideEffectsAfter(1)).extracting(SideEffect::name).containsExactly("pay");
+        assertThat(s.history().sideEffectsAfter(1)).extracting(SideEffect::name).containsExactly("pay");
     }
 
     /** pay that can be refunded: records each refund's key and the amount it undoes. */
@@ -137,9 +140,9 @@ class SideEffectsTest {
 
             assertThat(done).extracting(SideEffect::outcome).containsExactly("ok: refunded 3", "ok: refunded 2");
             assertThat(pay.refunds).containsExactly("s1/p7/undo 3", "s1/p3/undo 2");
-            assertThat(s.journal()).extracting(StoredEvent::event).filteredOn(Event.EffectCompensated.class::isInstance)
+            assertThat(s.history().journal()).extracting(StoredEvent::event).filteredOn(Event.EffectCompensated.class::isInstance)
                     .extracting(e -> ((Event.EffectCompensated) e).toolUseId()).containsExactly("p7", "p3");
-            assertThat(s.sideEffectsAfter(before)).isEmpty();
+            assertThat(s.history().sideEffectsAfter(before)).isEmpty();
             assertThat(s.compensate(before)).as("each compensation runs once").isEmpty();
             assertThat(pay.refunds).hasSize(2);
             assertThat(s.rewind(before).state().messages()).hasSize(2); // nothing left to acknowledge

@@ -1,17 +1,19 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.Threadline;
+
 import static dev.threadline.core.runtime.TestSkills.text;
 import static dev.threadline.core.runtime.TestSkills.toolCall;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.StorageException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.llm.ScriptedModel;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.store.AppendRequest;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
@@ -43,7 +45,7 @@ class StoreFailureMidTurnTest {
 
             TurnResult r = s.submit("hello");
             assertThat(r.outcome()).isEqualTo(TurnResult.Outcome.COMPLETED);
-            assertThat(s.journal()).extracting(StoredEvent::event).filteredOn(e -> e instanceof Event.TurnInterrupted)
+            assertThat(s.history().journal()).extracting(StoredEvent::event).filteredOn(e -> e instanceof Event.TurnInterrupted)
                     .hasSize(1);
             assertThat(s.state().isIdle()).isTrue();
         }

@@ -1,18 +1,20 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.Threadline;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.internal.runtime.RawSteps;
+import dev.threadline.core.testkit.RawSteps;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.model.StopReason;
 import dev.threadline.core.model.Usage;
 import dev.threadline.core.state.State;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.SessionKey;
@@ -73,7 +75,7 @@ class TurnClosedAsAbandonedAfterLeaseRelinquishTest {
 
         assertThat(seen).as("one decision, on a state with the call still pending").hasSize(1);
         assertThat(seen.get(0).pending()).extracting(p -> p.toolUseId()).containsExactly("t1");
-        assertThat(types(s.journal())).as("nothing closed the turn").doesNotContain("ToolCallFailed", "TurnInterrupted");
+        assertThat(types(s.history().journal())).as("nothing closed the turn").doesNotContain("ToolCallFailed", "TurnInterrupted");
         assertThat(s.state().pending()).isEmpty();
         assertThat(s.state().messages()).hasSize(3);
     }
@@ -89,7 +91,7 @@ class TurnClosedAsAbandonedAfterLeaseRelinquishTest {
         RawSteps.update(s, st -> List.of(new Event.AssistantMessageReceived(Message.assistant(
                 List.of(new ContentBlock.Text("5")), StopReason.END_TURN, Usage.of(10, 1))), new Event.TurnCompleted("end_turn")));
 
-        assertThat(types(s.journal())).doesNotContain("ToolCallFailed", "TurnInterrupted").contains("TurnCompleted");
+        assertThat(types(s.history().journal())).doesNotContain("ToolCallFailed", "TurnInterrupted").contains("TurnCompleted");
         assertThat(s.state().messages()).hasSize(4);
     }
 
@@ -109,7 +111,7 @@ class TurnClosedAsAbandonedAfterLeaseRelinquishTest {
 
         RawSteps.update(s, st -> List.of());
 
-        assertThat(types(s.journal())).as("the take-over closes the turn it found open").contains("ToolCallFailed", "TurnInterrupted");
+        assertThat(types(s.history().journal())).as("the take-over closes the turn it found open").contains("ToolCallFailed", "TurnInterrupted");
         assertThat(s.state().isIdle()).isTrue();
     }
 
@@ -174,7 +176,7 @@ class TurnClosedAsAbandonedAfterLeaseRelinquishTest {
         assertThat(acquiredDuringRelease).as("a command acquired while the ticker's release was still out").isFalse();
         assertThat(store.lease(key)).as("the lease the step took is still held in the store").isPresent()
                 .get().extracting(Lease::epoch).isEqualTo(2L);
-        assertThat(types(s.journal())).doesNotContain("TurnInterrupted").contains("TurnCompleted");
+        assertThat(types(s.history().journal())).doesNotContain("TurnInterrupted").contains("TurnCompleted");
     }
 
     private Threadline runtime(StateStore store, Duration linger) {

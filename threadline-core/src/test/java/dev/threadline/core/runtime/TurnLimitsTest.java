@@ -1,5 +1,7 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.Threadline;
+
 import static dev.threadline.core.runtime.TestSkills.text;
 import static dev.threadline.core.runtime.TestSkills.toolCall;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -11,13 +13,13 @@ import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.llm.ChatResponse;
 import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.model.ContentBlock;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.model.StopReason;
 import dev.threadline.core.model.Usage;
 import dev.threadline.core.runtime.TurnResult.Outcome;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -38,7 +40,7 @@ class TurnLimitsTest {
     }
 
     private static List<Event> events(Session s) {
-        return s.journal().stream().map(StoredEvent::event).toList();
+        return s.history().journal().stream().map(StoredEvent::event).toList();
     }
 
     private static void assertValidAndIdle(Session s) {

@@ -1,5 +1,7 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.Threadline;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.IntNode;
@@ -8,11 +10,11 @@ import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.model.ContentBlock;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.skill.ExecutionContext;
 import dev.threadline.core.skill.SkillResult;
 import dev.threadline.core.state.VariableScope;
-import dev.threadline.core.store.InMemoryStateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import dev.threadline.core.store.ScopedWrite;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -73,7 +75,7 @@ class VariableScopesTest {
 
             assertThat(store.variables(VariableScope.USER, ScopedWrite.userKey("default", "local")).get("v").asText()).isEqualTo("r2");
             assertThat(store.variables(VariableScope.APP, ScopedWrite.appKey("default")).get("v").asText()).isEqualTo("r2");
-            assertThat(a.journal()).extracting(StoredEvent::event).filteredOn(e -> e instanceof Event.VariablesChanged)
+            assertThat(a.history().journal()).extracting(StoredEvent::event).filteredOn(e -> e instanceof Event.VariablesChanged)
                     .extracting(e -> ((Event.VariablesChanged) e).scope())
                     .doesNotContain(VariableScope.TEMP)
                     .contains(VariableScope.SESSION, VariableScope.USER, VariableScope.APP);

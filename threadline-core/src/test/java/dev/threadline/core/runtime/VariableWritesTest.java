@@ -1,12 +1,14 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.internal.engine.state.VariableWrites;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.skill.VariableWrite;

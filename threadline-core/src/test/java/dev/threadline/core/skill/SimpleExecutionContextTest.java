@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.state.VariableScope;

@@ -3,7 +3,7 @@ package dev.threadline.core.skill;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.llm.ToolSpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package dev.threadline.core.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.IntNode;
-import dev.threadline.core.InvalidEventException;
+import dev.threadline.core.error.InvalidEventException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.internal.state.Reducer;
 import dev.threadline.core.json.Json;

@@ -4,7 +4,7 @@ import dev.threadline.core.internal.state.Reducer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.InvalidEventException;
+import dev.threadline.core.error.InvalidEventException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.json.Json;

@@ -1,12 +1,14 @@
 package dev.threadline.core.store;
 
+import dev.threadline.core.store.memory.InMemoryStateStore;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.model.SessionConfig;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.session.SessionInfo;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

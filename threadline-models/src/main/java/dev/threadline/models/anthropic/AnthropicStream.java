@@ -8,10 +8,11 @@ import dev.threadline.core.llm.StreamListener;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.StopReason;
 import dev.threadline.core.model.Usage;
-import dev.threadline.models.Replies;
-import dev.threadline.models.http.Endpoint;
-import dev.threadline.models.http.ModelErrors;
-import dev.threadline.models.http.SseReader;
+import dev.threadline.models.internal.Endpoint;
+import dev.threadline.models.internal.HttpChatModel;
+import dev.threadline.models.internal.ModelErrors;
+import dev.threadline.models.internal.Replies;
+import dev.threadline.models.internal.SseReader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -26,7 +27,7 @@ import java.util.TreeMap;
  * at max_tokens, one whose input JSON is incomplete or which is the last block. A closed block whose
  * input is not a JSON object otherwise keeps it as {@code {"_raw": ...}} (see {@link Replies}).
  */
-final class AnthropicStream {
+final class AnthropicStream implements HttpChatModel.StreamedReply {
     private final Endpoint endpoint;
     private final StreamListener listener;
     private final TreeMap<Integer, Block> blocks = new TreeMap<>();
@@ -54,7 +55,8 @@ final class AnthropicStream {
     }
 
     /** Handles one event; false once the message is complete. */
-    boolean accept(SseReader.Event event) {
+    @Override
+    public boolean accept(SseReader.Event event) {
         JsonNode data = Json.parse(event.data(), "stream event");
         String type = data.path("type").asText(event.type());
         switch (type) {
@@ -113,7 +115,8 @@ final class AnthropicStream {
     }
 
     /** The reply, once the stream is over; a stream cut before {@code message_stop} is a retryable network error. */
-    ChatResponse response() {
+    @Override
+    public ChatResponse response() {
         if (!stopped) {
             throw new ModelException(endpoint.displayName() + "'s stream ended before message_stop (the connection was cut);"
                     + " nothing of this reply was recorded: try again", ModelException.Kind.NETWORK, true);

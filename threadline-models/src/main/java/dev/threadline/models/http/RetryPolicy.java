@@ -8,11 +8,12 @@ import java.util.Objects;
  *
  * <p>Retryable failures (429, 408, 5xx, 529 overloaded, connection errors and timeouts) are tried up
  * to {@code maxAttempts} times in all. The wait before attempt {@code n+1} is what the server asked
- * for (Retry-After and friends, see {@link RetryAfter}) when it said; otherwise exponential backoff,
- * {@code initialDelay * 2^(n-1)} capped at {@code maxDelay}, less a random share of up to
- * {@code jitter} of it, so that many clients that failed together do not retry together. A server
- * that asks for more than {@code maxServerDelay} is not waited for: the call fails at once with a
- * retryable error that says how long the server asked to wait.
+ * for when it said ({@code retry-after-ms}, {@code Retry-After}, or for a 429 the reset of the rate
+ * limit that is used up); otherwise exponential backoff, {@code initialDelay * 2^(n-1)} capped at
+ * {@code maxDelay}, less a random share of up to {@code jitter} of it, so that many clients that
+ * failed together do not retry together. A server that asks for more than {@code maxServerDelay} is
+ * not waited for: the call fails at once with a retryable error that says how long the server asked
+ * to wait.
  *
  * @param maxAttempts    attempts in all, at least 1 (1 = never retry)
  * @param initialDelay   backoff before the second attempt

@@ -15,7 +15,7 @@ import dev.threadline.core.llm.ChatRequest;
 import dev.threadline.core.llm.ChatResponse;
 import dev.threadline.core.llm.ModelException;
 import dev.threadline.core.llm.ModelException.Kind;
-import dev.threadline.models.http.ModelErrors;
+import dev.threadline.models.internal.ModelErrors;
 import java.util.Objects;
 
 /**

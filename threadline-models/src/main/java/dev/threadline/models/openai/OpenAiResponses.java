@@ -5,7 +5,7 @@ import dev.threadline.core.llm.ChatResponse;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.StopReason;
 import dev.threadline.core.model.Usage;
-import dev.threadline.models.Replies;
+import dev.threadline.models.internal.Replies;
 import java.util.ArrayList;
 import java.util.List;
 

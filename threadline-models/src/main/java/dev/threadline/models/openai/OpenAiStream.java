@@ -9,10 +9,11 @@ import dev.threadline.core.llm.StreamListener;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.StopReason;
 import dev.threadline.core.model.Usage;
-import dev.threadline.models.Replies;
-import dev.threadline.models.http.Endpoint;
-import dev.threadline.models.http.ModelErrors;
-import dev.threadline.models.http.SseReader;
+import dev.threadline.models.internal.Endpoint;
+import dev.threadline.models.internal.HttpChatModel;
+import dev.threadline.models.internal.ModelErrors;
+import dev.threadline.models.internal.Replies;
+import dev.threadline.models.internal.SseReader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
@@ -25,7 +26,7 @@ import java.util.TreeMap;
  * {@code data: [DONE]} ends it. A chunk with an {@code error} fails the call. At finish_reason
  * {@code length} the tool call being written (the last one) is dropped: never a half-written call.
  */
-final class OpenAiStream {
+final class OpenAiStream implements HttpChatModel.StreamedReply {
     private final Endpoint endpoint;
     private final StreamListener listener;
     private final StringBuilder text = new StringBuilder();
@@ -49,7 +50,8 @@ final class OpenAiStream {
     }
 
     /** Handles one chunk; false once the stream is done. */
-    boolean accept(SseReader.Event event) {
+    @Override
+    public boolean accept(SseReader.Event event) {
         if (event.data().strip().equals("[DONE]")) {
             done = true;
             return false;
@@ -100,7 +102,8 @@ final class OpenAiStream {
     }
 
     /** The reply; a stream that ended before {@code [DONE]} and without a finish_reason is a retryable network error. */
-    ChatResponse response() {
+    @Override
+    public ChatResponse response() {
         if (!done && finishReason == null) {
             throw new ModelException(endpoint.displayName() + "'s stream ended before [DONE] (the connection was cut);"
                     + " nothing of this reply was recorded: try again", ModelException.Kind.NETWORK, true);

@@ -1,7 +1,7 @@
 package dev.threadline.server.compat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.threadline.core.SessionBusyException;
+import dev.threadline.core.error.SessionBusyException;
 import dev.threadline.core.json.Json;
 import dev.threadline.server.http.ApiException;
 import dev.threadline.server.http.Problem;

@@ -1,6 +1,6 @@
 package dev.threadline.server.compat;
 
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Tenant;

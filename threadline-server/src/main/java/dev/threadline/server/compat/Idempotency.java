@@ -34,7 +34,7 @@ public final class Idempotency {
         if (key.isEmpty() || key.length() > 255 || key.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
             throw ApiException.invalid(HEADER, "must be 1-255 printable characters");
         }
-        return CommandOptions.id(key);
+        return CommandOptions.builder().commandId(key).build();
     }
 
     /** 32 hex digits derived from {@code key} (and the kind of thing created), stable across retries. */

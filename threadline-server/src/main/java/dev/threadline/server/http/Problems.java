@@ -1,16 +1,16 @@
 package dev.threadline.server.http;
 
-import dev.threadline.core.CommandConflictException;
-import dev.threadline.core.InvalidEventException;
-import dev.threadline.core.InvalidInputException;
-import dev.threadline.core.LeaseHeldException;
-import dev.threadline.core.LeaseLostException;
-import dev.threadline.core.SessionBusyException;
-import dev.threadline.core.SessionExistsException;
-import dev.threadline.core.SessionNotFoundException;
-import dev.threadline.core.StorageException;
-import dev.threadline.core.UndoneEffectsException;
-import dev.threadline.core.VersionConflictException;
+import dev.threadline.core.error.CommandConflictException;
+import dev.threadline.core.error.InvalidEventException;
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.error.LeaseHeldException;
+import dev.threadline.core.error.LeaseLostException;
+import dev.threadline.core.error.SessionBusyException;
+import dev.threadline.core.error.SessionExistsException;
+import dev.threadline.core.error.SessionNotFoundException;
+import dev.threadline.core.error.StorageException;
+import dev.threadline.core.error.UndoneEffectsException;
+import dev.threadline.core.error.VersionConflictException;
 import dev.threadline.core.llm.ModelException;
 import io.javalin.http.HttpResponseException;
 import org.slf4j.Logger;

@@ -2,17 +2,17 @@ package dev.threadline.server.keys;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.threadline.core.CommandConflictException;
-import dev.threadline.core.InvalidInputException;
-import dev.threadline.core.SessionExistsException;
+import dev.threadline.core.error.CommandConflictException;
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.error.SessionExistsException;
 import dev.threadline.core.json.Json;
-import dev.threadline.core.model.SessionConfig;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.NewSession;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Tenant;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.state.Edit;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.StateStores;
@@ -63,8 +63,7 @@ public final class KeyStore implements AutoCloseable {
             return s.get();
         }
         try {
-            return t.create(new NewSession(SESSION, null, SessionConfig.DEFAULT, Map.of("purpose", "the server's API keys"), null),
-                    CommandOptions.NONE);
+            return t.create(new NewSession(SESSION, null, SessionConfig.DEFAULT, Map.of("purpose", "the server's API keys"), null));
         } catch (SessionExistsException raced) { // another node created it at the same moment
             return t.open(SESSION);
         }
@@ -77,7 +76,7 @@ public final class KeyStore implements AutoCloseable {
      * written, so nodes that write keys (or bind create keys) in turn do not wait for each other's
      * lease to lapse.
      *
-     * @throws dev.threadline.core.StorageException  when the store cannot be opened
+     * @throws dev.threadline.core.error.StorageException  when the store cannot be opened
      * @throws InvalidInputException when the URL names no known kind of store
      */
     public static KeyStore open(String storeUrl) {
@@ -102,8 +101,7 @@ public final class KeyStore implements AutoCloseable {
         }
         String secret = Secrets.newSecret();
         ApiKey key = new ApiKey(Secrets.newId(), tenant, secret.substring(0, 7), clock.instant(), null);
-        session.edit(AUTHOR, "create " + key.id() + " for tenant " + tenant,
-                List.of(new Edit.SetVariable(VariableScope.APP, Secrets.hash(secret), record(key))), CommandOptions.NONE);
+        session.edit(AUTHOR, "create " + key.id() + " for tenant " + tenant, List.of(new Edit.SetVariable(VariableScope.APP, Secrets.hash(secret), record(key))));
         return new NewKey(key, secret);
     }
 
@@ -128,8 +126,7 @@ public final class KeyStore implements AutoCloseable {
             Optional<ApiKey> k = key(e.getValue());
             if (k.isPresent() && k.get().id().equals(id) && k.get().active()) {
                 ApiKey revoked = new ApiKey(id, k.get().tenant(), k.get().hint(), k.get().createdAt(), clock.instant());
-                session.edit(AUTHOR, "revoke " + id, List.of(new Edit.SetVariable(VariableScope.APP, e.getKey(), record(revoked))),
-                        CommandOptions.NONE);
+                session.edit(AUTHOR, "revoke " + id, List.of(new Edit.SetVariable(VariableScope.APP, e.getKey(), record(revoked))));
                 return true;
             }
         }
@@ -156,8 +153,7 @@ public final class KeyStore implements AutoCloseable {
         String commandId = "create-" + sha256(tenant + "\u0000" + idempotencyKey);
         try {
             // an edit that changes nothing: only its command id and its reason (the session it names) matter
-            session.edit(AUTHOR, "Idempotency-Key of a create in tenant " + tenant + " names session " + sessionId,
-                    List.of(new Edit.RemoveVariable(VariableScope.SESSION, "claim")), CommandOptions.id(commandId));
+            session.with(CommandOptions.builder().commandId(commandId).build()).edit(AUTHOR, "Idempotency-Key of a create in tenant " + tenant + " names session " + sessionId, List.of(new Edit.RemoveVariable(VariableScope.SESSION, "claim")));
             return true;
         } catch (CommandConflictException e) {
             return false;

@@ -2,8 +2,8 @@ package dev.threadline.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.threadline.core.StorageException;
-import dev.threadline.core.ThreadlineException;
+import dev.threadline.core.error.StorageException;
+import dev.threadline.core.error.ThreadlineException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;

@@ -3,7 +3,7 @@ package dev.threadline.store.postgres;
 import dev.threadline.core.internal.store.CanonicalUuid;
 import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.internal.store.Segments;
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.StorageException;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;

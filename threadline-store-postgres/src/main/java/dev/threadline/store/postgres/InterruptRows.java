@@ -1,6 +1,6 @@
 package dev.threadline.store.postgres;
 
-import dev.threadline.core.SessionNotFoundException;
+import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.SessionKey;
 import java.sql.Connection;

@@ -1,8 +1,8 @@
 package dev.threadline.store.postgres;
 
 import dev.threadline.core.internal.store.EpochNanos;
-import dev.threadline.core.LeaseLostException;
-import dev.threadline.core.SessionNotFoundException;
+import dev.threadline.core.error.LeaseLostException;
+import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.SessionKey;

@@ -1,6 +1,6 @@
 package dev.threadline.store.postgres;
 
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.StorageException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

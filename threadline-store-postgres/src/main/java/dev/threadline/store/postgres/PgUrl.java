@@ -1,6 +1,6 @@
 package dev.threadline.store.postgres;
 
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;

@@ -1,6 +1,6 @@
 package dev.threadline.store.postgres;
 
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.StorageException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;

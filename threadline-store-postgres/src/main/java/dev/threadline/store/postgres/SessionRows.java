@@ -1,11 +1,11 @@
 package dev.threadline.store.postgres;
 
 import dev.threadline.core.internal.store.EpochNanos;
-import dev.threadline.core.SessionNotFoundException;
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.SessionNotFoundException;
+import dev.threadline.core.error.StorageException;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.json.Json;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.SessionKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

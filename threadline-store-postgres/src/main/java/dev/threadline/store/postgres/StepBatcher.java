@@ -135,7 +135,7 @@ final class StepBatcher {
     /**
      * Writes one step, alone or with others; true when its head moved.
      *
-     * @throws dev.threadline.core.StorageException as {@link Db#writeOne} does for a step alone
+     * @throws dev.threadline.core.error.StorageException as {@link Db#writeOne} does for a step alone
      */
     boolean run(SessionKey key, Supplier<String> what, Step step) {
         Pending mine = new Pending(key, what, step, Thread.currentThread());
@@ -303,6 +303,6 @@ final class StepBatcher {
         if (t instanceof Error e) {
             throw e;
         }
-        return new dev.threadline.core.StorageException(String.valueOf(t.getMessage()), t);
+        return new dev.threadline.core.error.StorageException(String.valueOf(t.getMessage()), t);
     }
 }

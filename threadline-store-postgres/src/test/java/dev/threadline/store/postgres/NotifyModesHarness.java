@@ -3,7 +3,7 @@ package dev.threadline.store.postgres;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.tck.StoreFixtures;
-import dev.threadline.store.tck.servers.PgServer;
+import dev.threadline.harness.servers.PgServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

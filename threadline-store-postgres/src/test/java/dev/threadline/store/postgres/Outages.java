@@ -1,12 +1,12 @@
 package dev.threadline.store.postgres;
 
-import dev.threadline.store.tck.history.HistoryLines;
-import dev.threadline.store.tck.history.Operation;
-import dev.threadline.store.tck.history.Outcome;
-import dev.threadline.store.tck.process.ChildProcess;
-import dev.threadline.store.tck.process.Fleet;
-import dev.threadline.store.tck.process.Line;
-import dev.threadline.store.tck.servers.PgServer;
+import dev.threadline.harness.history.HistoryLines;
+import dev.threadline.harness.history.Operation;
+import dev.threadline.harness.history.Outcome;
+import dev.threadline.harness.process.ChildProcess;
+import dev.threadline.harness.process.Fleet;
+import dev.threadline.harness.process.Line;
+import dev.threadline.harness.servers.PgServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

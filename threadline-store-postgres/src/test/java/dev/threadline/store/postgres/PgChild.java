@@ -1,7 +1,7 @@
 package dev.threadline.store.postgres;
 
-import dev.threadline.core.LeaseLostException;
-import dev.threadline.core.VersionConflictException;
+import dev.threadline.core.error.LeaseLostException;
+import dev.threadline.core.error.VersionConflictException;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.SessionKey;

@@ -1,8 +1,8 @@
 package dev.threadline.store.postgres;
 
-import dev.threadline.store.tck.servers.PgServer;
+import dev.threadline.harness.servers.PgServer;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.StateStore;

@@ -3,7 +3,7 @@ package dev.threadline.store.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import org.junit.jupiter.api.Test;
 
 /** Store URLs: both forms, user and password out of the URL and out of messages, bad ones named. */

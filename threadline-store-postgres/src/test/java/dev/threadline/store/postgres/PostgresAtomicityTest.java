@@ -3,7 +3,7 @@ package dev.threadline.store.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.StorageException;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.AppendRequest;

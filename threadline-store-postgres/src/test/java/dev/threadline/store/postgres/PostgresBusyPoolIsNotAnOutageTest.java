@@ -3,7 +3,7 @@ package dev.threadline.store.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.StorageException;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.tck.StoreFixtures;
@@ -47,7 +47,7 @@ class PostgresBusyPoolIsNotAnOutageTest {
     /** Locks the session's heads row on a connection of the test's own, until it is closed. */
     private Connection lockHeadsRow(SessionKey key) throws SQLException {
         PgStores.url(); // the database, created if needed
-        Connection c = dev.threadline.store.tck.servers.PgServer.shared().connect(PgStores.DB);
+        Connection c = dev.threadline.harness.servers.PgServer.shared().connect(PgStores.DB);
         c.setAutoCommit(false);
         try (Statement s = c.createStatement()) {
             s.execute("SET search_path TO " + schema);

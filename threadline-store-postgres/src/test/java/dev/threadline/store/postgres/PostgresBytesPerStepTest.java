@@ -1,6 +1,6 @@
 package dev.threadline.store.postgres;
 
-import dev.threadline.store.tck.servers.PgServer;
+import dev.threadline.harness.servers.PgServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.store.AppendRequest;

@@ -2,7 +2,7 @@ package dev.threadline.store.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.threadline.core.VersionConflictException;
+import dev.threadline.core.error.VersionConflictException;
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.event.CheckpointSource;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.tck.StoreFixtures;
-import dev.threadline.store.tck.servers.PgServer;
+import dev.threadline.harness.servers.PgServer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -2,7 +2,7 @@ package dev.threadline.store.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.StorageException;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.SessionKey;

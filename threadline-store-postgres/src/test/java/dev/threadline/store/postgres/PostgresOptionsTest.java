@@ -3,7 +3,7 @@ package dev.threadline.store.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

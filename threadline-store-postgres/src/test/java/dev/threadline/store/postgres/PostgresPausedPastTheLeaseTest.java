@@ -1,8 +1,8 @@
 package dev.threadline.store.postgres;
 
-import dev.threadline.store.tck.process.Fleet;
-import dev.threadline.store.tck.process.LeaseAcceptance;
-import dev.threadline.store.tck.servers.PgServer;
+import dev.threadline.harness.process.Fleet;
+import dev.threadline.harness.process.LeaseAcceptance;
+import dev.threadline.harness.servers.PgServer;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

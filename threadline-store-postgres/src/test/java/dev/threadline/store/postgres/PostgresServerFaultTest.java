@@ -1,10 +1,10 @@
 package dev.threadline.store.postgres;
 
-import dev.threadline.store.tck.servers.PgServer;
+import dev.threadline.harness.servers.PgServer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.StorageException;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.tck.StoreFixtures;

@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.internal.runtime.RawSteps;
+import dev.threadline.core.testkit.RawSteps;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.model.StopReason;
 import dev.threadline.core.model.Usage;
 import dev.threadline.core.runtime.Session;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.SessionKey;
 import java.time.Clock;
@@ -75,7 +75,7 @@ class PostgresTurnClosedAsAbandonedAfterLeaseRelinquishTest {
 
         assertThat(decisions).as("decided once").hasValue(1);
         assertThat(messagesSeen.get()).as("on a state without the tool result").isEqualTo(2);
-        assertThat(types(s.journal())).doesNotContain("ToolCallFailed", "TurnInterrupted").endsWith("ToolCallCompleted");
+        assertThat(types(s.history().journal())).doesNotContain("ToolCallFailed", "TurnInterrupted").endsWith("ToolCallCompleted");
         Lease now = store.lease(key).orElseThrow();
         assertThat(now.owner()).as("the lease the step re-took is in the store").isNotBlank();
         assertThat(now.epoch()).as("re-taken after the release: the epoch moved on once").isEqualTo(epoch + 1);
@@ -95,7 +95,7 @@ class PostgresTurnClosedAsAbandonedAfterLeaseRelinquishTest {
         RawSteps.update(s, st -> List.of(new Event.AssistantMessageReceived(Message.assistant(
                 List.of(new ContentBlock.Text("35")), StopReason.END_TURN, Usage.of(10, 1))), new Event.TurnCompleted("end_turn")));
 
-        assertThat(types(s.journal())).doesNotContain("ToolCallFailed", "TurnInterrupted").endsWith("TurnCompleted");
+        assertThat(types(s.history().journal())).doesNotContain("ToolCallFailed", "TurnInterrupted").endsWith("TurnCompleted");
         assertThat(s.state().messages()).hasSize(4);
     }
 

@@ -8,7 +8,7 @@ import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.SessionKey;
-import dev.threadline.store.tck.servers.PgServer;
+import dev.threadline.harness.servers.PgServer;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.sql.Connection;

@@ -1,11 +1,11 @@
 package dev.threadline.store.redis;
 
-import dev.threadline.core.DuplicateCommandException;
-import dev.threadline.core.InvalidInputException;
-import dev.threadline.core.SessionNotFoundException;
-import dev.threadline.core.StorageException;
+import dev.threadline.core.store.DuplicateCommandException;
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.error.SessionNotFoundException;
+import dev.threadline.core.error.StorageException;
 import dev.threadline.core.internal.store.StoreChecks;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.store.SessionKey;
 import io.lettuce.core.RedisFuture;

@@ -1,7 +1,7 @@
 package dev.threadline.store.redis;
 
-import dev.threadline.core.InvalidInputException;
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.error.StorageException;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;

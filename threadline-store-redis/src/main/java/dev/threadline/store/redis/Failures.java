@@ -1,7 +1,7 @@
 package dev.threadline.store.redis;
 
-import dev.threadline.core.StorageException;
-import dev.threadline.core.ThreadlineException;
+import dev.threadline.core.error.StorageException;
+import dev.threadline.core.error.ThreadlineException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;

@@ -1,6 +1,6 @@
 package dev.threadline.store.redis;
 
-import dev.threadline.core.LeaseLostException;
+import dev.threadline.core.error.LeaseLostException;
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.SessionKey;

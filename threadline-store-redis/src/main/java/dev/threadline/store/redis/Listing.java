@@ -3,7 +3,7 @@ package dev.threadline.store.redis;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.internal.store.ListingCursor;
 import dev.threadline.core.internal.store.StoreChecks;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.Page;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.SessionQuery;

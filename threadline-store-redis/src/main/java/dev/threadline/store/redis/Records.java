@@ -3,7 +3,7 @@ package dev.threadline.store.redis;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.StorageException;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.CommandRecord;

@@ -1,19 +1,19 @@
 package dev.threadline.store.redis;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.threadline.core.DuplicateCommandException;
-import dev.threadline.core.InvalidInputException;
-import dev.threadline.core.LeaseLostException;
-import dev.threadline.core.Require;
-import dev.threadline.core.SessionExistsException;
-import dev.threadline.core.SessionNotFoundException;
-import dev.threadline.core.StorageException;
-import dev.threadline.core.VersionConflictException;
+import dev.threadline.core.store.DuplicateCommandException;
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.error.LeaseLostException;
+import dev.threadline.core.error.Require;
+import dev.threadline.core.error.SessionExistsException;
+import dev.threadline.core.error.SessionNotFoundException;
+import dev.threadline.core.error.StorageException;
+import dev.threadline.core.error.VersionConflictException;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.internal.store.StoreChecks;
 import dev.threadline.core.json.Json;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.state.StateSnapshot;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.AppendRequest;
@@ -38,7 +38,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.function.Supplier;
-import dev.threadline.core.internal.log.Logs;
+import dev.threadline.core.log.Logs;
 import org.slf4j.Logger;
 
 /**

@@ -1,6 +1,6 @@
 package dev.threadline.store.redis;
 
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.StorageException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;

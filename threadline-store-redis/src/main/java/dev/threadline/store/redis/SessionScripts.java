@@ -1,9 +1,9 @@
 package dev.threadline.store.redis;
 
-import dev.threadline.core.SessionNotFoundException;
+import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.store.SessionKey;
 import java.util.List;
-import dev.threadline.core.internal.log.Logs;
+import dev.threadline.core.log.Logs;
 import org.slf4j.Logger;
 
 /**

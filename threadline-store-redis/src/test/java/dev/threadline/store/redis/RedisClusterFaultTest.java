@@ -1,13 +1,13 @@
 package dev.threadline.store.redis;
 
-import dev.threadline.store.tck.servers.RedisProcess;
-import dev.threadline.store.tck.servers.RedisClusterProcesses;
-import dev.threadline.store.tck.servers.Resp;
+import dev.threadline.harness.servers.RedisProcess;
+import dev.threadline.harness.servers.RedisClusterProcesses;
+import dev.threadline.harness.servers.Resp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.StorageException;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.error.StorageException;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.SessionKey;

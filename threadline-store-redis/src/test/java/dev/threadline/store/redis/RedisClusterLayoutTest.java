@@ -1,10 +1,10 @@
 package dev.threadline.store.redis;
 
-import dev.threadline.store.tck.servers.RedisClusterProcesses;
-import dev.threadline.store.tck.servers.Resp;
+import dev.threadline.harness.servers.RedisClusterProcesses;
+import dev.threadline.harness.servers.Resp;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.tck.StoreFixtures;

@@ -1,9 +1,9 @@
 package dev.threadline.store.redis;
 
-import dev.threadline.store.tck.process.Fleet;
-import dev.threadline.store.tck.process.LeaseAcceptance;
-import dev.threadline.store.tck.process.LeaseCycles;
-import dev.threadline.store.tck.servers.RedisClusterProcesses;
+import dev.threadline.harness.process.Fleet;
+import dev.threadline.harness.process.LeaseAcceptance;
+import dev.threadline.harness.process.LeaseCycles;
+import dev.threadline.harness.servers.RedisClusterProcesses;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;

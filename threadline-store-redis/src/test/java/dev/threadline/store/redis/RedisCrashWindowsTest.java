@@ -1,13 +1,13 @@
 package dev.threadline.store.redis;
 
-import dev.threadline.store.tck.servers.RedisProcess;
+import dev.threadline.harness.servers.RedisProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.SessionExistsException;
-import dev.threadline.core.SessionNotFoundException;
+import dev.threadline.core.error.SessionExistsException;
+import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.LeaseResult;

@@ -1,17 +1,17 @@
 package dev.threadline.store.redis;
 
-import dev.threadline.store.tck.servers.RedisProcess;
+import dev.threadline.harness.servers.RedisProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.DuplicateCommandException;
-import dev.threadline.core.InvalidInputException;
-import dev.threadline.core.LeaseLostException;
-import dev.threadline.core.SessionExistsException;
-import dev.threadline.core.StorageException;
-import dev.threadline.core.VersionConflictException;
+import dev.threadline.core.store.DuplicateCommandException;
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.error.LeaseLostException;
+import dev.threadline.core.error.SessionExistsException;
+import dev.threadline.core.error.StorageException;
+import dev.threadline.core.error.VersionConflictException;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.store.LeaseResult;
@@ -115,7 +115,7 @@ class RedisFaultsTest {
         dev.threadline.store.tck.TickingClock clock = new dev.threadline.store.tck.TickingClock(StoreFixtures.T0);
         try (RedisStateStore store = RedisStateStore.open(server.url(), RedisStateStore.Options.defaults()
                 .withPrefix("ttl").withClock(clock)); RawKeys raw = new RawKeys(server.url())) {
-            SessionInfo info = new SessionInfo("s", "default", "local", dev.threadline.core.model.SessionConfig.DEFAULT,
+            SessionInfo info = new SessionInfo("s", "default", "local", dev.threadline.core.session.SessionConfig.DEFAULT,
                     Map.of(), StoreFixtures.T0, StoreFixtures.T0.plus(Duration.ofHours(2)), null, 0);
             store.create(info, List.of(StoreFixtures.first(info)));
             SessionKey key = SessionKey.of(info);

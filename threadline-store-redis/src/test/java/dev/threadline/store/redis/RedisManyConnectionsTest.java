@@ -1,17 +1,17 @@
 package dev.threadline.store.redis;
 
-import dev.threadline.store.tck.servers.RedisProcess;
-import dev.threadline.store.tck.servers.RedisClusterProcesses;
+import dev.threadline.harness.servers.RedisProcess;
+import dev.threadline.harness.servers.RedisClusterProcesses;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.threadline.core.DuplicateCommandException;
-import dev.threadline.core.SessionExistsException;
-import dev.threadline.core.VersionConflictException;
+import dev.threadline.core.store.DuplicateCommandException;
+import dev.threadline.core.error.SessionExistsException;
+import dev.threadline.core.error.VersionConflictException;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.Message;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.store.LeaseResult;

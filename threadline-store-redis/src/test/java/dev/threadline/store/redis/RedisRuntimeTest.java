@@ -1,13 +1,13 @@
 package dev.threadline.store.redis;
 
-import dev.threadline.store.tck.servers.RedisClusterProcesses;
+import dev.threadline.harness.servers.RedisClusterProcesses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.llm.ScriptedModel;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.runtime.Session;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.runtime.TurnResult;
 import dev.threadline.core.state.State;
 import java.time.Duration;
@@ -41,11 +41,11 @@ class RedisRuntimeTest {
             State s = seen.state();
             assertThat(s.isIdle()).isTrue();
             assertThat(s.messages()).hasSizeGreaterThanOrEqualTo(6);
-            List<StoredEvent> journal = seen.journal();
+            List<StoredEvent> journal = seen.history().journal();
             for (int i = 0; i < journal.size(); i++) {
                 assertThat(journal.get(i).seq()).isEqualTo(i + 1L);
             }
-            assertThat(b.tenant("acme").open("chat").journal()).isEqualTo(journal);
+            assertThat(b.tenant("acme").open("chat").history().journal()).isEqualTo(journal);
 
             Session fork = b.tenant("acme").open("chat").fork(journal.get(journal.size() - 1).seq(), "chat-fork");
             assertThat(fork.submit("and then?").outcome()).isEqualTo(TurnResult.Outcome.COMPLETED);

@@ -1,12 +1,13 @@
 package dev.threadline.store.redis;
 
-import dev.threadline.store.tck.servers.RedisProcess;
+import dev.threadline.harness.servers.RedisProcess;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.store.StateStore;
 import dev.threadline.store.tck.ContractGuard;
 import dev.threadline.store.tck.StateStoreContract;
 import java.util.List;
+import java.time.Clock;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,9 +29,9 @@ class RedisStateStoreTest extends StateStoreContract {
     }
 
     @Override
-    protected StateStore createStore() {
+    public StateStore open(Clock clock) {
         return RedisStateStore.open(server.url(), RedisStateStore.Options.defaults()
-                .withPrefix("tck" + STORES.incrementAndGet()).withClock(clock()));
+                .withPrefix("tck" + STORES.incrementAndGet()).withClock(clock));
     }
 
     @Test

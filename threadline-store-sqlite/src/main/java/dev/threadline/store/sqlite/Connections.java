@@ -1,6 +1,6 @@
 package dev.threadline.store.sqlite;
 
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.StorageException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;

@@ -1,12 +1,12 @@
 package dev.threadline.store.sqlite;
 
-import dev.threadline.core.DuplicateCommandException;
-import dev.threadline.core.LeaseLostException;
-import dev.threadline.core.SessionExistsException;
-import dev.threadline.core.VersionConflictException;
+import dev.threadline.core.store.DuplicateCommandException;
+import dev.threadline.core.error.LeaseLostException;
+import dev.threadline.core.error.SessionExistsException;
+import dev.threadline.core.error.VersionConflictException;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.store.SessionKey;

@@ -1,6 +1,6 @@
 package dev.threadline.store.sqlite;
 
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.StorageException;
 
 /**
  * Keeps error messages about stored rows to one line: a parser's message (Jackson's names the

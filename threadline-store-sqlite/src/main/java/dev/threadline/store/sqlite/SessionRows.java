@@ -1,9 +1,9 @@
 package dev.threadline.store.sqlite;
 
 import dev.threadline.core.internal.store.EpochNanos;
-import dev.threadline.core.SessionNotFoundException;
+import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.internal.json.RecordCodec;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.SessionKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -90,11 +90,11 @@ final class SessionRows {
         }
     }
 
-    /** A session row's JSON; a corrupt one is a one-line {@link dev.threadline.core.StorageException} naming the session. */
+    /** A session row's JSON; a corrupt one is a one-line {@link dev.threadline.core.error.StorageException} naming the session. */
     static SessionInfo decode(String id, String json) {
         try {
             return RecordCodec.decodeSession(id, json);
-        } catch (dev.threadline.core.StorageException e) {
+        } catch (dev.threadline.core.error.StorageException e) {
             throw OneLine.of(e);
         }
     }

@@ -1,7 +1,7 @@
 package dev.threadline.store.sqlite;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.StorageException;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.state.StateSnapshot;

@@ -1,12 +1,12 @@
 package dev.threadline.store.sqlite;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.threadline.core.InvalidInputException;
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.error.StorageException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.state.StateSnapshot;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.AppendRequest;
@@ -127,7 +127,7 @@ public final class SqliteStateStore implements StateStore {
 
     /** Opens (creating the file, its directories and the schema if needed) the store in {@code file}. */
     public static SqliteStateStore open(Path file, Options options) {
-        dev.threadline.core.internal.log.Logs.quietWithoutBinding(); // before sqlite-jdbc first logs through SLF4J
+        dev.threadline.core.log.Logs.quietWithoutBinding(); // before sqlite-jdbc first logs through SLF4J
         Objects.requireNonNull(file, "file");
         Path path = file.toAbsolutePath();
         Options opts = options == null ? Options.defaults() : options;

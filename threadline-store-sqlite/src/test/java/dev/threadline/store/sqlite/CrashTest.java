@@ -7,7 +7,7 @@ import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.llm.ScriptedModel;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
 import java.io.BufferedReader;
@@ -78,7 +78,7 @@ class CrashTest {
                 Session s = tl.defaultTenant().open(a.getKey());
                 s.submit("hello after the kill"); // a command takes the dead process's lease and closes the turn it left running first
                 State st = s.state();
-                List<StoredEvent> journal = s.journal();
+                List<StoredEvent> journal = s.history().journal();
                 assertThat(journal.size()).as("run %d, %s: acknowledged seq %d is there", run, a.getKey(), a.getValue())
                         .isGreaterThanOrEqualTo((int) (long) a.getValue());
                 for (int i = 0; i < journal.size(); i++) {

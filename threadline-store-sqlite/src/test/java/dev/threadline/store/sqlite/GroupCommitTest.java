@@ -6,8 +6,8 @@ import static dev.threadline.store.tck.StoreFixtures.user;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.LeaseLostException;
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.LeaseLostException;
+import dev.threadline.core.error.StorageException;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.SessionKey;
 import java.nio.file.Path;

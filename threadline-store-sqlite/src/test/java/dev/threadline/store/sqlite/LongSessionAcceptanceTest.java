@@ -16,11 +16,11 @@ import dev.threadline.core.llm.TokenCounter;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.Role;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.model.StopReason;
 import dev.threadline.core.model.Usage;
 import dev.threadline.core.runtime.Session;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.runtime.TurnResult;
 import dev.threadline.core.skill.builtin.Builtins;
 import dev.threadline.core.state.State;
@@ -90,7 +90,7 @@ class LongSessionAcceptanceTest {
                 turnsTotal = turnsTotal.plus(r.usage());
             }
             end = s.state();
-            List<StoredEvent> journal = s.journal();
+            List<StoredEvent> journal = s.history().journal();
             System.out.printf("500 turns on SQLite: %d events, %d model requests, %d compactions, %.1f s%n", journal.size(),
                     model.requests().size(), journal.stream().filter(e -> e.event() instanceof Event.ContextCompacted).count(),
                     (System.nanoTime() - started) / 1e9);

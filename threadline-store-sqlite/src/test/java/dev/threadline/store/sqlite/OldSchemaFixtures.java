@@ -3,7 +3,7 @@ package dev.threadline.store.sqlite;
 import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.state.StateSnapshot;
 import java.nio.file.Path;
 import java.util.List;

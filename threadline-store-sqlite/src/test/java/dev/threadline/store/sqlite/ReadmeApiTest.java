@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.llm.ScriptedModel;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Tenant;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.runtime.TurnResult;
 import dev.threadline.core.skill.builtin.Builtins;
-import dev.threadline.core.state.Checkpoint;
+import dev.threadline.core.event.Checkpoint;
 import dev.threadline.core.state.State;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,13 +33,13 @@ class ReadmeApiTest {
                 .build()) {
             Tenant acme = tl.tenant("acme");
             Session s = acme.openOrCreate("s1", SessionConfig.DEFAULT);
-            TurnResult r = s.submit("what is (2+3)*4", CommandOptions.id("req-1"));
-            TurnResult retry = s.submit("what is (2+3)*4", CommandOptions.id("req-1"));
+            TurnResult r = s.with(CommandOptions.id("req-1")).submit("what is (2+3)*4");
+            TurnResult retry = s.with(CommandOptions.id("req-1")).submit("what is (2+3)*4");
             State now = s.state();
-            List<Checkpoint> cps = s.checkpoints();
-            State then = s.stateAt(cps.get(1).seq());
+            List<Checkpoint> cps = s.history().checkpoints();
+            State then = s.history().stateAt(cps.get(1).seq());
             Session branch = s.rewind(cps.get(1).seq());
-            List<StoredEvent> next = s.awaitEvents(now.seq(), Duration.ofMillis(10));
+            List<StoredEvent> next = s.history().awaitEvents(now.seq(), Duration.ofMillis(10));
 
             assertThat(r.reply()).contains("20");
             assertThat(retry).isEqualTo(r);

@@ -7,8 +7,8 @@ import static dev.threadline.store.tck.StoreFixtures.setUserVar;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.StorageException;
-import dev.threadline.core.VersionConflictException;
+import dev.threadline.core.error.StorageException;
+import dev.threadline.core.error.VersionConflictException;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.AppendRequest;

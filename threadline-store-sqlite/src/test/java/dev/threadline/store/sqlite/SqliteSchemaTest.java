@@ -3,8 +3,8 @@ package dev.threadline.store.sqlite;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.StorageException;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.error.StorageException;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.SessionQuery;
 import java.nio.file.Files;
 import java.nio.file.Path;

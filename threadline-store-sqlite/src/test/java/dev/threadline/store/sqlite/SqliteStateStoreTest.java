@@ -6,6 +6,7 @@ import dev.threadline.core.store.StateStore;
 import dev.threadline.store.tck.ContractGuard;
 import dev.threadline.store.tck.StateStoreContract;
 import java.nio.file.Path;
+import java.time.Clock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,8 +16,8 @@ class SqliteStateStoreTest extends StateStoreContract {
     Path dir;
 
     @Override
-    protected StateStore createStore() {
-        return SqliteStateStore.open(dir.resolve("nested/dirs/threadline.db"), SqliteStateStore.Options.defaults().withClock(clock()));
+    public StateStore open(Clock clock) {
+        return SqliteStateStore.open(dir.resolve("nested/dirs/threadline.db"), SqliteStateStore.Options.defaults().withClock(clock));
     }
 
     @Test

@@ -6,10 +6,10 @@ import static dev.threadline.store.tck.StoreFixtures.user;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.LeaseLostException;
-import dev.threadline.core.VersionConflictException;
+import dev.threadline.core.error.LeaseLostException;
+import dev.threadline.core.error.VersionConflictException;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.SessionKey;

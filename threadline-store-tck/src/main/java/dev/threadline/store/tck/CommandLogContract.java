@@ -7,24 +7,35 @@ import static dev.threadline.store.tck.StoreFixtures.setAppVar;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.DuplicateCommandException;
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.AppendRequest;
+import dev.threadline.core.store.CommandLog;
 import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.DuplicateCommandException;
+import dev.threadline.core.store.Journal;
+import dev.threadline.core.store.Leases;
 import dev.threadline.core.store.ScopedWrite;
+import dev.threadline.core.store.SessionIndex;
 import dev.threadline.core.store.SessionKey;
+import dev.threadline.core.store.SharedVariables;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The command log: a caller's command id is recorded with the first step of its command, is unique
- * per session, and a repeat is refused with the first record while nothing at all is written.
- * JUnit makes an instance per test; not shared between threads.
+ * The {@link CommandLog}: a caller's command id is recorded with the first step of its command (an
+ * append, or the create of a session or a fork), is unique per session, and a repeat is refused with
+ * the first record while nothing at all is written (neither events nor shared variables). JUnit makes
+ * an instance per test; not shared between threads.
+ *
+ * @param <S> the store, as the roles this suite uses
  */
-public abstract class CommandLogContract extends LeaseContract {
+public abstract class CommandLogContract<S extends SessionIndex & Journal & Leases & CommandLog & SharedVariables>
+        extends StoreContractSupport<S> {
+    /** For {@link StateStoreContract}'s nested suite, or a backend's test of this suite alone, to extend. */
+    protected CommandLogContract() {}
 
     private long appendWith(String id, long expectedSeq, CommandRecord command, List<ScopedWrite> writes) {
         SessionKey k = key(id);

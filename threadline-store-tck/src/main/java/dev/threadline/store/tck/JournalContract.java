@@ -1,89 +1,62 @@
 package dev.threadline.store.tck;
 
 import static dev.threadline.store.tck.StoreFixtures.assistant;
-import static dev.threadline.store.tck.StoreFixtures.first;
 import static dev.threadline.store.tck.StoreFixtures.messages;
-import static dev.threadline.store.tck.StoreFixtures.root;
+import static dev.threadline.store.tck.StoreFixtures.setUserVar;
 import static dev.threadline.store.tck.StoreFixtures.turnCompleted;
 import static dev.threadline.store.tck.StoreFixtures.user;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.InvalidInputException;
-import dev.threadline.core.SessionExistsException;
-import dev.threadline.core.SessionNotFoundException;
-import dev.threadline.core.VersionConflictException;
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.error.LeaseLostException;
+import dev.threadline.core.error.SessionNotFoundException;
+import dev.threadline.core.error.VersionConflictException;
+import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.model.Message;
+import dev.threadline.core.session.SessionInfo;
+import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.AppendRequest;
+import dev.threadline.core.store.CommandLog;
+import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.Journal;
+import dev.threadline.core.store.Lease;
+import dev.threadline.core.store.Leases;
+import dev.threadline.core.store.ScopedWrite;
+import dev.threadline.core.store.SessionIndex;
 import dev.threadline.core.store.SessionKey;
+import dev.threadline.core.store.SharedVariables;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Creating sessions, appending with an expected seq, and reading a session's own events back. JUnit makes an instance
- * per test; not shared between threads.
+ * The {@link Journal}: appends conditional on the expected seq (of writers racing for one seq exactly
+ * one wins) and fenced by the lease epoch (a writer whose lease was taken over, or never taken, is
+ * refused; expiry alone fences no one), refused batches that write nothing (no events, no shared
+ * variables, no command record: an append writes those too, so this suite reads them), and range reads
+ * of a session's own events, every kind of event round-tripping exactly. JUnit makes an instance per
+ * test; the racing threads are the test's own.
+ *
+ * @param <S> the store, as the roles this suite uses
  */
-public abstract class JournalContract extends StoreContractSupport {
+public abstract class JournalContract<S extends SessionIndex & Journal & Leases & SharedVariables & CommandLog>
+        extends StoreContractSupport<S> {
+    private static final int THREADS = 8;
+    private static final int ROUNDS = 25;
 
-    @Test
-    public final void createdRootSessionCanBeReadBack() {
-        SessionInfo info = root("s1");
-        List<StoredEvent> events = List.of(first(info), user("s1", 2, "hello"), assistant("s1", 3, "hi"));
-        store.create(info, events);
-
-        assertThat(store.session(key("s1"))).contains(info);
-        assertThat(store.head(key("s1"))).isEqualTo(3);
-        assertThat(store.readOwn(key("s1"), 1, 3)).isEqualTo(events);
-        assertThat(store.branches(key("s1"))).isEmpty();
-        assertThat(store.lease(key("s1"))).as("no lease until one is acquired").isEmpty();
-    }
-
-    @Test
-    public final void createWithTakenIdIsRefusedAndKeepsTheFirst() {
-        createRoot("s1", 3);
-        SessionInfo other = root("s1", SessionInfo.DEFAULT_TENANT, "bob");
-
-        assertThatThrownBy(() -> store.create(other, List.of(first(other))))
-                .isInstanceOf(SessionExistsException.class).hasMessageContaining("s1");
-        assertThat(store.session(key("s1"))).contains(root("s1"));
-        assertThat(store.head(key("s1"))).isEqualTo(3);
-    }
-
-    @Test
-    public final void createBranchOfUnknownParentIsRefused() {
-        SessionInfo orphan = StoreFixtures.branch(root("ghost"), "b1", 1);
-
-        assertThatThrownBy(() -> store.create(orphan, List.of(first(orphan))))
-                .isInstanceOf(SessionNotFoundException.class).hasMessageContaining("ghost");
-        assertThat(store.session(key("b1"))).isEmpty();
-    }
-
-    @Test
-    public final void createBranchPastParentHeadIsRefused() {
-        SessionInfo parent = createRoot("p", 3);
-        SessionInfo tooFar = StoreFixtures.branch(parent, "b1", 4);
-
-        assertThatThrownBy(() -> store.create(tooFar, List.of(first(tooFar))))
-                .isInstanceOf(InvalidInputException.class).hasMessageContaining("parentSeq");
-        assertThat(store.session(key("b1"))).isEmpty();
-        assertThat(store.branches(key("p"))).isEmpty();
-    }
-
-    @Test
-    public final void createWithBadFirstEventsWritesNothing() {
-        SessionInfo info = root("s1");
-
-        assertThatThrownBy(() -> store.create(info, List.of()))
-                .isInstanceOf(InvalidInputException.class);
-        assertThatThrownBy(() -> store.create(info, List.of(first(info), user("s1", 3, "gap"))))
-                .isInstanceOf(InvalidInputException.class).hasMessageContaining("seq");
-        assertThat(store.session(key("s1"))).isEmpty();
-        store.create(info, List.of(first(info)));
-        assertThat(store.readOwn(key("s1"), 1, 10)).containsExactly(first(info));
-    }
+    /** For {@link StateStoreContract}'s nested suite, or a backend's test of this suite alone, to extend. */
+    protected JournalContract() {}
 
     @Test
     public final void appendReturnsTheNewHead() {
@@ -132,6 +105,109 @@ public abstract class JournalContract extends StoreContractSupport {
         assertThat(store.head(key("s1"))).isEqualTo(3);
         assertThat(store.readOwn(key("s1"), 1, 100)).isEqualTo(before);
         assertThat(store.head(key("s2"))).isEqualTo(3);
+    }
+
+    @Test
+    public final void concurrentAppendersWithTheSameExpectedSeqHaveExactlyOneWinner() throws Exception {
+        createRoot("race", 1);
+        Map<Long, List<String>> winners = new ConcurrentHashMap<>();
+        ConcurrentLinkedQueue<String> problems = new ConcurrentLinkedQueue<>();
+        CyclicBarrier barrier = new CyclicBarrier(THREADS);
+        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < THREADS; t++) {
+                String writer = "w" + t;
+                futures.add(pool.submit(() -> {
+                    for (int round = 0; round < ROUNDS; round++) {
+                        long expected = 1 + round;
+                        StoredEvent e = new StoredEvent("race", expected + 1, expected + 1, StoreFixtures.T0,
+                                writer + "-r" + round, CheckpointSource.INPUT,
+                                new Event.UserMessageReceived(Message.user("from " + writer)));
+                        barrier.await(60, TimeUnit.SECONDS);
+                        try {
+                            long head = append("race", expected, List.of(e));
+                            if (head != expected + 1) {
+                                problems.add(writer + " got head " + head + " for expected " + expected);
+                            }
+                            winners.computeIfAbsent(expected + 1, k -> new ArrayList<>()).add(writer);
+                        } catch (VersionConflictException conflict) {
+                            if (conflict.expected() != expected || conflict.actual() != expected + 1) {
+                                problems.add(writer + ": " + conflict.getMessage());
+                            }
+                        } catch (RuntimeException other) {
+                            problems.add(writer + " round " + round + ": " + other);
+                        }
+                        barrier.await(60, TimeUnit.SECONDS);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(problems).isEmpty();
+        assertThat(winners).hasSize(ROUNDS);
+        assertThat(winners.values()).allSatisfy(w -> assertThat(w).hasSize(1));
+        assertThat(store.head(key("race"))).isEqualTo(1 + ROUNDS);
+        List<StoredEvent> journal = store.readOwn(key("race"), 1, Long.MAX_VALUE);
+        assertThat(seqs(journal)).containsExactlyElementsOf(
+                java.util.stream.LongStream.rangeClosed(1, 1 + ROUNDS).boxed().toList());
+        for (StoredEvent e : journal.subList(1, journal.size())) {
+            assertThat(e.commandId()).startsWith(winners.get(e.seq()).get(0) + "-r");
+        }
+    }
+
+    @Test
+    public final void appendWithAStaleEpochIsRefusedAndWritesNothing() {
+        createRoot("s", 2);
+        SessionKey s = key("s");
+        long stale = epoch(s);
+        List<StoredEvent> before = store.readOwn(s, 1, 100);
+        clock().advance(TTL.plusSeconds(1));
+        Lease usurper = acquired(store.acquire(s, "usurper", TTL, null));
+
+        AppendRequest late = new AppendRequest(s, 2, stale, messages("s", 3, 1),
+                List.of(setUserVar("default", "local", "lang", "\"fr\"")), new CommandRecord(s, "c1", "submit:x", 3, null));
+        assertThatThrownBy(() -> store.append(late))
+                .isInstanceOfSatisfying(LeaseLostException.class, e -> {
+                    assertThat(e.sessionId()).isEqualTo("s");
+                    assertThat(e.epoch()).isEqualTo(stale);
+                    assertThat(e.currentEpoch()).isEqualTo(usurper.epoch());
+                });
+        assertThat(store.head(s)).isEqualTo(2);
+        assertThat(store.readOwn(s, 1, 100)).isEqualTo(before);
+        assertThat(store.variables(VariableScope.USER, ScopedWrite.userKey("default", "local"))).isEmpty();
+        assertThat(store.command(s, "c1")).isEmpty();
+
+        assertThat(store.append(new AppendRequest(s, 2, usurper.epoch(), late.events(), late.writes(), late.command())))
+                .isEqualTo(3);
+        assertThat(store.command(s, "c1")).contains(late.command());
+    }
+
+    @Test
+    public final void anExpiredLeaseNobodyTookStillFencesNoOne() {
+        createRoot("s", 1);
+        clock().advance(TTL.multipliedBy(10));
+
+        assertThat(appendMessages("s", 1)).as("only a takeover moves the epoch, not expiry").isEqualTo(2);
+    }
+
+    @Test
+    public final void appendWithAnEpochNeverAcquiredIsRefused() {
+        SessionKey s = unleased("s");
+
+        assertThatThrownBy(() -> store.append(AppendRequest.of(s, 1, 1, messages("s", 2, 1))))
+                .isInstanceOf(LeaseLostException.class);
+        Lease w1 = acquired(store.acquire(s, "w1", TTL, null));
+        assertThatThrownBy(() -> store.append(AppendRequest.of(s, 1, w1.epoch() + 1, messages("s", 2, 1))))
+                .isInstanceOf(LeaseLostException.class);
+        assertThat(store.head(s)).isEqualTo(1);
+        assertThat(store.append(AppendRequest.of(s, 1, w1.epoch(), messages("s", 2, 1)))).isEqualTo(2);
     }
 
     @Test
@@ -195,67 +271,5 @@ public abstract class JournalContract extends StoreContractSupport {
         for (StoredEvent e : all) {
             assertThat(store.readOwn(rt, e.seq(), e.seq())).as("seq %d", e.seq()).containsExactly(e);
         }
-    }
-
-    /**
-     * A store may seal the transcript of its own journal into segments when a snapshot is saved (ADR
-     * 0028): whatever it does, every read gives back exactly what was appended, across segment
-     * boundaries, inside one, in a branch that starts inside one, and for every kind of event.
-     */
-    @Test
-    public final void sealedTranscriptReadsBackExactlyOverEveryRange() {
-        List<StoredEvent> all = new ArrayList<>(RoundTripFixtures.everyEvent("seal"));
-        SessionInfo info = ((Event.SessionCreated) all.get(0).event()).session();
-        SessionKey k = SessionKey.of(info);
-        store.create(info, all.subList(0, 1));
-        lease(k);
-        append(k, 1, all.subList(1, all.size()), List.of());
-        for (int round = 0; round < 6; round++) { // turns of messages and boundaries, a snapshot after each
-            long head = store.head(k);
-            List<StoredEvent> more = new ArrayList<>(StoreFixtures.messages("seal", head + 1, 19));
-            more.add(turnCompleted("seal", head + 20));
-            append(k, head, more, List.of());
-            all.addAll(more);
-            if (round != 2) { // one round without a snapshot: the next one seals two rounds at once
-                store.saveSnapshot(k, RoundTripFixtures.snapshot(head + (round == 4 ? 7 : 20)));
-            }
-        }
-        long head = store.head(k);
-        assertThat(head).isEqualTo(all.size());
-        List<StoredEvent> transcript = all.stream().filter(e -> e.event().touchesTranscript()).toList();
-
-        assertThat(store.readOwn(k, 1, head)).isEqualTo(all);
-        assertThat(store.readOwnTranscript(k, 1, head)).isEqualTo(transcript);
-        assertThat(store.readOwnTranscriptEvents(k, 1, head)).isEqualTo(transcript.stream().map(StoredEvent::event).toList());
-        for (long[] r : new long[][] {{1, 1}, {2, 9}, {30, 70}, {40, 41}, {59, 61}, {61, 61}, {45, 45}, {100, 125},
-                {head - 3, head + 5}, {0, head}, {70, 30}}) {
-            long from = r[0];
-            long to = r[1];
-            List<StoredEvent> want = all.stream().filter(e -> e.seq() >= from && e.seq() <= to).toList();
-            List<StoredEvent> wantTranscript = want.stream().filter(e -> e.event().touchesTranscript()).toList();
-            assertThat(store.readOwn(k, from, to)).as("readOwn %d..%d", from, to).isEqualTo(want);
-            assertThat(store.readOwnTranscript(k, from, to)).as("readOwnTranscript %d..%d", from, to).isEqualTo(wantTranscript);
-            assertThat(store.readOwnTranscriptEvents(k, from, to)).as("readOwnTranscriptEvents %d..%d", from, to)
-                    .isEqualTo(wantTranscript.stream().map(StoredEvent::event).toList());
-        }
-        for (StoredEvent e : all) {
-            assertThat(store.readOwn(k, e.seq(), e.seq())).as("seq %d", e.seq()).containsExactly(e);
-        }
-
-        // a branch from inside the first rounds: its lineage reads the parent's sealed prefix, then its own rows
-        SessionInfo b = createBranch(info, "seal-b", 33, 25);
-        SessionKey bk = SessionKey.of(b);
-        store.saveSnapshot(bk, RoundTripFixtures.snapshot(50));
-        List<StoredEvent> lineage = dev.threadline.core.internal.store.Lineage.read(store, bk, 1, store.head(bk));
-        assertThat(lineage.subList(0, 33)).isEqualTo(all.subList(0, 33));
-        assertThat(dev.threadline.core.internal.store.Lineage.readTranscriptEvents(store, bk, 1, store.head(bk)))
-                .isEqualTo(lineage.stream().filter(e -> e.event().touchesTranscript()).map(StoredEvent::event).toList());
-        assertThat(store.readOwn(bk, 34, store.head(bk))).isEqualTo(lineage.subList(33, lineage.size()));
-
-        // reads wrote nothing: the same again
-        assertThat(store.readOwn(k, 1, head)).isEqualTo(all);
-        // a deleted session leaves nothing behind: the id starts afresh
-        store.delete(bk);
-        assertThatThrownBy(() -> store.readOwnTranscriptEvents(bk, 1, 10)).isInstanceOf(SessionNotFoundException.class);
     }
 }

@@ -3,14 +3,17 @@ package dev.threadline.store.tck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.AppendRequest;
+import dev.threadline.core.store.Journal;
+import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.LeaseResult;
+import dev.threadline.core.store.Leases;
 import dev.threadline.core.store.ScopedWrite;
+import dev.threadline.core.store.SessionIndex;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.SessionQuery;
 import dev.threadline.core.store.SessionSummary;
-import dev.threadline.core.store.StateStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,12 +23,18 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
- * Lifecycle and helpers shared by the parts of {@link StateStoreContract}: a fresh store per test,
- * closed after it, and shortcuts to build journals. Every session the helpers create gets a lease for
- * {@link #OWNER}, so the helpers' appends carry a valid fencing epoch. Backends extend
- * {@link StateStoreContract}, not this class. JUnit makes an instance per test; not shared between threads.
+ * What every suite of the contract stands on: a fresh store from the backend's {@link StoreFixture}
+ * per test, closed after it, and shortcuts to set up data. Setting up data takes three roles, which
+ * every suite's store therefore has: sessions are created through the {@link SessionIndex}, given
+ * journals through the {@link Journal}, and leased through {@link Leases} (every session the helpers
+ * create gets a lease for {@link #OWNER}, so the helpers' appends carry a valid fencing epoch). Each
+ * suite extends this class directly and adds, in its type parameter's bounds, the role it tests and
+ * the roles that role's operations write to; so any suite runs alone. JUnit makes an instance per
+ * test; not shared between threads.
+ *
+ * @param <S> the store as the roles the suite uses
  */
-public abstract class StoreContractSupport {
+public abstract class StoreContractSupport<S extends SessionIndex & Journal & Leases> {
 
     /** The owner the helpers take every session's lease for. */
     protected static final String OWNER = "tck-writer";
@@ -34,15 +43,23 @@ public abstract class StoreContractSupport {
 
     private final TickingClock clock = new TickingClock(StoreFixtures.T0.plusSeconds(3600));
     private final Map<SessionKey, Long> epochs = new HashMap<>();
+    private Capabilities capabilities = Capabilities.FULL;
 
     /** The store under test, fresh and empty for each test. */
-    protected StateStore store;
+    protected S store;
 
-    /** A fresh, empty store. Called once before each test; the contract closes it afterwards. */
-    protected abstract StateStore createStore();
+    /** For the suites of the contract, each of which extends this class directly. */
+    protected StoreContractSupport() {}
 
     /**
-     * The clock a store under test must take its time from (update times, lease expiry): each reading
+     * The backend under test. Called once before each test; its store is opened on {@link #clock()}.
+     * {@link StateStoreContract}'s suites return the backend's test itself; a backend that runs one
+     * suite alone extends it and returns its fixture here, e.g. {@code return clock -> MyStore.open(clock);}.
+     */
+    protected abstract StoreFixture<? extends S> fixture();
+
+    /**
+     * The clock the store under test takes its time from (update times, lease expiry): each reading
      * is 1 ms after the last, so ordering by update time is deterministic, and the lease tests move it
      * past a lease's expiry with {@link TickingClock#advance}.
      */
@@ -50,16 +67,25 @@ public abstract class StoreContractSupport {
         return clock;
     }
 
+    /** What the backend under test declared it does where the SPI lets a store choose. */
+    protected final Capabilities capabilities() {
+        return capabilities;
+    }
+
     @BeforeEach
     final void openStore() {
-        store = createStore();
-        assertThat(store).as("createStore()").isNotNull();
+        StoreFixture<? extends S> fixture = fixture();
+        assertThat(fixture).as("fixture()").isNotNull();
+        capabilities = fixture.capabilities();
+        assertThat(capabilities).as("capabilities()").isNotNull();
+        store = fixture.open(clock);
+        assertThat(store).as("open(clock)").isNotNull();
     }
 
     @AfterEach
-    final void closeStore() {
-        if (store != null) {
-            store.close();
+    final void closeStore() throws Exception {
+        if (store instanceof AutoCloseable closeable) {
+            closeable.close();
         }
     }
 
@@ -92,6 +118,18 @@ public abstract class StoreContractSupport {
         store.create(info, events);
         lease(SessionKey.of(info));
         return info;
+    }
+
+    /** Creates root session {@code id} with only its first event and no lease (the other helpers lease their sessions). */
+    protected final SessionKey unleased(String id) {
+        store.create(StoreFixtures.root(id), List.of(StoreFixtures.first(StoreFixtures.root(id))));
+        return key(id);
+    }
+
+    /** The lease an acquire got; fails the test when it was held by another owner. */
+    protected static Lease acquired(LeaseResult result) {
+        assertThat(result).isInstanceOf(LeaseResult.Acquired.class);
+        return ((LeaseResult.Acquired) result).lease();
     }
 
     /** Takes the session's lease for {@link #OWNER} and remembers its epoch for the helpers' appends. */

@@ -6,15 +6,16 @@ import static dev.threadline.store.tck.StoreFixtures.root;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.SessionNotFoundException;
+import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.event.Event;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.SessionQuery;
+import dev.threadline.core.store.StateStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,13 +25,19 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * Session ids are unique per tenant: two tenants may both have a session "secret", each sees only its
- * own rows, and another tenant's id behaves exactly as an unknown one (architecture §3.5).
- * JUnit makes an instance per test; not shared between threads.
+ * Session ids are unique per tenant, in every role: two tenants may both have a session "secret", each
+ * sees only its own rows, leases, commands, snapshots and branches, and another tenant's id behaves
+ * exactly as an unknown one (architecture §3.5). JUnit makes an instance per test; not shared between
+ * threads.
+ *
+ * @param <S> the store, as the roles this suite uses
  */
-public abstract class TenancyContract extends PagingContract {
+public abstract class TenancyContract<S extends StateStore> extends StoreContractSupport<S> {
     private static final SessionKey A = new SessionKey("tenant-a", "secret");
     private static final SessionKey B = new SessionKey("tenant-b", "secret");
+
+    /** For {@link StateStoreContract}'s nested suite, or a backend's test of this suite alone, to extend. */
+    protected TenancyContract() {}
 
     private void both() {
         createRoot(root("secret", "tenant-a", "ann"), 3);

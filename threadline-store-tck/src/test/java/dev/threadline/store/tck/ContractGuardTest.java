@@ -2,9 +2,10 @@ package dev.threadline.store.tck;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.threadline.core.store.InMemoryStateStore;
 import dev.threadline.core.store.StateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import java.lang.reflect.Method;
+import java.time.Clock;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
@@ -23,10 +24,12 @@ class ContractGuardTest {
     }
 
     @Test
-    void everySuiteIsInTheChainAndHoldsTests() {
+    void everySuiteHoldsTestsAndRunsNestedUnderTheWholeContract() {
         assertThat(ContractGuard.contractTests().stream().map(Method::getDeclaringClass).distinct())
                 .containsExactlyInAnyOrderElementsOf(ContractGuard.SUITES);
-        assertThat(ContractGuard.SUITES.get(ContractGuard.SUITES.size() - 1)).isEqualTo(StateStoreContract.class);
+        assertThat(ContractGuard.nestedSuites().stream().<Class<?>>map(Class::getSuperclass).toList())
+                .containsExactlyElementsOf(ContractGuard.SUITES);
+        assertThat(ContractGuard.ROLE_SUITES.keySet()).containsExactlyInAnyOrderElementsOf(ContractGuard.roles());
     }
 
     @Test
@@ -39,16 +42,16 @@ class ContractGuardTest {
     @Disabled("fixture of aDisabledBackendIsReported, never run")
     static class DisabledBackend extends StateStoreContract {
         @Override
-        protected StateStore createStore() {
-            return new InMemoryStateStore();
+        public StateStore open(Clock clock) {
+            return new InMemoryStateStore(clock);
         }
     }
 
     @DisabledIfSystemProperty(named = "java.version", matches = ".*", disabledReason = "fixture, never run")
     static class ConditionalBackend extends StateStoreContract {
         @Override
-        protected StateStore createStore() {
-            return new InMemoryStateStore();
+        public StateStore open(Clock clock) {
+            return new InMemoryStateStore(clock);
         }
     }
 

@@ -12,7 +12,7 @@ import com.google.adk.sessions.Session;
 import com.google.genai.types.Content;
 import com.google.genai.types.Part;
 import dev.threadline.adk.ThreadlineSessionService;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.store.sqlite.SqliteStateStore;
 import io.reactivex.rxjava3.core.Flowable;
 import java.nio.file.Files;

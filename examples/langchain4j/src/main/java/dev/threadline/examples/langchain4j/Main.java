@@ -13,7 +13,7 @@ import dev.langchain4j.model.chat.response.ChatResponse;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.MemoryId;
 import dev.threadline.core.runtime.Tenant;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.langchain4j.ThreadlineChatMemory;
 import dev.threadline.store.sqlite.SqliteStateStore;
 import java.io.IOException;
@@ -74,7 +74,7 @@ public final class Main {
             ThreadlineChatMemory memory = ThreadlineChatMemory.builder(tenant).id("user-7").build();
             System.out.println("memory: " + memory.messages().size() + " messages, "
                     + memory.messages().stream().filter(m -> m instanceof ToolExecutionResultMessage).count() + " tool results");
-            System.out.println("journal: " + memory.session().journal().size() + " events, transcript roles "
+            System.out.println("journal: " + memory.session().history().journal().size() + " events, transcript roles "
                     + memory.session().state().messages().stream().map(m -> m.role().wireName()).toList());
         }
     }

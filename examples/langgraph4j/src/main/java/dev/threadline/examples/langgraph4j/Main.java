@@ -5,7 +5,7 @@ import static org.bsc.langgraph4j.StateGraph.START;
 import static org.bsc.langgraph4j.action.AsyncEdgeAction.edge_async;
 import static org.bsc.langgraph4j.action.AsyncNodeAction.node_async;
 
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.langgraph4j.ThreadlineSaver;
 import dev.threadline.store.sqlite.SqliteStateStore;
 import java.nio.file.Files;
@@ -59,7 +59,7 @@ public final class Main {
             Steps resumed = app.invoke(Map.of(), thread).orElseThrow();
             System.out.println("resumed in a new runtime: " + resumed.messages().size() + " messages, last: " + resumed.lastMessage().orElseThrow());
             System.out.println("checkpoints of thread-1: " + app.getStateHistory(thread).size()
-                    + ", journal events: " + tl.tenant("acme").open("thread-1").journal().size());
+                    + ", journal events: " + tl.tenant("acme").open("thread-1").history().journal().size());
         }
     }
 

@@ -1,13 +1,13 @@
 package dev.threadline.examples.plain;
 
 import dev.threadline.core.llm.ScriptedModel;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.Session;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.runtime.TurnResult;
 import dev.threadline.core.skill.builtin.Builtins;
-import dev.threadline.core.state.Checkpoint;
+import dev.threadline.core.event.Checkpoint;
 import dev.threadline.store.sqlite.SqliteStateStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,8 +26,8 @@ public final class Main {
 
         try (Threadline tl = runtime(db, dir)) {
             Session s = tl.tenant("acme").openOrCreate("s1", SessionConfig.DEFAULT);
-            TurnResult sum = s.submit("what is (2+3)*4", CommandOptions.id("req-1"));
-            TurnResult retry = s.submit("what is (2+3)*4", CommandOptions.id("req-1")); // same id: runs nothing again
+            TurnResult sum = s.with(CommandOptions.id("req-1")).submit("what is (2+3)*4");
+            TurnResult retry = s.with(CommandOptions.id("req-1")).submit("what is (2+3)*4"); // same id: runs nothing again
             s.submit("note buy milk");
             System.out.println("reply: " + sum.reply());
             System.out.println("retry gave the first result: " + retry.equals(sum));
@@ -35,11 +35,11 @@ public final class Main {
 
         try (Threadline again = runtime(db, dir)) {                                         // as after a restart
             Session s = again.tenant("acme").open("s1");
-            List<Checkpoint> checkpoints = s.checkpoints();
+            List<Checkpoint> checkpoints = s.history().checkpoints();
             System.out.println("after restart: " + s.state().messages().size() + " messages, "
                     + checkpoints.size() + " checkpoints, notes " + s.state().variable("meeting_notes"));
             Checkpoint afterFirstAnswer = checkpoints.stream()
-                    .filter(c -> s.stateAt(c.seq()).messages().size() == 4).findFirst().orElseThrow();
+                    .filter(c -> s.history().stateAt(c.seq()).messages().size() == 4).findFirst().orElseThrow();
             Session branch = s.rewind(afterFirstAnswer.seq());
             TurnResult power = branch.submit("what is 2^10");
             System.out.println("branch " + branch.id() + ": " + power.reply() + "; notes there: " + branch.state().variable("meeting_notes"));

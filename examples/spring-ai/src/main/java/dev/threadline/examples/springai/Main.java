@@ -1,7 +1,7 @@
 package dev.threadline.examples.springai;
 
 import dev.threadline.core.runtime.Tenant;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.springai.ThreadlineChatMemoryRepository;
 import dev.threadline.store.sqlite.SqliteStateStore;
 import java.nio.file.Files;

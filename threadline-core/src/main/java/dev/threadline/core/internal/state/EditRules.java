@@ -1,7 +1,7 @@
 package dev.threadline.core.internal.state;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.threadline.core.InvalidEventException;
+import dev.threadline.core.error.InvalidEventException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;

@@ -6,7 +6,7 @@ import dev.threadline.core.state.SessionStatus;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.VariableScope;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.threadline.core.InvalidEventException;
+import dev.threadline.core.error.InvalidEventException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.ContentBlock;

@@ -1,6 +1,6 @@
 package dev.threadline.core.internal.state;
 
-import dev.threadline.core.InvalidEventException;
+import dev.threadline.core.error.InvalidEventException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.model.Role;
 import dev.threadline.core.state.SessionStatus;

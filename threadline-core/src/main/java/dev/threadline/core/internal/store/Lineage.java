@@ -3,12 +3,13 @@ package dev.threadline.core.internal.store;
 import dev.threadline.core.store.Journal;
 import dev.threadline.core.store.SessionIndex;
 import dev.threadline.core.store.SessionKey;
+import dev.threadline.core.store.Snapshots;
 import dev.threadline.core.store.StateStore;
-import dev.threadline.core.SessionNotFoundException;
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.SessionNotFoundException;
+import dev.threadline.core.error.StorageException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.state.StateSnapshot;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,17 +60,27 @@ public final class Lineage {
      * {@link dev.threadline.core.store.Journal#readOwnTranscriptEvents}, which a store may serve from
      * sealed segments): what a load folds before its snapshot.
      */
+    public static List<Event> readTranscriptEvents(Journal journal, SessionIndex index, SessionKey key, long fromSeq, long toSeq) {
+        return walk(index, key, fromSeq, toSeq, journal::readOwnTranscriptEvents);
+    }
+
+    /** {@link #readTranscriptEvents(Journal, SessionIndex, SessionKey, long, long)} on a store that plays both roles. */
     public static List<Event> readTranscriptEvents(StateStore store, SessionKey key, long fromSeq, long toSeq) {
-        return walk(store, key, fromSeq, toSeq, store::readOwnTranscriptEvents);
+        return readTranscriptEvents(store, store, key, fromSeq, toSeq);
+    }
+
+    /** {@link #latestSnapshot(Snapshots, SessionIndex, SessionKey, long)} on a store that plays both roles. */
+    public static Optional<StateSnapshot> latestSnapshot(StateStore store, SessionKey key, long maxSeq) {
+        return latestSnapshot(store, store, key, maxSeq);
     }
 
     /** The newest snapshot at or before {@code maxSeq}, taken in this session or an ancestor before the branch point. */
-    public static Optional<StateSnapshot> latestSnapshot(StateStore store, SessionKey key, long maxSeq) {
+    public static Optional<StateSnapshot> latestSnapshot(Snapshots snapshots, SessionIndex index, SessionKey key, long maxSeq) {
         SessionKey k = key;
         long max = maxSeq;
         while (k != null) {
-            Optional<StateSnapshot> own = store.latestSnapshot(k, max);
-            SessionInfo info = info(store, k, key);
+            Optional<StateSnapshot> own = snapshots.latestSnapshot(k, max);
+            SessionInfo info = info(index, k, key);
             if (own.isPresent() && (info.parentId() == null || own.get().seq() > info.parentSeq())) {
                 return own;
             }

@@ -1,7 +1,7 @@
 package dev.threadline.core.internal.store;
 
-import dev.threadline.core.InvalidInputException;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.session.SessionInfo;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.zip.CRC32;

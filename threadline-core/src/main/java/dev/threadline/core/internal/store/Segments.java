@@ -1,6 +1,6 @@
 package dev.threadline.core.internal.store;
 
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.StorageException;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
@@ -72,7 +72,7 @@ public final class Segments {
         /** The transcript events of {@code from..to} through the store's general read (sealed rows filled). */
         List<Event> fullRows(long from, long to) throws X;
 
-        /** Returns when the session exists; throws {@link dev.threadline.core.SessionNotFoundException} otherwise. */
+        /** Returns when the session exists; throws {@link dev.threadline.core.error.SessionNotFoundException} otherwise. */
         void requireSession() throws X;
     }
 
@@ -84,7 +84,7 @@ public final class Segments {
      * {@code sealed} (in seq order too), whose events come from the segments read now ({@link #sealed}).
      *
      * @throws StorageException naming the session and seq when no segment holds a sealed row's event
-     * @throws dev.threadline.core.SessionNotFoundException when the session was deleted meanwhile
+     * @throws dev.threadline.core.error.SessionNotFoundException when the session was deleted meanwhile
      */
     public static <X extends Exception> List<StoredEvent> fill(String sessionId, List<StoredEvent> rows, List<Envelope> sealed,
                                                                Reader<X> r) throws X {

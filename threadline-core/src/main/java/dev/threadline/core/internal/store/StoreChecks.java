@@ -4,9 +4,9 @@ import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.SessionQuery;
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import java.util.List;
 
 /** The argument checks every backend makes before it writes, so all refuse bad input alike. Stateless. */
@@ -35,9 +35,9 @@ public final class StoreChecks {
 
     /** Lease arguments: a non-blank owner and a positive ttl. */
     public static void lease(String owner, java.time.Duration ttl) {
-        dev.threadline.core.Require.nonBlank(owner, "owner");
-        dev.threadline.core.Require.nonNull(ttl, "ttl");
-        dev.threadline.core.Require.argument(!ttl.isNegative() && !ttl.isZero(), "ttl", "must be positive, was " + ttl);
+        dev.threadline.core.error.Require.nonBlank(owner, "owner");
+        dev.threadline.core.error.Require.nonNull(ttl, "ttl");
+        dev.threadline.core.error.Require.argument(!ttl.isNegative() && !ttl.isZero(), "ttl", "must be positive, was " + ttl);
     }
 
     /** The command record of {@code request} (if any) must name its first event's seq. */

@@ -13,7 +13,7 @@ public final class Builtins {
      * skills confined to {@code workspace} (an existing directory; {@code Path.of(".")} for the current
      * one). Creates nothing. Stateless skills, safe to share between runtimes.
      *
-     * @throws dev.threadline.core.InvalidInputException when {@code workspace} is not an existing, readable
+     * @throws dev.threadline.core.error.InvalidInputException when {@code workspace} is not an existing, readable
      *         directory: check it before opening a store, so that nothing is created for a mistyped path
      */
     public static List<Skill> all(Path workspace) {

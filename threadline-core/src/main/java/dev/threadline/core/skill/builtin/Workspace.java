@@ -1,6 +1,6 @@
 package dev.threadline.core.skill.builtin;
 
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;

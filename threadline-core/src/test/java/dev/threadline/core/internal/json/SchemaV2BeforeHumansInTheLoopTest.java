@@ -2,9 +2,9 @@ package dev.threadline.core.internal.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.threadline.core.model.DoubleTexting;
-import dev.threadline.core.model.SessionConfig;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.DoubleTexting;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.state.StateSnapshot;
 import java.io.IOException;
 import java.io.InputStream;

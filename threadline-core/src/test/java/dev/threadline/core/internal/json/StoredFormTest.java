@@ -3,7 +3,7 @@ package dev.threadline.core.internal.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.StorageException;
+import dev.threadline.core.error.StorageException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.model.ContentBlock;

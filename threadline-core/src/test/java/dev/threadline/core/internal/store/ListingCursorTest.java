@@ -3,7 +3,7 @@ package dev.threadline.core.internal.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import org.junit.jupiter.api.Test;
 
 /** The one listing cursor every store hands out: it reads back, and refuses another query's, a tampered or a cut one. */

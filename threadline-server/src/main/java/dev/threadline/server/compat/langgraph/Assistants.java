@@ -2,11 +2,11 @@ package dev.threadline.server.compat.langgraph;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.json.Json;
-import dev.threadline.core.model.DoubleTexting;
-import dev.threadline.core.model.SessionConfig;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.DoubleTexting;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.NewSession;
 import dev.threadline.core.runtime.Session;
@@ -91,7 +91,7 @@ final class Assistants {
     static ObjectNode create(Tenant tenant, Body body, int maxText, SessionConfig defaults, CommandOptions options) {
         String id = body.string("assistant_id", 128);
         if (id == null) {
-            id = options.commandId() != null ? Idempotency.uuid("assistant", options.commandId()) : UUID.randomUUID().toString();
+            id = options.commandId().map(k -> Idempotency.uuid("assistant", k)).orElseGet(() -> UUID.randomUUID().toString());
         }
         if (DEFAULT.equals(id)) {
             throw new ApiException(409, "assistant-exists", "assistant_id", "the assistant 'default' always exists");
@@ -128,7 +128,7 @@ final class Assistants {
             metadata.put("name", name);
         }
         Optional<Session> existing = tenant.find(SessionInfo.checkId(id, "assistant_id"));
-        if (existing.isPresent() && options.commandId() == null) {
+        if (existing.isPresent() && options.commandId().isEmpty()) {
             if ("do_nothing".equals(ifExists) && "assistant".equals(existing.get().info().metadata().get(KIND))) {
                 return view(tenant, id, defaults);
             }
@@ -136,8 +136,8 @@ final class Assistants {
         }
         Session s;
         try {
-            s = tenant.create(new NewSession(id, null, config, metadata, null), options); // with a key: a retry replays
-        } catch (dev.threadline.core.SessionExistsException e) {
+            s = tenant.with(options).create(new NewSession(id, null, config, metadata, null)); // with a key: a retry replays
+        } catch (dev.threadline.core.error.SessionExistsException e) {
             throw new ApiException(409, "assistant-exists", "assistant_id", "an assistant or thread with this id exists");
         }
         return view(id, s.info().config(), s.info().metadata(), s.info().createdAt());

@@ -3,17 +3,17 @@ package dev.threadline.server.compat.langgraph;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.json.Json;
-import dev.threadline.core.model.SessionConfig;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.NewSession;
 import dev.threadline.core.runtime.PageRequest;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.SessionFilter;
 import dev.threadline.core.runtime.Tenant;
-import dev.threadline.core.state.Checkpoint;
+import dev.threadline.core.event.Checkpoint;
 import dev.threadline.core.state.Edit;
 import dev.threadline.core.state.State;
 import dev.threadline.core.store.Page;
@@ -176,7 +176,7 @@ public final class LangGraphApi {
     }
 
     private static Instant updatedAt(Session s) {
-        List<Checkpoint> last = s.checkpoints(PageRequest.before(Long.MAX_VALUE, 1)).items();
+        List<Checkpoint> last = s.history().checkpoints(PageRequest.before(Long.MAX_VALUE, 1)).items();
         return last.isEmpty() ? s.info().createdAt() : last.getLast().time();
     }
 
@@ -187,8 +187,8 @@ public final class LangGraphApi {
     /** The state at {@code seq} (null: the head) with its checkpoint's metadata and its parent. */
     private static ObjectNode state(Session s, Long seq) {
         long at = seq != null ? seq : s.state().seq();
-        State state = seq == null ? s.state() : s.stateAt(seq);
-        List<Checkpoint> around = s.checkpoints(PageRequest.before(at + 1, 2)).items();
+        State state = seq == null ? s.state() : s.history().stateAt(seq);
+        List<Checkpoint> around = s.history().checkpoints(PageRequest.before(at + 1, 2)).items();
         Checkpoint cp = null;
         Long parent = null;
         for (Checkpoint c : around) {
@@ -229,14 +229,14 @@ public final class LangGraphApi {
         metadata.put("assistant_id", assistant);
         Duration ttl = ttl(b);
         CommandOptions options = Idempotency.options(ctx);
-        if (options.commandId() != null) { // a retry names the same thread, and the core replays the first create
+        if (options.commandId().isPresent()) { // a retry names the same thread, and the core replays the first create
             if (id == null) {
-                id = Idempotency.uuid("thread", options.commandId());
+                id = Idempotency.uuid("thread", options.commandId().get());
             }
             SessionInfo.checkId(id, "thread_id");
             try {
-                Errors.send(ctx, 200, thread(tenant.create(new NewSession(id, null, config, metadata, ttl), options)));
-            } catch (dev.threadline.core.SessionExistsException e) {
+                Errors.send(ctx, 200, thread(tenant.with(options).create(new NewSession(id, null, config, metadata, ttl))));
+            } catch (dev.threadline.core.error.SessionExistsException e) {
                 throw new ApiException(409, "thread-exists", "thread_id", "a thread with this id exists");
             }
             return;
@@ -356,7 +356,7 @@ public final class LangGraphApi {
                 edits.add(Edit.set(name, v.getValue()));
             }
         }
-        var commit = s.edit("langgraph-sdk", "threads.updateState", edits, Idempotency.options(ctx));
+        var commit = s.with(Idempotency.options(ctx)).edit("langgraph-sdk", "threads.updateState", edits);
         long seq = commit.state().seq();
         ObjectNode o = Json.object();
         o.set("checkpoint", Views.checkpoint(s.id(), seq));
@@ -373,16 +373,16 @@ public final class LangGraphApi {
                 beforeNode.has("configurable") ? "before.configurable" : "before", CHECKPOINT), s);
         Long at = checkpointSeq(b.object("checkpoint", CHECKPOINT), s);
         long upTo = at != null ? at + 1 : before != null ? before : Long.MAX_VALUE;
-        List<Checkpoint> page = s.checkpoints(PageRequest.before(upTo, Math.min(1000, limit + 1))).items();
+        List<Checkpoint> page = s.history().checkpoints(PageRequest.before(upTo, Math.min(1000, limit + 1))).items();
         ArrayNode out = Json.mapper().createArrayNode();
         for (int i = page.size() - 1; i >= 0 && out.size() < limit; i--) {
             Checkpoint c = page.get(i);
             Long parent = i > 0 ? page.get(i - 1).seq() : null;
             if (parent == null && c.step() > 1) {
-                List<Checkpoint> prev = s.checkpoints(PageRequest.before(c.seq(), 1)).items();
+                List<Checkpoint> prev = s.history().checkpoints(PageRequest.before(c.seq(), 1)).items();
                 parent = prev.isEmpty() ? null : prev.getFirst().seq();
             }
-            out.add(Views.threadState(s.id(), s.stateAt(c.seq()), c, parent));
+            out.add(Views.threadState(s.id(), s.history().stateAt(c.seq()), c, parent));
         }
         Errors.send(ctx, 200, out);
     }

@@ -80,7 +80,7 @@ final class RunStream {
                         return;
                     }
                 }
-                List<StoredEvent> batch = session.awaitEvents(cursor, POLL);
+                List<StoredEvent> batch = session.history().awaitEvents(cursor, POLL);
                 flushDeltas();
                 List<StoredEvent> group = new ArrayList<>();
                 for (StoredEvent e : batch) {
@@ -100,7 +100,7 @@ final class RunStream {
             }
         } catch (IOException gone) {
             Runs.log().debug("run stream client went away; the run goes on (thread={})", session.id());
-        } catch (dev.threadline.core.ThreadlineException stopped) {
+        } catch (dev.threadline.core.error.ThreadlineException stopped) {
             Runs.log().debug("run stream ended: {} (thread={})", stopped.getClass().getSimpleName(), session.id());
         } finally {
             if (out != null) {
@@ -145,9 +145,9 @@ final class RunStream {
         open();
         step++;
         long seq = events.getLast().seq();
-        State state = session.stateAt(seq);
+        State state = session.history().stateAt(seq);
         if (messageCount < 0) {
-            messageCount = session.stateAt(events.getFirst().seq() - 1).messages().size();
+            messageCount = session.history().stateAt(events.getFirst().seq() - 1).messages().size();
         }
         List<Message> added = state.messages().subList(Math.min(messageCount, state.messages().size()), state.messages().size());
         int firstIndex = messageCount;

@@ -6,10 +6,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.json.Json;
-import dev.threadline.core.model.DoubleTexting;
+import dev.threadline.core.session.DoubleTexting;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.Role;
-import dev.threadline.core.model.SessionConfig;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.NewSession;
 import dev.threadline.core.runtime.PendingApproval;
@@ -165,9 +165,9 @@ final class Runs {
                 throw notFound;
             }
             try {
-                return tenant.create(new NewSession(dev.threadline.core.model.SessionInfo.checkId(id, "thread_id"), null, assistant,
+                return tenant.create(new NewSession(dev.threadline.core.session.SessionInfo.checkId(id, "thread_id"), null, assistant,
                         Map.of("assistant_id", req.assistant()), null));
-            } catch (dev.threadline.core.SessionExistsException raced) {
+            } catch (dev.threadline.core.error.SessionExistsException raced) {
                 return LangGraphApi.find(tenant, id); // another request created it meanwhile
             }
         }
@@ -188,10 +188,16 @@ final class Runs {
         Session s = session(ctx, b, req);
         String runId = UUID.randomUUID().toString();
         CommandOptions keyed = Idempotency.options(ctx);
-        String command = keyed.commandId() != null ? keyed.commandId() : "lg-" + runId; // a retry with the key replays the first run
+        String command = keyed.commandId().orElse("lg-" + runId); // a retry with the key replays the first run
         ConcurrentLinkedQueue<TurnListener.TextDelta> deltas = new ConcurrentLinkedQueue<>();
-        CommandOptions options = new CommandOptions(command, req.strategy(), streaming && req.modes().contains("messages-tuple")
-                ? deltas::add : null, false);
+        CommandOptions.Builder ob = CommandOptions.builder().commandId(command);
+        if (req.strategy() != null) {
+            ob.doubleTexting(req.strategy());
+        }
+        if (streaming && req.modes().contains("messages-tuple")) {
+            ob.listener(deltas::add);
+        }
+        CommandOptions options = ob.build();
         long before = s.state().seq();
         String tenant = Gate.tenant(ctx).id();
         CompletableFuture<TurnResult> turn = req.text() != null ? host.startTurn(tenant, s, req.text(), options)
@@ -234,7 +240,9 @@ final class Runs {
             TurnResult last = null;
             int k = 0;
             for (var d : decisions) {
-                CommandOptions o = new CommandOptions(options.commandId() + "-" + k++, null, options.listener(), false);
+                CommandOptions.Builder ob = CommandOptions.builder().commandId(options.commandId().orElseThrow() + "-" + k++);
+                options.listener().ifPresent(ob::listener);
+                CommandOptions o = ob.build();
                 last = decide(s, d.getKey(), d.getValue(), o);
             }
             return last;
@@ -265,15 +273,15 @@ final class Runs {
 
     private static TurnResult decide(Session s, PendingApproval p, JsonNode v, CommandOptions o) {
         if (p.kind() == PendingApproval.Kind.QUESTION) {
-            return s.answer(p.toolUseId(), v.asText(), o);
+            return s.with(o).answer(p.toolUseId(), v.asText());
         }
         if (v.isBoolean()) {
-            return v.asBoolean() ? s.approve(p.toolUseId(), null, o) : s.deny(p.toolUseId(), "rejected", o);
+            return v.asBoolean() ? s.with(o).approve(p.toolUseId()) : s.with(o).deny(p.toolUseId(), "rejected");
         }
         return switch (v.path("type").asText()) {
-            case "approve" -> s.approve(p.toolUseId(), null, o);
-            case "edit" -> s.approve(p.toolUseId(), v.get("args"), o);
-            default -> s.deny(p.toolUseId(), v.path("message").asText("rejected").isBlank() ? "rejected" : v.path("message").asText("rejected"), o);
+            case "approve" -> s.with(o).approve(p.toolUseId());
+            case "edit" -> s.with(o).approve(p.toolUseId(), v.get("args"));
+            default -> s.with(o).deny(p.toolUseId(), v.path("message").asText("rejected").isBlank() ? "rejected" : v.path("message").asText("rejected"));
         };
     }
 

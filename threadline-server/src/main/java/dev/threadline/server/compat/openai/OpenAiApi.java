@@ -2,10 +2,10 @@ package dev.threadline.server.compat.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.threadline.core.InvalidInputException;
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.model.Message;
-import dev.threadline.core.model.SessionInfo;
+import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.NewSession;
 import dev.threadline.core.runtime.Session;
@@ -144,8 +144,8 @@ public final class OpenAiApi {
         Tenant tenant = Gate.tenant(ctx);
         CommandOptions options = Idempotency.options(ctx);
         String id;
-        if (options.commandId() != null) { // a retry names the same conversation, and the core replays the first create
-            id = "conv_" + Idempotency.hex("conversation", options.commandId());
+        if (options.commandId().isPresent()) { // a retry names the same conversation, and the core replays the first create
+            id = "conv_" + Idempotency.hex("conversation", options.commandId().get());
         } else {
             byte[] random = new byte[24];
             RANDOM.nextBytes(random);
@@ -153,14 +153,14 @@ public final class OpenAiApi {
         }
         Session s;
         try {
-            s = tenant.create(new NewSession(id, null, host.sessionDefaults(),
-                    metadata == null ? Map.of() : new LinkedHashMap<>(metadata), null), options);
-        } catch (dev.threadline.core.SessionExistsException e) {
+            s = tenant.with(options).create(new NewSession(id, null, host.sessionDefaults(),
+                    metadata == null ? Map.of() : new LinkedHashMap<>(metadata), null));
+        } catch (dev.threadline.core.error.SessionExistsException e) {
             throw new ApiException(422, "idempotency-key-reused", Idempotency.HEADER, "this key created another conversation");
         }
         if (!edits.isEmpty()) {
-            s.edit("openai-sdk", "conversations.create", edits, options.commandId() == null ? CommandOptions.NONE
-                    : CommandOptions.id("items:" + Idempotency.hex("items", options.commandId())));
+            s.with(options.commandId().map(k -> CommandOptions.builder().commandId("items:" + Idempotency.hex("items", k)).build())
+                    .orElse(CommandOptions.NONE)).edit("openai-sdk", "conversations.create", edits);
         }
         Errors.send(ctx, 200, view(s));
     }
@@ -174,7 +174,7 @@ public final class OpenAiApi {
         if (metadata != null) {
             new java.util.TreeMap<>(metadata).forEach(value::put);
         }
-        s.edit("openai-sdk", "conversations.update", List.of(Edit.set(METADATA_VARIABLE, value)), Idempotency.options(ctx));
+        s.with(Idempotency.options(ctx)).edit("openai-sdk", "conversations.update", List.of(Edit.set(METADATA_VARIABLE, value)));
         Errors.send(ctx, 200, view(s));
     }
 
@@ -188,7 +188,7 @@ public final class OpenAiApi {
         if (edits.isEmpty()) {
             throw ApiException.invalid("items", "is required: at least one item");
         }
-        var commit = s.edit("openai-sdk", "conversations.items.create", edits, Idempotency.options(ctx));
+        var commit = s.with(Idempotency.options(ctx)).edit("openai-sdk", "conversations.items.create", edits);
         int first = commit.state().messages().size() - edits.size(); // a replay answers the first call's items
         List<ObjectNode> added = Items.of(commit.state().messages()).stream().filter(i -> index(i.path("id").asText()) >= first).toList();
         Errors.send(ctx, 200, list(added, false));

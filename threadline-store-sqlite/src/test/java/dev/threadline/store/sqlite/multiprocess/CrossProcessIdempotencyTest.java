@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.store.tck.history.HistoryChecker;
-import dev.threadline.store.tck.process.ChildProcess;
-import dev.threadline.store.tck.process.ClientChild;
-import dev.threadline.store.tck.process.Fleet;
-import dev.threadline.store.tck.process.Line;
+import dev.threadline.harness.history.HistoryChecker;
+import dev.threadline.harness.process.ChildProcess;
+import dev.threadline.harness.process.ClientChild;
+import dev.threadline.harness.process.Fleet;
+import dev.threadline.harness.process.Line;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,18 +1,18 @@
 package dev.threadline.store.sqlite.multiprocess;
 
-import dev.threadline.store.tck.process.ChildArgs;
-import dev.threadline.store.tck.process.ChildOut;
-import dev.threadline.store.tck.process.Watchdog;
-import dev.threadline.store.tck.process.CheapTokenCounter;
-import dev.threadline.store.tck.process.GateSkill;
-import dev.threadline.store.tck.process.ChildRuntime;
+import dev.threadline.harness.process.ChildArgs;
+import dev.threadline.harness.process.ChildOut;
+import dev.threadline.harness.process.Watchdog;
+import dev.threadline.harness.process.CheapTokenCounter;
+import dev.threadline.harness.process.GateSkill;
+import dev.threadline.harness.process.ChildRuntime;
 import dev.threadline.core.json.Json;
-import dev.threadline.core.model.DoubleTexting;
+import dev.threadline.core.session.DoubleTexting;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.PendingApproval;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Tenant;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.runtime.TurnResult;
 import dev.threadline.core.skill.builtin.Builtins;
 import dev.threadline.store.sqlite.SqliteStateStore;
@@ -79,16 +79,16 @@ public final class HitlChild {
             String out = switch (p[0]) {
                 case "SUBMIT" -> {
                     CommandOptions o = p[3].equals("-") ? CommandOptions.NONE
-                            : CommandOptions.onBusy(DoubleTexting.valueOf(p[3].toUpperCase(Locale.ROOT)));
-                    yield result(s.submit(p[4], o));
+                            : CommandOptions.builder().doubleTexting(DoubleTexting.valueOf(p[3].toUpperCase(Locale.ROOT))).build();
+                    yield result(s.with(o).submit(p[4]));
                 }
                 case "APPROVE" -> result(p.length > 4 ? s.approve(p[3], Json.parse(p[4], "edited arguments")) : s.approve(p[3]));
                 case "DENY" -> result(s.deny(p[3], p[4]));
                 case "ANSWER" -> result(s.answer(p[3], p[4]));
                 case "PENDING" -> "PENDING " + s.pendingApprovals().stream().map(PendingApproval::toolUseId).collect(Collectors.joining(","));
                 case "HEAD" -> "HEAD " + s.state().seq();
-                case "REWIND" -> "BRANCH " + s.rewind(Long.parseLong(p[3]),
-                        p[4].equals("ack") ? CommandOptions.acknowledgingEffects() : CommandOptions.NONE).id();
+                case "REWIND" -> "BRANCH " + s.with(p[4].equals("ack") ? CommandOptions.builder().acknowledgeEffects(true).build() : CommandOptions.NONE)
+                        .rewind(Long.parseLong(p[3])).id();
                 case "COMPENSATE" -> "COMPENSATED " + s.compensate(Long.parseLong(p[3])).size();
                 default -> throw new IllegalArgumentException("unknown command " + line);
             };

@@ -1,6 +1,6 @@
 package dev.threadline.store.sqlite.multiprocess;
 
-import dev.threadline.store.tck.process.GateSkill;
+import dev.threadline.harness.process.GateSkill;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.llm.ChatModel;

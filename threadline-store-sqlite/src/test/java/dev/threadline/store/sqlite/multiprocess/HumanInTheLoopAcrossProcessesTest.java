@@ -1,17 +1,17 @@
 package dev.threadline.store.sqlite.multiprocess;
 
-import dev.threadline.store.tck.process.Fleet;
+import dev.threadline.harness.process.Fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.runtime.Session;
-import dev.threadline.core.runtime.Threadline;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
 import dev.threadline.store.sqlite.SqliteStateStore;
-import dev.threadline.store.tck.process.ChildProcess;
-import dev.threadline.store.tck.process.Line;
+import dev.threadline.harness.process.ChildProcess;
+import dev.threadline.harness.process.Line;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,7 +63,7 @@ class HumanInTheLoopAcrossProcessesTest {
     }
 
     private List<StoredEvent> journal(String session) {
-        return read(session, Session::journal);
+        return read(session, s -> s.history().journal());
     }
 
     private void assertValid(String session) {

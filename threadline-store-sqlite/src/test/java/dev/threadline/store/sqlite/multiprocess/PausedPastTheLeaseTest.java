@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.store.tck.history.HistoryChecker;
-import dev.threadline.store.tck.history.Outcome;
-import dev.threadline.store.tck.process.Fleet;
-import dev.threadline.store.tck.process.LeaseCycles;
+import dev.threadline.harness.history.HistoryChecker;
+import dev.threadline.harness.history.Outcome;
+import dev.threadline.harness.process.Fleet;
+import dev.threadline.harness.process.LeaseCycles;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

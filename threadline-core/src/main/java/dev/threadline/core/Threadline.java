@@ -1,0 +1,389 @@
+package dev.threadline.core;
+
+import dev.threadline.core.internal.engine.CommandGate;
+import dev.threadline.core.internal.engine.Branches;
+import dev.threadline.core.internal.engine.Compensations;
+import dev.threadline.core.internal.engine.DoubleTexts;
+import dev.threadline.core.internal.engine.HumanCommands;
+import dev.threadline.core.internal.engine.SessionCommands;
+import dev.threadline.core.internal.engine.SessionReads;
+import dev.threadline.core.internal.engine.Sessions;
+import dev.threadline.core.internal.engine.state.JournalReader;
+import dev.threadline.core.internal.engine.TenantView;
+import dev.threadline.core.internal.engine.live.LeaseKeeper;
+import dev.threadline.core.internal.engine.live.LeaseTimes;
+import dev.threadline.core.internal.engine.live.Listeners;
+import dev.threadline.core.internal.engine.live.LiveRegistry;
+import dev.threadline.core.internal.engine.live.SessionRunner;
+import dev.threadline.core.internal.engine.live.Waits;
+import dev.threadline.core.internal.engine.loop.ToolExecutor;
+import dev.threadline.core.runtime.LiveSessions;
+import dev.threadline.core.internal.engine.loop.AgentLoop;
+import dev.threadline.core.internal.engine.loop.NoModel;
+import dev.threadline.core.internal.engine.state.StateManager;
+import dev.threadline.core.runtime.Tenant;
+import dev.threadline.core.error.Require;
+import dev.threadline.core.llm.ChatModel;
+import dev.threadline.core.llm.ModelResolver;
+import dev.threadline.core.llm.ScriptedModel;
+import dev.threadline.core.llm.TokenCounter;
+import dev.threadline.core.session.SessionInfo;
+import dev.threadline.core.skill.Skill;
+import dev.threadline.core.skill.SkillRegistry;
+import dev.threadline.core.store.memory.InMemoryStateStore;
+import dev.threadline.core.store.StateStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The runtime: wires a store, models, skills and policies, and hands out {@link Tenant} views through
+ * which every session is reached. Thread-safe; one instance serves any number of sessions in
+ * parallel, and any number of processes may run one on the same store (a session's lease decides
+ * which of them runs its commands).
+ *
+ * {@snippet :
+ * try (Threadline tl = Threadline.builder().store(store).model(model).skills(Builtins.all(workspace)).build()) {
+ *     Session s = tl.tenant("acme").openOrCreate("s1", SessionConfig.DEFAULT);
+ *     TurnResult r = s.submit("what is (2+3)*4");
+ * }
+ * }
+ */
+public final class Threadline implements AutoCloseable {
+    private final StateStore store;
+    private final StateManager states;
+    private final CommandGate gate;
+    private final LiveRegistry live;
+    private final SessionRunner runner;
+    private final LeaseKeeper leases;
+    private final Sessions sessions;
+    private final SessionCommands commands;
+    private final SessionReads reads;
+    private final Listeners listeners;
+    private final ExecutorService deliveries;
+    private final ExecutorService skillExecutor;
+    private final boolean ownsSkillExecutor;
+    private final ScheduledExecutorService scheduler;
+    private final boolean ownsScheduler;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /** Wires the engine: each part takes the store roles and parts it uses, nothing more. */
+    private Threadline(Builder b) {
+        this.store = b.store;
+        this.ownsSkillExecutor = b.skillExecutor == null;
+        this.skillExecutor = ownsSkillExecutor ? Executors.newVirtualThreadPerTaskExecutor() : b.skillExecutor;
+        this.ownsScheduler = b.scheduler == null;
+        this.scheduler = ownsScheduler ? defaultScheduler() : b.scheduler;
+        this.deliveries = Executors.newVirtualThreadPerTaskExecutor();
+        Waits waits = new Waits(b.clock, scheduler);
+        this.live = new LiveRegistry(scheduler);
+        this.runner = new SessionRunner(live, Executors.newVirtualThreadPerTaskExecutor());
+        this.listeners = new Listeners(live, deliveries);
+        this.leases = new LeaseKeeper(store, live, waits, LeaseTimes.of(b.leaseTtl, b.leaseWait, b.leaseLinger));
+        JournalReader journal = new JournalReader(store, store, store);
+        this.states = new StateManager(journal, store, store, store, store, leases, live, listeners, b.clock,
+                new StateManager.Tuning(b.snapshotEvery, b.cacheCapacity));
+        ModelResolver models = b.models == null ? ModelResolver.always(b.model == null ? new NoModel() : b.model)
+                : b.model == null ? b.models : b.models.orElse(ModelResolver.always(b.model));
+        SkillRegistry skills = SkillRegistry.of(b.skills);
+        AgentLoop loop = new AgentLoop(states, models, skills, b.tokenCounter,
+                new ToolExecutor(states, skills, store, skillExecutor, waits), live);
+        leases.onInterruptRequest(loop::interrupt);
+        this.gate = new CommandGate(runner, leases, states, store, live);
+        Branches branches = new Branches(states, loop, journal, gate, b.clock);
+        this.commands = new SessionCommands(gate, states, loop, new HumanCommands(states, loop),
+                new DoubleTexts(states, loop, branches, journal, store, leases, b.clock), new Compensations(states, skills, journal, b.clock),
+                branches, journal, runner::execute);
+        this.reads = new SessionReads(states, journal, store, loop);
+        this.sessions = new Sessions(states, loop, gate, store, leases, b.clock, b.userId);
+    }
+
+    /**
+     * The runtime's own scheduler: one daemon thread that keeps the deadlines (lease renewals, waits, tool
+     * timeouts). A cancelled alarm leaves its queue at once: a tool call that ends before its timeout
+     * cancels its alarm, and a busy runtime would otherwise keep every cancelled one until it was due.
+     */
+    private static ScheduledExecutorService defaultScheduler() {
+        ScheduledThreadPoolExecutor s = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "threadline-scheduler");
+            t.setDaemon(true);
+            return t;
+        });
+        s.setRemoveOnCancelPolicy(true);
+        return s;
+    }
+
+    /**
+     * A new builder; see its setters for the defaults. A store must be set ({@link Builder#build()}
+     * refuses to build without one); without a model the runtime serves everything but model calls
+     * (chat-memory adapters, reads, edits), and a turn fails saying no model was set.
+     */
+    public static Builder builder() {
+        dev.threadline.core.log.Logs.quietWithoutBinding();
+        return new Builder();
+    }
+
+    /**
+     * A builder preset for an offline demo: a new in-memory store (every session is gone once the
+     * runtime is closed) and {@link ScriptedModel#demo()}, Threadline's scripted demo model, which is
+     * not an LLM. Any setter may still replace either, and add skills.
+     *
+     * {@snippet :
+     * try (Threadline tl = Threadline.demoBuilder().skills(Builtins.all(Path.of("."))).build()) {
+     *     TurnResult r = tl.defaultTenant().create("demo", SessionConfig.DEFAULT).submit("what is (2+3)*4");
+     * }
+     * }
+     */
+    public static Builder demoBuilder() {
+        Builder b = builder();
+        b.demoStore = true; // made in build(), on the clock the builder ends up with
+        b.model(ScriptedModel.demo());
+        return b;
+    }
+
+    /**
+     * The view of one tenant: every session operation goes through one.
+     *
+     * @throws dev.threadline.core.error.InvalidInputException when the tenant id is invalid
+     */
+    public Tenant tenant(String tenant) {
+        return new TenantView(sessions, commands, reads, listeners, tenant);
+    }
+
+    /** The view of tenant {@value SessionInfo#DEFAULT_TENANT}, for single-tenant uses. */
+    public Tenant defaultTenant() {
+        return tenant(SessionInfo.DEFAULT_TENANT);
+    }
+
+
+    /**
+     * What this runtime has live now: sessions with commands queued or running here, turns running here,
+     * leases held; for gauges, and to let running turns finish (or interrupt them) before closing.
+     */
+    public LiveSessions live() {
+        return live.view();
+    }
+
+    /** The state manager, for the engine's own tests (package-private: not API). */
+    StateManager states() {
+        return states;
+    }
+
+    /** The command gate, for the engine's own tests (package-private: not API). */
+    CommandGate gate() {
+        return gate;
+    }
+
+    /** The store, for the engine's own tests (package-private: not API). */
+    StateStore store() {
+        return store;
+    }
+
+    /** What the store guarantees once a call returns, in one line. */
+    public String durability() {
+        return store.durability();
+    }
+
+    /**
+     * Lets queued commands finish, releases this runtime's leases, then closes the store. Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            runner.close();
+            deliveries.close(); // after the commands: the steps they committed are heard before close returns
+            if (ownsSkillExecutor) {
+                skillExecutor.close();
+            }
+            leases.close();
+            if (ownsScheduler) {
+                scheduler.shutdownNow();
+            }
+            store.close();
+        }
+    }
+
+    /** Wires a {@link Threadline}; every setter checks its argument at once. Not thread-safe. */
+    public static final class Builder {
+        private StateStore store;
+        private ChatModel model;
+        private ModelResolver models;
+        private final List<Skill> skills = new ArrayList<>();
+        private TokenCounter tokenCounter = TokenCounter.approximate();
+        private Clock clock = Clock.systemUTC();
+        private int snapshotEvery = 100;
+        private int cacheCapacity = 10_000;
+        private String userId = "local";
+        private Duration leaseTtl = Duration.ofSeconds(15);
+        private Duration leaseWait = Duration.ofSeconds(60);
+        private Duration leaseLinger = Duration.ofMillis(50);
+        private ScheduledExecutorService scheduler;
+        private ExecutorService skillExecutor;
+        private boolean demoStore;
+
+        private Builder() {}
+
+        /**
+         * The store sessions live in; required ({@code new InMemoryStateStore()} keeps them only as long
+         * as the runtime). The runtime closes it when it is closed.
+         */
+        public Builder store(StateStore store) {
+            this.store = Require.nonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * The store a URL names: {@code sqlite:PATH}, {@code postgresql://…}, {@code redis://…},
+         * {@code redis-cluster://host:port,…} or {@code memory:} (see {@link dev.threadline.core.store.StateStores}).
+         *
+         * @throws dev.threadline.core.error.InvalidInputException when no backend on the class path takes the URL
+         * @throws dev.threadline.core.error.StorageException      when the store cannot be opened
+         */
+        public Builder store(String url) {
+            this.store = dev.threadline.core.store.StateStores.open(url);
+            return this;
+        }
+
+        /**
+         * The model for sessions whose config names no model the {@link #models resolver} knows (with no
+         * resolver: for every session). When neither is set, a turn fails with a {@link dev.threadline.core.llm.ModelException}
+         * saying that no model was set; everything else works ({@link #demoBuilder()} presets the
+         * offline scripted demo model).
+         */
+        public Builder model(ChatModel model) {
+            this.model = Require.nonNull(model, "model");
+            return this;
+        }
+
+        /** Chooses each session's model from its config's model spec (see {@link ModelResolver}). */
+        public Builder models(ModelResolver resolver) {
+            this.models = Require.nonNull(resolver, "models");
+            return this;
+        }
+
+        /** Adds skills the model may call. */
+        public Builder skills(List<? extends Skill> skills) {
+            this.skills.addAll(Require.nonNull(skills, "skills"));
+            return this;
+        }
+
+        /** Adds one skill the model may call. */
+        public Builder skill(Skill skill) {
+            this.skills.add(Require.nonNull(skill, "skill"));
+            return this;
+        }
+
+        /**
+         * The local tokenizer context policies count messages with (default: {@code o200k_base}, an
+         * approximation for non-OpenAI models); a model's own count is used for whole requests where it
+         * offers one. The context policy itself is per session: {@code SessionConfig.contextPolicy}.
+         */
+        public Builder tokenCounter(TokenCounter counter) {
+            this.tokenCounter = Require.nonNull(counter, "tokenCounter");
+            return this;
+        }
+
+        /** The clock of event times and lease expiries (default: the system clock, UTC). */
+        public Builder clock(Clock clock) {
+            this.clock = Require.nonNull(clock, "clock");
+            return this;
+        }
+
+        /** Snapshot every {@code n} events (default 100). */
+        public Builder snapshotEvery(int n) {
+            Require.argument(n >= 1, "snapshotEvery", "must be at least 1, was " + n);
+            this.snapshotEvery = n;
+            return this;
+        }
+
+        /** How many sessions stay in memory (default 10,000); the least recently used leave first. */
+        public Builder cacheCapacity(int n) {
+            Require.argument(n >= 1, "cacheCapacity", "must be at least 1, was " + n);
+            this.cacheCapacity = n;
+            return this;
+        }
+
+        /** The user new sessions belong to unless {@link NewSession#userId()} says otherwise (default "local"). */
+        public Builder user(String userId) {
+            this.userId = SessionInfo.checkId(userId, "user");
+            return this;
+        }
+
+        /**
+         * How long a session's lease lasts unless renewed (default 15 s). A process that stalls longer
+         * than this loses the session to the next process that wants it; shorter means faster take-over.
+         * It is also the longest this runtime keeps a session it never leaves idle: after holding the
+         * lease a whole ttl it gives it up between two commands and waits a tenth of the ttl (4–100 ms)
+         * before taking it again, so a command of another process waiting for the session gets in.
+         */
+        public Builder leaseTtl(Duration ttl) {
+            Require.argument(ttl != null && ttl.toMillis() >= 40, "leaseTtl", "must be at least 40 ms, was " + ttl);
+            this.leaseTtl = ttl;
+            return this;
+        }
+
+        /** How long a command waits for a session another process holds before failing (default 60 s; 0 = fail at once). */
+        public Builder leaseWait(Duration wait) {
+            Require.argument(wait != null && !wait.isNegative(), "leaseWait", "must not be negative, was " + wait);
+            this.leaseWait = wait;
+            return this;
+        }
+
+        /**
+         * How long a lease is kept after a session's last command, to spare a command that follows at once a
+         * store write (default 50 ms: back-to-back commands keep it, and another process waiting for the
+         * session gets it soon after this one goes quiet, or after at most one {@link #leaseTtl} of
+         * commands without a break).
+         */
+        public Builder leaseLinger(Duration linger) {
+            Require.argument(linger != null && !linger.isNegative(), "leaseLinger", "must not be negative, was " + linger);
+            this.leaseLinger = linger;
+            return this;
+        }
+
+        /**
+         * The scheduler that keeps every deadline of the runtime: lease renewals and releases, waits for a
+         * lease another process holds, tool timeouts (default: one daemon thread of the runtime's own). With
+         * {@link #clock}, what a test injects to drive time itself. The runtime does not shut down a
+         * scheduler it was given; a {@code ScheduledThreadPoolExecutor} given here should drop cancelled
+         * tasks at once ({@code setRemoveOnCancelPolicy(true)}): every tool call sets an alarm and cancels it.
+         */
+        public Builder scheduler(ScheduledExecutorService scheduler) {
+            this.scheduler = Require.nonNull(scheduler, "scheduler");
+            return this;
+        }
+
+        /**
+         * Where skills run (default: a virtual thread per call, the runtime's own). A skill's deadline is
+         * kept by the {@link #scheduler}, which cancels its run at the timeout. The runtime does not shut
+         * down an executor it was given.
+         */
+        public Builder skillExecutor(ExecutorService executor) {
+            this.skillExecutor = Require.nonNull(executor, "skillExecutor");
+            return this;
+        }
+
+        /**
+         * Builds the runtime.
+         *
+         * @throws dev.threadline.core.error.InvalidInputException when no store was set
+         */
+        public Threadline build() {
+            if (store == null && demoStore) {
+                store = new InMemoryStateStore(clock);
+            }
+            if (store == null) {
+                throw new dev.threadline.core.error.InvalidInputException("store", "none was set: call store(StateStore) or store(url)"
+                        + " before build() (new InMemoryStateStore() keeps sessions in memory only), or start from"
+                        + " Threadline.demoBuilder() for the offline demo");
+            }
+            return new Threadline(this);
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package dev.threadline.core.internal.engine;
+
+import dev.threadline.core.internal.engine.loop.AgentLoop;
+import dev.threadline.core.internal.engine.state.StateManager;
+import dev.threadline.core.internal.engine.state.Cmd;
+import dev.threadline.core.runtime.TurnResult;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.event.Event;
+import dev.threadline.core.model.ContentBlock;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.state.PendingToolCall;
+import dev.threadline.core.state.State;
+import dev.threadline.core.store.SessionKey;
+import java.util.List;
+
+/**
+ * The bodies of the commands by which a person resumes a suspended turn: approve (optionally with
+ * edited arguments, validated against the skill's schema), deny, answer. Each runs inside a command
+ * holding the session's lease, checks everything before it writes (bad input writes nothing and says
+ * why), then continues the turn through {@link AgentLoop#resume}. Thread-safe (stateless over the engine).
+ */
+public final class HumanCommands {
+    private final StateManager states;
+    private final AgentLoop loop;
+
+    public HumanCommands(StateManager states, AgentLoop loop) {
+        this.states = states;
+        this.loop = loop;
+    }
+
+    public TurnResult approve(SessionKey key, Cmd cmd, String toolUseId, JsonNode edited) {
+        PendingToolCall p = awaited(key, toolUseId, PendingToolCall.Awaiting.APPROVAL);
+        SessionConfig config = states.info(key).config();
+        ContentBlock.ToolUse use = new ContentBlock.ToolUse(p.toolUseId(), p.name(), edited == null ? p.input() : edited);
+        String problem = loop.tools().problem(use, config);
+        if (problem != null) {
+            throw edited != null ? new InvalidInputException("arguments", problem + "; nothing was recorded, the call still waits")
+                    : new InvalidInputException("toolUseId", "call '" + toolUseId + "' cannot run now: " + problem + "; deny it instead");
+        }
+        return loop.resume(key, cmd, st -> List.of(new Event.ApprovalGiven(toolUseId, edited),
+                new Event.ToolCallStarted(toolUseId, p.name(), loop.tools().effectOf(p.name()))), List.of(use));
+    }
+
+    public TurnResult deny(SessionKey key, Cmd cmd, String toolUseId, String reason) {
+        awaited(key, toolUseId, PendingToolCall.Awaiting.APPROVAL);
+        return loop.resume(key, cmd, st -> List.of(new Event.ApprovalDenied(toolUseId, reason)), List.of());
+    }
+
+    public TurnResult answer(SessionKey key, Cmd cmd, String toolUseId, String text) {
+        awaited(key, toolUseId, PendingToolCall.Awaiting.ANSWER);
+        return loop.resume(key, cmd, st -> List.of(new Event.InputGiven(toolUseId, text)), List.of());
+    }
+
+    /**
+     * The waiting call, or an {@link InvalidInputException} saying why there is none (not waiting, already
+     * answered, waiting for something else, unknown) and which calls do wait.
+     */
+    private PendingToolCall awaited(SessionKey key, String toolUseId, PendingToolCall.Awaiting what) {
+        State s = states.get(key);
+        String wanted = what == PendingToolCall.Awaiting.APPROVAL ? "approval" : "an answer";
+        List<String> waiting = s.awaiting().stream().filter(p -> p.awaiting() == what).map(PendingToolCall::toolUseId).toList();
+        for (PendingToolCall p : s.pending()) {
+            if (p.toolUseId().equals(toolUseId)) {
+                if (p.awaiting() == what) {
+                    return p;
+                }
+                throw new InvalidInputException("toolUseId", "call '" + toolUseId + "' does not await " + wanted + " ("
+                        + (p.answered() ? "it has a result" : p.waitsForAPerson() ? "it awaits " + (what == PendingToolCall.Awaiting.APPROVAL
+                        ? "an answer" : "approval") : "it was approved and runs") + "); waiting for " + wanted + ": " + waiting);
+            }
+        }
+        boolean known = s.toolUseIds().messageIndexOf(toolUseId) >= 0;
+        throw new InvalidInputException("toolUseId", "call '" + toolUseId + "' does not await " + wanted + " ("
+                + (known ? "it was answered already" : "no such call in this session") + "); waiting for " + wanted + ": " + waiting);
+    }
+}

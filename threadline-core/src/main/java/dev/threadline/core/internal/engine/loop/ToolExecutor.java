@@ -1,0 +1,187 @@
+package dev.threadline.core.internal.engine.loop;
+
+import dev.threadline.core.internal.engine.live.TurnControl;
+import dev.threadline.core.internal.engine.state.Cmd;
+import dev.threadline.core.internal.engine.state.StateManager;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.event.Event;
+import dev.threadline.core.model.ContentBlock;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.session.SessionInfo;
+import dev.threadline.core.skill.SimpleExecutionContext;
+import dev.threadline.core.skill.Skill;
+import dev.threadline.core.skill.SkillPolicy;
+import dev.threadline.core.skill.SkillRegistry;
+import dev.threadline.core.skill.SkillResult;
+import dev.threadline.core.skill.VariableWrite;
+import dev.threadline.core.state.State;
+import dev.threadline.core.state.VariableScope;
+import dev.threadline.core.store.ScopedWrite;
+import dev.threadline.core.store.SharedVariables;
+import dev.threadline.core.store.SessionKey;
+import java.time.Duration;
+import java.time.Instant;
+import dev.threadline.core.internal.engine.live.Waits;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Runs the skills of one assistant message in parallel, each in its own {@link SimpleExecutionContext}
+ * with a deadline, and records each result as soon as it is known (so a crash loses no finished call).
+ * Exceptions, timeouts and cancellations become error results the model sees. A skill's variable
+ * writes are handed over as proposed; they apply to the variables as they are when its result is
+ * recorded (see {@link VariableWrites}), so parallel calls' writes to one variable merge.
+ */
+public final class ToolExecutor {
+    private final StateManager states;
+    private final SkillRegistry skills;
+    private final SharedVariables shared;
+    private final ExecutorService executor;
+    private final Waits waits;
+
+    /**
+     * Skills run on {@code executor}'s threads and see the {@code shared} variables of their user and tenant;
+     * their deadlines are read from {@code waits}' clock and kept by its scheduler.
+     */
+    public ToolExecutor(StateManager states, SkillRegistry skills, SharedVariables shared, ExecutorService executor, Waits waits) {
+        this.states = states;
+        this.skills = skills;
+        this.shared = shared;
+        this.executor = executor;
+        this.waits = waits;
+    }
+
+    /** Why this call cannot run (unknown or disabled skill, invalid arguments), or null when it can. */
+    public String problem(ContentBlock.ToolUse use, SessionConfig config) {
+        Optional<Skill> skill = skills.find(use.name());
+        if (skill.isEmpty() || !(config.skills().isEmpty() || config.skills().contains(use.name()))) {
+            return "unknown tool '" + use.name() + "'; available tools: "
+                    + skills.toolSpecs(config.skills()).stream().map(t -> t.name()).toList();
+        }
+        List<String> problems = skills.validator().validate(skill.get(), use.input());
+        return problems.isEmpty() ? null : "invalid arguments for " + use.name() + ": " + String.join("; ", problems);
+    }
+
+    /**
+     * How a requested call enters the journal: failed when it cannot run ({@link #problem}), waiting
+     * for an answer when its skill is answered by the user, waiting for approval when its skill or the
+     * session config requires it, else started.
+     */
+    public Event admission(ContentBlock.ToolUse use, SessionConfig config) {
+        String problem = problem(use, config);
+        if (problem != null) {
+            return new Event.ToolCallFailed(use.id(), problem);
+        }
+        SkillPolicy policy = skills.find(use.name()).orElseThrow().policy();
+        if (policy.answeredByUser()) {
+            JsonNode q = use.input().get("question");
+            return new Event.InputRequested(use.id(), q != null && q.isTextual() ? q.asText() : use.input().toString());
+        }
+        if (policy.requiresApproval() || config.requireApproval().contains(use.name())) {
+            return new Event.ApprovalRequested(use.id(), use.name(), use.input());
+        }
+        return new Event.ToolCallStarted(use.id(), use.name(), policy.effect());
+    }
+
+    /** The effect a skill declares (idempotent for one no longer registered). */
+    public dev.threadline.core.skill.Effect effectOf(String name) {
+        return skills.find(name).map(s -> s.policy().effect()).orElse(dev.threadline.core.skill.Effect.IDEMPOTENT);
+    }
+
+    public void runAll(SessionKey key, Cmd cmd, List<ContentBlock.ToolUse> uses, SessionConfig config, TurnControl control) {
+        if (uses.isEmpty()) {
+            return;
+        }
+        State state = states.get(key);
+        SessionInfo info = states.info(key);
+        Map<VariableScope, Map<String, JsonNode>> vars = new EnumMap<>(VariableScope.class);
+        vars.put(VariableScope.SESSION, state.variables());
+        vars.put(VariableScope.USER, shared.variables(VariableScope.USER, ScopedWrite.userKey(info.tenant(), info.userId())));
+        vars.put(VariableScope.APP, shared.variables(VariableScope.APP, ScopedWrite.appKey(info.tenant())));
+        vars.put(VariableScope.TEMP, Map.copyOf(control.temp));
+        List<Future<?>> supervisors = new ArrayList<>();
+        for (ContentBlock.ToolUse use : uses) {
+            supervisors.add(executor.submit(() -> runOne(key, cmd, use, config, control, vars, state)));
+        }
+        for (Future<?> f : supervisors) {
+            try {
+                f.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                control.interrupt("the turn's thread was interrupted");
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException r && (r instanceof dev.threadline.core.error.LeaseLostException
+                        || r instanceof dev.threadline.core.error.StorageException)) {
+                    throw r; // fencing or the store refused the write: the turn stops here, as it would inline
+                }
+                throw new IllegalStateException("recording a tool result failed: " + e.getCause().getMessage(), e.getCause());
+            }
+        }
+    }
+
+    private void runOne(SessionKey key, Cmd cmd, ContentBlock.ToolUse use, SessionConfig config,
+                        TurnControl control, Map<VariableScope, Map<String, JsonNode>> vars, State state) {
+        Skill skill = skills.find(use.name()).orElseThrow();
+        long timeout = config.toolTimeoutMillis();
+        Instant deadline = waits.now().plusMillis(timeout);
+        AtomicBoolean timedOut = new AtomicBoolean();
+        SimpleExecutionContext ctx = new SimpleExecutionContext(key.id(), use.id(), use.input(), vars, state.messages(),
+                deadline, () -> timedOut.get() || control.interrupted() || Thread.currentThread().isInterrupted());
+        Future<SkillResult> run = executor.submit(() -> skill.execute(ctx));
+        control.track(run);
+        ScheduledFuture<?> alarm = waits.after(Duration.ofMillis(timeout), () -> {
+            timedOut.set(true); // before the cancel, so the waiting thread sees why it was cancelled
+            run.cancel(true);
+        });
+        Event.ToolCallEnded ended;
+        List<VariableWrite> writes = List.of();
+        try {
+            SkillResult r = run.get();
+            if (r == null) {
+                ended = new Event.ToolCallFailed(use.id(), "the skill returned no result");
+            } else {
+                ended = new Event.ToolCallCompleted(use.id(), editedNote(state, use) + r.content(), r.isError());
+                writes = r.writes();
+            }
+        } catch (CancellationException e) {
+            ended = timedOut.get() && !control.interrupted() ? new Event.ToolCallTimedOut(use.id(), timeout)
+                    : new Event.ToolCallFailed(use.id(), "cancelled: " + (control.reason() == null ? "the turn was interrupted" : control.reason()));
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            String msg = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+            ended = new Event.ToolCallFailed(use.id(), use.name() + " failed: " + msg);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            run.cancel(true);
+            ended = new Event.ToolCallFailed(use.id(), "cancelled: the turn was interrupted");
+        } finally {
+            alarm.cancel(false);
+            control.untrack(run);
+        }
+        synchronized (control) { // one result of a turn at a time, so temp writes build on each other like journalled ones
+            states.handleToolResult(key, cmd, ended, writes, control.temp);
+        }
+    }
+
+    /** For a call run with arguments a person edited at approval: a line telling the model so. */
+    private static String editedNote(State state, ContentBlock.ToolUse use) {
+        for (int i = state.messages().size() - 1; i >= 0; i--) {
+            for (ContentBlock.ToolUse asked : state.messages().get(i).toolUses()) {
+                if (asked.id().equals(use.id())) {
+                    return asked.input().equals(use.input()) ? ""
+                            : "(the user approved this call with edited arguments: " + use.input() + ")\n";
+                }
+            }
+        }
+        return "";
+    }
+}

@@ -1,0 +1,76 @@
+package dev.threadline.core.internal.engine.state;
+
+import dev.threadline.core.error.SessionNotFoundException;
+import dev.threadline.core.event.Event;
+import dev.threadline.core.event.StoredEvent;
+import dev.threadline.core.internal.store.Lineage;
+import dev.threadline.core.session.SessionInfo;
+import dev.threadline.core.state.StateSnapshot;
+import dev.threadline.core.store.JournalTail;
+import dev.threadline.core.store.SessionIndex;
+import dev.threadline.core.store.SessionKey;
+import dev.threadline.core.store.Snapshots;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The read side of sessions' journals, over the store's roles it reads: the {@link JournalTail} for
+ * events and heads, the {@link SessionIndex} for descriptions and ancestry, {@link Snapshots} for the
+ * newest snapshot. A branch is read across its ancestry (its parent's shared prefix first). Every read
+ * is pure. Thread-safe.
+ */
+public final class JournalReader {
+    private final JournalTail journal;
+    private final SessionIndex index;
+    private final Snapshots snapshots;
+
+    public JournalReader(JournalTail journal, SessionIndex index, Snapshots snapshots) {
+        this.journal = journal;
+        this.index = index;
+        this.snapshots = snapshots;
+    }
+
+    /**
+     * The session's description.
+     *
+     * @throws SessionNotFoundException when the tenant has no session with that id
+     */
+    public SessionInfo info(SessionKey key) {
+        return index.session(key).orElseThrow(() -> new SessionNotFoundException(key.id()));
+    }
+
+    /** Whether the session exists. */
+    public boolean exists(SessionKey key) {
+        return index.session(key).isPresent();
+    }
+
+    /** The head seq of the session's journal. */
+    public long head(SessionKey key) {
+        return journal.head(key);
+    }
+
+    /** Events {@code fromSeq..toSeq} of the session's journal, its ancestors' prefix included (no gaps). */
+    public List<StoredEvent> read(SessionKey key, long fromSeq, long toSeq) {
+        return Lineage.read(journal, index, key, fromSeq, toSeq);
+    }
+
+    /** The transcript-shaping events {@code fromSeq..toSeq}, without envelopes: what a load folds before its snapshot. */
+    public List<Event> transcriptEvents(SessionKey key, long fromSeq, long toSeq) {
+        return Lineage.readTranscriptEvents(journal, index, key, fromSeq, toSeq);
+    }
+
+    /** The newest snapshot at or before {@code maxSeq}, in this session or an ancestor before the branch point. */
+    public Optional<StateSnapshot> latestSnapshot(SessionKey key, long maxSeq) {
+        return Lineage.latestSnapshot(snapshots, index, key, maxSeq);
+    }
+
+    /**
+     * Waits up to {@code timeout} for the head to move past {@code afterSeq}; returns the head.
+     *
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
+    public long awaitHead(SessionKey key, long afterSeq, Duration timeout) throws InterruptedException {
+        return journal.awaitHead(key, afterSeq, timeout);
+    }
+}

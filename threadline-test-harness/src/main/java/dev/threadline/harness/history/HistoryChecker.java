@@ -1,0 +1,158 @@
+package dev.threadline.harness.history;
+
+import dev.threadline.core.event.Event;
+import dev.threadline.core.event.StoredEvent;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * Checks final journals against a recorded {@link History} of client operations, for any store
+ * backend and any number of processes. It reports, per session:
+ * <ul>
+ *   <li>every command with an ok attempt has its user message in the journal exactly once; a command
+ *       whose attempts are at best unknown at most once; a command whose every attempt failed never;</li>
+ *   <li>no user message that no recorded operation sent;</li>
+ *   <li>seqs gapless from 1, without duplicates;</li>
+ *   <li>turns never interleaved, no turn event outside a turn, and every turn ended (except the last one
+ *       when {@link #allowingUnfinishedLastTurn()});</li>
+ *   <li>the reducer accepts the journal and the folded transcript passes the validator (CHECKPOINT mode).</li>
+ * </ul>
+ * A journal's user message belongs to the command whose id the event carries, or else to a command of
+ * the session that submitted the same text: tests should give each command of a session its own text.
+ * Attempts sharing a command id are retries of one command. Immutable; thread-safe.
+ */
+public final class HistoryChecker {
+    private final List<Operation> operations;
+    private final boolean lastTurnMayBeOpen;
+
+    private HistoryChecker(List<Operation> operations, boolean lastTurnMayBeOpen) {
+        this.operations = List.copyOf(operations);
+        this.lastTurnMayBeOpen = lastTurnMayBeOpen;
+    }
+
+    /** A checker of these operations. */
+    public static HistoryChecker of(Collection<Operation> operations) {
+        return new HistoryChecker(new ArrayList<>(Objects.requireNonNull(operations, "operations")), false);
+    }
+
+    /** A checker of the history's finished operations. */
+    public static HistoryChecker of(History history) {
+        return of(history.operations());
+    }
+
+    /** This checker, accepting a journal whose last turn is still open (a run was left mid-turn). */
+    public HistoryChecker allowingUnfinishedLastTurn() {
+        return new HistoryChecker(operations, true);
+    }
+
+    /**
+     * Every violation found in the final journals, empty when there is none.
+     *
+     * @param journals each session's whole journal (as {@code Session.journal()} returns it), by session id
+     */
+    public List<Violation> check(Map<String, List<StoredEvent>> journals) {
+        List<Violation> out = new ArrayList<>();
+        Map<String, List<Operation>> bySession = operations.stream()
+                .collect(Collectors.groupingBy(Operation::session, LinkedHashMap::new, Collectors.toList()));
+        for (String session : bySession.keySet()) {
+            if (!journals.containsKey(session)) {
+                out.add(new Violation(Violation.Kind.MISSING_JOURNAL, session,
+                        bySession.get(session).size() + " operation(s) name it but no journal was given"));
+            }
+        }
+        journals.forEach((session, journal) -> {
+            JournalRules.seqs(session, journal, out);
+            JournalRules.turns(session, journal, lastTurnMayBeOpen, out);
+            JournalRules.transcript(session, journal, out);
+            commands(session, journal, bySession.getOrDefault(session, List.of()), out);
+        });
+        return List.copyOf(out);
+    }
+
+    /**
+     * Checks and throws when anything is wrong.
+     *
+     * @throws AssertionError listing every violation
+     */
+    public void verify(Map<String, List<StoredEvent>> journals) {
+        List<Violation> found = check(journals);
+        if (!found.isEmpty()) {
+            throw new AssertionError(found.size() + " history violation(s) over " + operations.size() + " operation(s):\n  "
+                    + found.stream().map(Violation::toString).collect(Collectors.joining("\n  ")));
+        }
+    }
+
+    /** Matches the journal's user messages to the session's commands and checks how often each appears. */
+    private static void commands(String session, List<StoredEvent> journal, List<Operation> ops, List<Violation> out) {
+        Map<String, Command> commands = new LinkedHashMap<>();
+        for (Operation op : ops) {
+            commands.computeIfAbsent(op.commandKey(), k -> new Command()).attempts.add(op);
+        }
+        for (StoredEvent e : journal) {
+            if (e.event() instanceof Event.UserMessageReceived u) {
+                Command c = owner(commands, e.commandId(), u.message().text());
+                if (c == null) {
+                    out.add(new Violation(Violation.Kind.UNSENT, session, "user message at seq " + e.seq() + " (command "
+                            + e.commandId() + ", text '" + u.message().text() + "') was sent by no recorded operation"));
+                } else {
+                    c.seqs.add(e.seq());
+                }
+            }
+        }
+        commands.values().forEach(c -> c.judge(session, out));
+    }
+
+    /** The command a user message belongs to: by the event's command id, else by text (the first not yet matched). */
+    private static Command owner(Map<String, Command> commands, String eventCommandId, String text) {
+        Command byId = commands.get("id:" + eventCommandId);
+        if (byId != null) {
+            return byId;
+        }
+        Command any = null;
+        for (Command c : commands.values()) {
+            if (c.sent(text)) {
+                if (c.seqs.isEmpty() && c.mayAppear()) {
+                    return c;
+                }
+                any = any == null ? c : any;
+            }
+        }
+        return any;
+    }
+
+    /** The attempts of one command and the seqs of its user messages in the journal. */
+    private static final class Command {
+        final List<Operation> attempts = new ArrayList<>();
+        final List<Long> seqs = new ArrayList<>();
+
+        boolean sent(String text) {
+            return attempts.stream().anyMatch(a -> a.text().equals(text));
+        }
+
+        boolean has(Outcome o) {
+            return attempts.stream().anyMatch(a -> a.outcome() == o);
+        }
+
+        boolean mayAppear() {
+            return has(Outcome.OK) || has(Outcome.UNKNOWN);
+        }
+
+        void judge(String session, List<Violation> out) {
+            String what = "command " + attempts.get(0).commandKey() + " ('" + attempts.get(0).text() + "'; attempts: "
+                    + attempts.stream().map(a -> a.outcome().wireName() + " in " + a.process()).collect(Collectors.joining(", "))
+                    + ")";
+            if (has(Outcome.OK) && seqs.isEmpty()) {
+                out.add(new Violation(Violation.Kind.LOST, session, what + " was acknowledged but is not in the journal"));
+            } else if (mayAppear() && seqs.size() > 1) {
+                out.add(new Violation(Violation.Kind.DUPLICATED, session, what + " appears " + seqs.size() + " times, at seqs " + seqs));
+            } else if (!mayAppear() && !seqs.isEmpty()) {
+                out.add(new Violation(Violation.Kind.FAILED_BUT_APPLIED, session, what + " failed but appears at seqs " + seqs));
+            }
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package dev.threadline.harness.process;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A child JVM of the multi-process tests that submits turns: {@code clients} threads per session in a
+ * loop (command ids {@code <name>-<session>-<thread>-<n>}, text {@code work <cid>}), plus what the test
+ * sends on stdin: {@code SUBMIT <session> <cid> <text>} (run on a thread of its own) and {@code QUIT}
+ * (stop the loops, let calls in flight end, print {@code DONE}, exit). It prints {@code READY <name> <pid>}
+ * once its sessions exist; with {@code standby=true} it first prints {@code STANDBY <name> <pid>} and waits
+ * for {@code GO} (or {@code QUIT}) before it is ready. It exits by itself after {@code maxSeconds} or when stdin closes.
+ */
+public final class ClientChild {
+    private ClientChild() {}
+
+    /**
+     * Runs the child with {@code key=value} arguments (see {@link ChildArgs}).
+     *
+     * @throws Exception any failure: the child exits non-zero and the test reads its stderr
+     */
+    public static void main(String[] args) throws Exception {
+        ChildArgs a = ChildArgs.parse(args);
+        Watchdog.exitAfter(a.maxRun());
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> threads = new CopyOnWriteArrayList<>();
+        try (ChildRuntime rt = ChildRuntime.start(a)) {
+            a.sessions().forEach(rt::session);
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            if (a.standby() && !awaitGo(a, in)) {
+                ChildOut.line("DONE");
+                System.exit(0);
+            }
+            ChildOut.line("READY " + a.name() + " " + ProcessHandle.current().pid());
+            String prefix = a.name().replace('#', '.');
+            for (String s : a.sessions()) {
+                for (int t = 0; t < a.clients(); t++) {
+                    String base = prefix + "-" + s + "-" + t + "-";
+                    threads.add(Thread.ofVirtual().start(() -> {
+                        for (int n = 0; !stop.get(); n++) {
+                            rt.submit(s, base + n, "work " + base + n);
+                        }
+                    }));
+                }
+            }
+            String line;
+            while ((line = in.readLine()) != null && !line.equals("QUIT")) {
+                String[] p = line.split(" ", 4);
+                if (p.length == 4 && p[0].equals("SUBMIT")) {
+                    threads.add(Thread.ofVirtual().start(() -> rt.submit(p[1], p[2], p[3])));
+                } else {
+                    ChildOut.line("BAD " + line);
+                }
+            }
+            stop.set(true);
+            long stuck = 0;
+            for (Thread t : threads) {
+                if (!t.join(Duration.ofSeconds(60))) {
+                    stuck++;
+                }
+            }
+            ChildOut.line(stuck == 0 ? "DONE" : "STUCK " + stuck);
+        }
+        System.exit(0);
+    }
+
+    /** A standby's wait for GO: true on GO, false on QUIT or when stdin closes. */
+    private static boolean awaitGo(ChildArgs a, BufferedReader in) throws java.io.IOException {
+        ChildOut.line("STANDBY " + a.name() + " " + ProcessHandle.current().pid());
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (line.equals("GO")) {
+                return true;
+            }
+            if (line.equals("QUIT")) {
+                return false;
+            }
+            ChildOut.line("BAD " + line);
+        }
+        return false;
+    }
+}

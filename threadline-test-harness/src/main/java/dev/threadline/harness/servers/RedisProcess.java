@@ -1,0 +1,182 @@
+package dev.threadline.harness.servers;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One throwaway {@code redis-server} for tests, on a free loopback port, with AOF on and fsync at every
+ * write unless {@code extra} says otherwise (e.g. {@code --appendfsync everysec}),
+ * its files in a directory of its own. It can be killed with SIGKILL and started again on the same
+ * directory and port. Readiness is a bounded poll of PING, never a fixed sleep. Not thread-safe.
+ */
+public final class RedisProcess implements AutoCloseable {
+    private static final Duration READY = Duration.ofSeconds(20);
+
+    private final Path dir;
+    private final int port;
+    private final List<String> extra;
+    private Process process;
+
+    private RedisProcess(Path dir, int port, List<String> extra) {
+        this.dir = dir;
+        this.port = port;
+        this.extra = List.copyOf(extra);
+    }
+
+    /** Starts a server in a new temporary directory; {@code extra} are more {@code --name value} arguments. */
+    public static RedisProcess start(List<String> extra) {
+        try {
+            RedisProcess p = new RedisProcess(Files.createTempDirectory("threadline-redis-"), freePort(), extra);
+            p.launch();
+            return p;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The loopback port the server listens on. */
+    public int port() {
+        return port;
+    }
+
+    /** The server's data folder. */
+    public Path dir() {
+        return dir;
+    }
+
+    /** The store URL of this server. */
+    public String url() {
+        return "redis://127.0.0.1:" + port;
+    }
+
+    /** SIGKILL: the server gets no chance to flush anything more. */
+    public void kill() {
+        process.destroyForcibly();
+        waitFor(() -> !process.isAlive(), "redis-server on port " + port + " to die");
+    }
+
+    /** Starts the server again on the same directory and port (it reloads its AOF). */
+    public void restart() {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException("redis-server on port " + port + " is still running");
+        }
+        launch();
+    }
+
+    private void launch() {
+        List<String> cmd = new ArrayList<>(List.of(binary("redis-server"), "--port", Integer.toString(port),
+                "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes", "--appendfsync", "always",
+                "--dir", dir.toString(), "--daemonize", "no", "--protected-mode", "no"));
+        cmd.addAll(extra);
+        try {
+            process = new ProcessBuilder(cmd).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("server.log").toFile())).start();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start redis-server: " + e.getMessage(), e);
+        }
+        try {
+            awaitReady();
+        } catch (RuntimeException e) {
+            process.destroyForcibly(); // never leave a server behind that the test cannot use
+            throw e;
+        }
+    }
+
+    private void awaitReady() {
+        waitFor(() -> {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("redis-server on port " + port + " exited: " + log());
+            }
+            try {
+                return "PONG".equals(Resp.call(port, "PING"));
+            } catch (IOException e) {
+                return false;
+            }
+        }, "redis-server on port " + port + " to answer PING");
+    }
+
+    /** The server's log so far (for a failing test's message). */
+    public String log() {
+        try {
+            String text = Files.readString(dir.resolve("server.log"));
+            return text.length() > 2000 ? text.substring(text.length() - 2000) : text;
+        } catch (IOException e) {
+            return "(no log)";
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            try {
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroyForcibly();
+            }
+        }
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException ignored) {
+            // a temporary directory left behind is harmless
+        }
+    }
+
+    /** Polls {@code ready} every few milliseconds until it holds or {@link #READY} has passed. */
+    public static void waitFor(BooleanSupplier ready, String what) {
+        long deadline = System.nanoTime() + READY.toNanos();
+        while (!ready.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("timed out after " + READY.toSeconds() + " s waiting for " + what);
+            }
+            LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
+        }
+    }
+
+    /** The path of a Redis binary, or a failure that says how to install it. */
+    public static String binary(String name) {
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin").split(":")) {
+            Path p = Path.of(dir, name);
+            if (Files.isExecutable(p)) {
+                return p.toString();
+            }
+        }
+        throw new IllegalStateException(name + " is not installed: run 'apt-get install redis-server' (or scripts/ci-redis.sh)"
+                + " — the Redis store's tests need a real server" + ("true".equals(System.getenv("CI")) ? " (CI=true: this is a failure)" : ""));
+    }
+
+    /**
+     * A free loopback port whose cluster bus port (+10000) is free too.
+     *
+     * @throws IOException when no free port pair is found
+     */
+    public static int freePort() throws IOException {
+        for (int i = 0; i < 50; i++) {
+            int p;
+            try (ServerSocket s = new ServerSocket(0)) {
+                p = s.getLocalPort();
+            }
+            if (p + 10000 > 65535) {
+                continue;
+            }
+            try (ServerSocket bus = new ServerSocket(p + 10000)) {
+                return p;
+            } catch (IOException taken) {
+                // try another
+            }
+        }
+        throw new IOException("no free port pair found");
+    }
+}
