@@ -1,5 +1,7 @@
 package dev.threadline.server;
 
+import dev.threadline.server.http.Idempotency;
+import dev.threadline.server.http.Limits;
 import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.session.SessionInfo;
@@ -79,7 +81,7 @@ final class Api {
 
     /** The command options of a POST: its Idempotency-Key as the command id, when sent. */
     CommandOptions options(Context ctx) {
-        return dev.threadline.server.compat.Idempotency.options(ctx); // one rule for /v1 and the compatible surfaces
+        return Idempotency.options(ctx); // one rule for /v1 and the compatible surfaces
     }
 
     /** {@code options} with a command id: the caller's Idempotency-Key, or a new one (a turn is followed by its command id). */

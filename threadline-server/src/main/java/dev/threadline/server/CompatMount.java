@@ -1,5 +1,6 @@
 package dev.threadline.server;
 
+import dev.threadline.server.http.Limits;
 import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.Session;

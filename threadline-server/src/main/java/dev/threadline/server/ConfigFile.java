@@ -1,5 +1,6 @@
 package dev.threadline.server;
 
+import dev.threadline.server.http.Limits;
 import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.server.http.ApiException;
 import dev.threadline.server.http.JsonBody;

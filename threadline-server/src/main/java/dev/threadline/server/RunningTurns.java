@@ -1,5 +1,6 @@
 package dev.threadline.server;
 
+import dev.threadline.server.http.Limits;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.EventListener;

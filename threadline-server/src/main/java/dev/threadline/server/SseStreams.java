@@ -1,5 +1,6 @@
 package dev.threadline.server;
 
+import dev.threadline.server.http.Limits;
 import dev.threadline.server.http.ApiException;
 import io.javalin.http.Context;
 import java.io.IOException;

@@ -1,5 +1,6 @@
 package dev.threadline.server;
 
+import dev.threadline.server.http.Limits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.InputStream;

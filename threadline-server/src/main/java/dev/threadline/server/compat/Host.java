@@ -5,7 +5,7 @@ import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.runtime.TurnResult;
-import dev.threadline.server.Limits;
+import dev.threadline.server.http.Limits;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.util.Optional;

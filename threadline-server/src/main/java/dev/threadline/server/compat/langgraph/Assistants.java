@@ -13,7 +13,7 @@ import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Tenant;
 import dev.threadline.server.compat.Body;
 import dev.threadline.server.compat.Errors;
-import dev.threadline.server.compat.Idempotency;
+import dev.threadline.server.http.Idempotency;
 import dev.threadline.server.http.ApiException;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -22,7 +22,7 @@ import dev.threadline.server.compat.Body;
 import dev.threadline.server.compat.Errors;
 import dev.threadline.server.compat.Gate;
 import dev.threadline.server.compat.Host;
-import dev.threadline.server.compat.Idempotency;
+import dev.threadline.server.http.Idempotency;
 import dev.threadline.server.http.ApiException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;

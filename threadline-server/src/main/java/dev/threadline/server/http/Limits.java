@@ -1,4 +1,4 @@
-package dev.threadline.server;
+package dev.threadline.server.http;
 
 /**
  * What one request, turn and tenant may use. Immutable.

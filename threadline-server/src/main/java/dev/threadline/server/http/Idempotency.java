@@ -1,7 +1,6 @@
-package dev.threadline.server.compat;
+package dev.threadline.server.http;
 
 import dev.threadline.core.runtime.CommandOptions;
-import dev.threadline.server.http.ApiException;
 import io.javalin.http.Context;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
