@@ -15,6 +15,7 @@ import dev.threadline.server.http.JettyProblems;
 import dev.threadline.server.http.Problem;
 import dev.threadline.server.http.Problems;
 import dev.threadline.server.http.RequestChecks;
+import dev.threadline.server.http.Utf8Only;
 import dev.threadline.server.compat.Errors;
 import dev.threadline.server.keys.KeyStore;
 import dev.threadline.server.keys.NewKey;
@@ -161,6 +162,7 @@ public final class ThreadlineServer implements AutoCloseable {
         new OpsRoutes(api).register(cfg.routes);
         CompatMount.register(cfg, api); // /langgraph and /openai/v1: docs/compatibility.md
         InspectorRoutes.mount(cfg);
+        cfg.routes.before(Utf8Only::check); // after the keys are checked: a caller without one learns nothing more
         cfg.routes.exception(Exception.class, (e, ctx) -> {
             if (CompatMount.serves(ctx.path())) {
                 Errors.write(ctx, e); // a refusal before the surface's route (e.g. a malformed path): in its SDKs' shape too
@@ -201,7 +203,7 @@ public final class ThreadlineServer implements AutoCloseable {
         } else if (p.status() == 429) {
             ctx.header("Retry-After", "5");
         }
-        ctx.status(p.status()).contentType(Problem.MEDIA_TYPE).result(Json.write(p) + "\n");
+        ctx.status(p.status()).contentType(Problem.CONTENT_TYPE).result(Json.write(p) + "\n");
     }
 
     /** Where the server listens, e.g. {@code http://127.0.0.1:43121} (the bound port when started on 0). */

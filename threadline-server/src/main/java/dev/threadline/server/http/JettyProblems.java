@@ -30,14 +30,14 @@ public final class JettyProblems extends ErrorHandler {
                                     Callback callback) {
         int status = code == 505 ? 400 : code;
         response.setStatus(status);
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, Problem.MEDIA_TYPE);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, Problem.CONTENT_TYPE);
         response.write(true, body(status, code == 505), callback);
     }
 
     @Override
     @SuppressWarnings({"deprecation", "removal"}) // Jetty 12 still calls it for a request it cannot parse; there is no other hook
     public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
-        fields.put(new HttpField(HttpHeader.CONTENT_TYPE, Problem.MEDIA_TYPE));
+        fields.put(new HttpField(HttpHeader.CONTENT_TYPE, Problem.CONTENT_TYPE));
         return body(status, status == 505);
     }
 
