@@ -97,7 +97,7 @@ final class Api {
 
     /** Answers {@code value} as JSON with {@code status}. */
     static void send(Context ctx, int status, Object value) {
-        ctx.status(status).contentType("application/json").result(Json.write(value) + "\n"); // curl-friendly
+        ctx.status(status).contentType(dev.threadline.server.http.Utf8Only.JSON).result(Json.write(value) + "\n"); // curl-friendly
     }
 
     Limits limits() {

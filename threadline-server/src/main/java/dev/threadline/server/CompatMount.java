@@ -28,6 +28,11 @@ final class CompatMount {
     static final String LANGGRAPH = "/langgraph";
     static final String OPENAI = "/openai/v1";
 
+    /** Whether {@code path} is under one of the compatible surfaces. */
+    static boolean serves(String path) {
+        return path.startsWith(LANGGRAPH + "/") || path.startsWith(OPENAI + "/");
+    }
+
     /**
      * Adds the surfaces' routes. They follow LangGraph's and OpenAI's specifications, not Threadline's
      * OpenAPI document, so they are left out of {@link ThreadlineServer#routes()} (which that document

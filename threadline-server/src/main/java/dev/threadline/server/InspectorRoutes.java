@@ -29,6 +29,9 @@ final class InspectorRoutes {
             files.hostedPath = PATH;
             files.directory = "/inspector";
             files.location = Location.CLASSPATH;
+            files.mimeTypes.add("text/html;charset=utf-8", "html"); // every answer says its charset, UTF-8
+            files.mimeTypes.add("text/javascript;charset=utf-8", "js");
+            files.mimeTypes.add("text/css;charset=utf-8", "css");
             // revalidated on each load, so a new server version is never mixed with cached modules of the old one
             files.headers = Map.of("Cache-Control", "no-cache", "Content-Security-Policy", CSP,
                     "X-Content-Type-Options", "nosniff", "Referrer-Policy", "no-referrer");

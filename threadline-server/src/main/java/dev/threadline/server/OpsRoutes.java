@@ -30,7 +30,7 @@ final class OpsRoutes {
         r.get("/health", ctx -> Api.send(ctx, 200, Json.object().put("status", "ok")));
         r.get("/ready", this::ready);
         r.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(api.metrics.scrape()));
-        r.get("/openapi.json", ctx -> ctx.contentType("application/json").result(openapi));
+        r.get("/openapi.json", ctx -> ctx.contentType(dev.threadline.server.http.Utf8Only.JSON).result(openapi));
     }
 
     private void ready(Context ctx) {

@@ -14,6 +14,9 @@ import dev.threadline.models.http.HttpSettings;
 import dev.threadline.server.http.JettyProblems;
 import dev.threadline.server.http.Problem;
 import dev.threadline.server.http.Problems;
+import dev.threadline.server.http.RequestChecks;
+import dev.threadline.server.http.Utf8Only;
+import dev.threadline.server.compat.Errors;
 import dev.threadline.server.keys.KeyStore;
 import dev.threadline.server.keys.NewKey;
 import io.javalin.Javalin;
@@ -149,6 +152,7 @@ public final class ThreadlineServer implements AutoCloseable {
             api.inFlight.begin();
             ctx.attribute(COUNTED, Boolean.TRUE);
         });
+        cfg.routes.before(RequestChecks::escapes); // before any route reads an id or a query parameter
         cfg.routes.before("/v1/*", auth::check);
         new SessionRoutes(api).register(cfg.routes);
         new TurnRoutes(api).register(cfg.routes);
@@ -158,7 +162,14 @@ public final class ThreadlineServer implements AutoCloseable {
         new OpsRoutes(api).register(cfg.routes);
         CompatMount.register(cfg, api); // /langgraph and /openai/v1: docs/compatibility.md
         InspectorRoutes.mount(cfg);
-        cfg.routes.exception(Exception.class, (e, ctx) -> problem(ctx, api.metrics, Problems.of(e)));
+        cfg.routes.before(Utf8Only::check); // after the keys are checked: a caller without one learns nothing more
+        cfg.routes.exception(Exception.class, (e, ctx) -> {
+            if (CompatMount.serves(ctx.path())) {
+                Errors.write(ctx, e); // a refusal before the surface's route (e.g. a malformed path): in its SDKs' shape too
+            } else {
+                problem(ctx, api.metrics, Problems.of(e));
+            }
+        });
         for (int status : new int[] {400, 404, 405, 413, 414, 431, 500}) { // Javalin's own answers, as problems too
             cfg.routes.error(status, "*", ctx -> {
                 if (!isProblem(ctx)) {
@@ -192,7 +203,7 @@ public final class ThreadlineServer implements AutoCloseable {
         } else if (p.status() == 429) {
             ctx.header("Retry-After", "5");
         }
-        ctx.status(p.status()).contentType(Problem.MEDIA_TYPE).result(Json.write(p) + "\n");
+        ctx.status(p.status()).contentType(Problem.CONTENT_TYPE).result(Json.write(p) + "\n");
     }
 
     /** Where the server listens, e.g. {@code http://127.0.0.1:43121} (the bound port when started on 0). */

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.core.json.Json;
 import dev.threadline.server.http.ApiException;
 import dev.threadline.server.http.JsonBody;
-import java.io.IOException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -39,11 +38,9 @@ public final class Body {
         }
         JsonNode tree;
         try {
-            tree = Json.mapper().readTree(bytes);
+            tree = Json.mapper().readTree(dev.threadline.server.http.Utf8Only.text(bytes, "body")); // not Jackson's guess of UTF-16 or -32
         } catch (JsonProcessingException e) {
             throw ApiException.invalid("body", "malformed JSON");
-        } catch (IOException e) {
-            throw ApiException.invalid("body", "unreadable body (is it UTF-8 JSON?)");
         }
         if (!(tree instanceof ObjectNode obj)) {
             throw ApiException.invalid("body", "must be a JSON object");

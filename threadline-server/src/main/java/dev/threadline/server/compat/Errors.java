@@ -67,7 +67,7 @@ public final class Errors {
         if (p.status() == 409 && p.type().endsWith("busy")) {
             ctx.header("Retry-After", "1");
         }
-        ctx.status(p.status()).contentType(Problem.MEDIA_TYPE).result(Json.write(o) + "\n");
+        ctx.status(p.status()).contentType(Problem.CONTENT_TYPE).result(Json.write(o) + "\n");
     }
 
     /** The problem for {@code error}: the server's mapping, and a 409 for a turn refused while another runs. */
@@ -81,6 +81,6 @@ public final class Errors {
 
     /** Sends {@code value} as JSON with {@code status}. */
     public static void send(Context ctx, int status, Object value) {
-        ctx.status(status).contentType("application/json").result(Json.write(value) + "\n");
+        ctx.status(status).contentType(dev.threadline.server.http.Utf8Only.JSON).result(Json.write(value) + "\n");
     }
 }

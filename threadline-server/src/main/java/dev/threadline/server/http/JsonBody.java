@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.core.json.Json;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -27,9 +26,9 @@ public final class JsonBody {
     }
 
     /**
-     * Parses {@code bytes} (UTF-8) and checks that only {@code allowed} fields are present.
+     * Parses {@code bytes} (UTF-8 only, as {@link Utf8Only#text} requires) and checks that only {@code allowed} fields are present.
      *
-     * @throws ApiException when the body is not a JSON object or holds an unknown field
+     * @throws ApiException when the body is not UTF-8, not a JSON object, or holds an unknown field
      */
     public static JsonBody parse(byte[] bytes, Set<String> allowed) {
         if (bytes.length == 0) {
@@ -37,11 +36,9 @@ public final class JsonBody {
         }
         JsonNode tree;
         try {
-            tree = Json.mapper().readTree(bytes);
+            tree = Json.mapper().readTree(Utf8Only.text(bytes, "body")); // UTF-8 only: Jackson would guess UTF-16 and -32
         } catch (JsonProcessingException e) {
             throw ApiException.invalid("body", "malformed JSON: " + Problems.clip(e.getOriginalMessage()));
-        } catch (IOException e) {
-            throw ApiException.invalid("body", "unreadable body (is it UTF-8 JSON?)");
         }
         if (tree == null || tree.isMissingNode()) {
             throw ApiException.invalid("body", "holds no JSON value; send a JSON object, or no body at all");

@@ -15,6 +15,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 public record Problem(String type, String title, int status, String detail, String field) {
     /** The media type problems are sent with. */
     public static final String MEDIA_TYPE = "application/problem+json";
+    /** The {@code Content-Type} problems are sent with: the media type, in UTF-8 like every answer. */
+    public static final String CONTENT_TYPE = MEDIA_TYPE + ";charset=utf-8";
     private static final String BASE = "https://threadline.dev/problems/";
 
     /** A problem of kind {@code kind} (e.g. {@code invalid-input}); the title is derived from the kind. */

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Maps every error to its problem document: the core's exceptions by type (architecture §7), the
- * server's own {@link ApiException}s, and Javalin's (unknown route, body too large). Anything else is
+ * server's own {@link ApiException}s, Javalin's (unknown route, body too large) and Jetty's refusals of a
+ * body it cannot parse (a bad chunk size, an early end), which are the client's fault. Anything else is
  * a 500 whose detail says nothing of the cause (which is logged, without request content). Stateless.
  */
 public final class Problems {
@@ -47,6 +48,12 @@ public final class Problems {
                 yield Problem.of(503, "storage-unavailable", "the store failed; the operation was not applied, retry later", null);
             }
             case HttpResponseException e -> fromJavalin(e);
+            case org.eclipse.jetty.http.HttpException e when e.getCode() == 400 ->
+                    Problem.of(400, "bad-request", "the request body could not be read (a malformed chunked encoding, or an early end)", "body");
+            case org.eclipse.jetty.http.HttpException e when e.getCode() > 400 && e.getCode() < 500 ->
+                    fromJavalin(new HttpResponseException(e.getCode(), ""));
+            case org.eclipse.jetty.io.EofException e ->
+                    Problem.of(400, "bad-request", "the request body ended before its declared length", "body");
             default -> {
                 LOG.error("unexpected failure: {} at {}", error.getClass().getName(), where(error));
                 yield Problem.of(500, "internal-error", "the server failed; nothing was changed by this request", null);
