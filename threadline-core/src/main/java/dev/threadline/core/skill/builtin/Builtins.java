@@ -24,7 +24,7 @@ public final class Builtins {
     /**
      * {@code ask_user}: the model's questions to the user, which suspend the turn until
      * {@code Session.answer}. Not in {@link #all}: register it where a person can answer (the CLI's
-     * prompt does not yet), e.g. {@code builder.skills(all(ws)).skill(askUser())}.
+     * chat does, at its prompt), e.g. {@code builder.skills(all(ws)).skill(askUser())}.
      */
     public static Skill askUser() {
         return new AskUserSkill();
