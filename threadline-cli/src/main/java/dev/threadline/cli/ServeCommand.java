@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -58,6 +59,11 @@ final class ServeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         ServerConfig settings = ServerConfig.ofStore(store.url());
         if (config != null) {
+            Path file = config.toAbsolutePath().normalize();
+            if (!Files.isRegularFile(file)) {
+                throw new ParameterException(spec.commandLine(), "invalid --config: " + file
+                        + (Files.isDirectory(file) ? " is a folder, not a file" : " was not found"));
+            }
             settings = ConfigFile.apply(config, settings);
         }
         if (store.given() || config == null) {

@@ -71,6 +71,19 @@ class ServeCommandTest {
         assertThat(db).as("no store, and so no key nobody saw, is made when the port is taken").doesNotExist();
     }
 
+    @Test
+    void aMissingConfigFileSaysItWasNotFoundAndWhere() {
+        Path missing = dir.resolve("nope.json");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new ByteArrayInputStream(new byte[0]), new PrintWriter(out, true), new PrintWriter(err, true),
+                "serve", "--store", "memory:", "--port", "0", "--config", missing.toString());
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString().lines().findFirst().orElseThrow())
+                .isEqualTo("threadline: invalid --config: " + missing.toAbsolutePath() + " was not found");
+        assertThat(out.toString()).isEmpty();
+    }
+
     private static String cli(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
