@@ -42,6 +42,18 @@ class FirstHourTest {
     }
 
     @Test
+    void noArgumentsListsTheCommandsInsteadOfMissingRequiredSubcommand() {
+        for (String[] args : new String[][] {{}, {"sessions"}, {"keys"}}) {
+            CliTest.Run r = run("", args);
+            assertThat(r.code()).isEqualTo(2);
+            assertThat(r.err()).doesNotContain("Missing required subcommand").contains("Usage: threadline").contains("Commands:");
+            assertThat(r.out()).isEmpty();
+        }
+        assertThat(run("").err()).contains("  chat ", "  sessions ", "  serve ", "  keys ", "docs/cli.md");
+        assertThat(run("", "sessions").err()).contains("  list ", "  show ", "  export ", "  delete ");
+    }
+
+    @Test
     void aBadOptionValueIsOneLineAndAHintNotTheWholeUsage() {
         CliTest.Run r = run("", "chat", "--model", "scripted", "--context-window", "lots", "--db", db());
         assertThat(r.code()).isEqualTo(2);
