@@ -38,7 +38,13 @@ public final class Main {
      * usage). Not thread-safe with other runs that share {@code out} or {@code err}.
      */
     public static int run(InputStream in, PrintWriter out, PrintWriter err, String... args) {
+        return commandLine(in, out, err).execute(args);
+    }
+
+    /** The command tree as {@link #run} executes it: its streams, error handlers and help layout. */
+    static CommandLine commandLine(InputStream in, PrintWriter out, PrintWriter err) {
         CommandLine cli = new CommandLine(new Main(in));
+        cli.setUsageHelpAutoWidth(true); // as wide as the terminal; 80 columns when it is not one
         cli.setOut(out);
         cli.setErr(err);
         cli.setParameterExceptionHandler(UsageErrors::handle);
@@ -52,6 +58,6 @@ public final class Main {
             }
             throw ex;
         });
-        return cli.execute(args);
+        return cli;
     }
 }

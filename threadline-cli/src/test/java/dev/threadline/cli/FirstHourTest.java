@@ -54,6 +54,37 @@ class FirstHourTest {
     }
 
     @Test
+    void helpNeverWrapsInsideAWord() {
+        java.util.ArrayDeque<picocli.CommandLine> todo = new java.util.ArrayDeque<>(List.of(Main.commandLine(System.in,
+                new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()))));
+        int checked = 0;
+        while (!todo.isEmpty()) {
+            picocli.CommandLine cmd = todo.pop();
+            todo.addAll(cmd.getSubcommands().values());
+            var spec = cmd.getCommandSpec();
+            if (spec.name().equals("bench") || spec.name().equals("help")) {
+                continue; // bench's help is its own jar's; help's is picocli's
+            }
+            String[] args = (spec.qualifiedName().replaceFirst("^threadline ?", "") + " --help").strip().split(" ");
+            CliTest.Run r = run("", args);
+            assertThat(r.code()).as(String.join(" ", args)).isZero();
+            List<String> texts = new java.util.ArrayList<>(List.of(spec.usageMessage().description()));
+            texts.addAll(List.of(spec.usageMessage().footer()));
+            spec.options().forEach(o -> texts.addAll(List.of(o.description())));
+            spec.positionalParameters().forEach(p -> texts.addAll(List.of(p.description())));
+            cmd.getSubcommands().values().forEach(sub -> texts.add(sub.getCommandSpec().usageMessage().description()[0]
+                    .split("%n")[0])); // a command list shows the first line of each
+            for (String text : texts) {
+                for (String word : text.split("\\s+")) {
+                    assertThat(r.out()).as(String.join(" ", args) + " breaks '" + word + "'").contains(word);
+                }
+            }
+            checked++;
+        }
+        assertThat(checked).isGreaterThan(8);
+    }
+
+    @Test
     void aBadOptionValueIsOneLineAndAHintNotTheWholeUsage() {
         CliTest.Run r = run("", "chat", "--model", "scripted", "--context-window", "lots", "--db", db());
         assertThat(r.code()).isEqualTo(2);
