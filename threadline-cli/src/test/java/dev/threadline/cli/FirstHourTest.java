@@ -85,6 +85,14 @@ class FirstHourTest {
     }
 
     @Test
+    void theRewindHintForANonCheckpointNamesTheSlashCommand() {
+        run("hello\n", "chat", "--model", "scripted", "--db", db(), "--session", "s1");
+        CliTest.Run r = run("/rewind 999\n/fork 999\n", "chat", "--model", "scripted", "--db", db(), "--session", "s1");
+        assertThat(r.err().lines().filter(l -> l.contains("999"))).hasSize(2)
+                .allMatch(l -> l.startsWith("error: invalid seq: 999 is not a checkpoint") && l.endsWith("; /checkpoints lists them)"));
+    }
+
+    @Test
     void aBadOptionValueIsOneLineAndAHintNotTheWholeUsage() {
         CliTest.Run r = run("", "chat", "--model", "scripted", "--context-window", "lots", "--db", db());
         assertThat(r.code()).isEqualTo(2);
