@@ -93,6 +93,21 @@ class FirstHourTest {
     }
 
     @Test
+    void sessionsListHasAStatusColumn() {
+        run("what is 1+1\n", "chat", "--model", "scripted", "--db", db(), "--session", "calm");
+        try (dev.threadline.core.Threadline tl = dev.threadline.core.Threadline.builder()
+                .store(dev.threadline.core.store.StateStores.open("sqlite:" + db())).model(dev.threadline.core.llm.ScriptedModel.demo())
+                .skills(dev.threadline.core.skill.builtin.Builtins.all(dir)).build()) {
+            var waiting = tl.defaultTenant().create("asks", dev.threadline.core.session.SessionConfig.DEFAULT.withModel("scripted")
+                    .withRequireApproval(List.of("calculate")));
+            assertThat(waiting.submit("what is 2+2").outcome()).isEqualTo(dev.threadline.core.runtime.TurnResult.Outcome.AWAITING_APPROVAL);
+        }
+        CliTest.Run list = run("", "sessions", "list", "--db", db());
+        assertThat(list.code()).isZero();
+        assertThat(list.out()).containsPattern("(?m)^calm +idle +seq ").containsPattern("(?m)^asks +awaiting_approval +seq ");
+    }
+
+    @Test
     void aBadOptionValueIsOneLineAndAHintNotTheWholeUsage() {
         CliTest.Run r = run("", "chat", "--model", "scripted", "--context-window", "lots", "--db", db());
         assertThat(r.code()).isEqualTo(2);
