@@ -12,8 +12,8 @@ import picocli.CommandLine.Model.CommandSpec;
  * {@code ./threadline} script from the bench module's own jar (the CLI does not carry the benchmarks
  * and their comparison libraries). Reached through this jar, it says how to run it; exit code 2.
  */
-@Command(name = "bench", description = {"Benchmarks beside LangGraph4j, Spring AI and LangChain4j (./threadline bench [--quick]",
-        "[--store URL] [--out DIR], or ./threadline bench jmh ...); see docs/benchmarks.md."})
+@Command(name = "bench", description = {"Benchmarks beside LangGraph4j, Spring AI and LangChain4j (docs/benchmarks.md).",
+        "Run by the script: ./threadline bench [--quick] [--store URL] [--out DIR], or ./threadline bench jmh ..."})
 final class BenchCommand implements Callable<Integer> {
     /** The bench's own arguments, which only the bench's jar reads. */
     @Unmatched

@@ -19,10 +19,16 @@ record BranchArgs(long seq, boolean force, String command) {
         return force ? CommandOptions.builder().acknowledgeEffects(true).build() : CommandOptions.NONE;
     }
 
-    /** Runs the branch; a refusal over side effects says how to go anyway. */
+    /** Runs the branch; a seq that is no checkpoint points to /checkpoints, a refusal over side effects says how to go anyway. */
     Session go(Supplier<Session> branch) {
         try {
             return branch.get();
+        } catch (InvalidInputException e) {
+            if (!e.field().equals("seq")) {
+                throw e;
+            }
+            // the engine's hint fits every surface ("checkpoints lists them"); here that list is the /checkpoints command
+            throw new InvalidInputException("seq", e.reason().replace("; checkpoints lists them", "; /checkpoints lists them"));
         } catch (UndoneEffectsException e) {
             throw new InvalidInputException("SEQ", "going back to seq " + seq + " cannot undo "
                     + e.effects().size() + " side effect(s): " + String.join("; ", e.effects()) + ". Nothing was changed; "

@@ -46,7 +46,7 @@ final class ChatCommand implements Callable<Integer> {
     String model;
 
     @Option(names = "--base-url", paramLabel = "URL",
-            description = {"API root of the model's server, e.g. http://127.0.0.1:11434/v1 for Ollama with openai:MODEL",
+            description = {"API root of the model's server,", "e.g. http://127.0.0.1:11434/v1 for Ollama with openai:MODEL",
                     "(default: $ANTHROPIC_BASE_URL / $OPENAI_BASE_URL, else the provider's own). No key is needed for a local server."})
     String baseUrl;
 

@@ -1,5 +1,6 @@
 package dev.threadline.cli;
 
+import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.error.ThreadlineException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -16,6 +17,9 @@ import picocli.CommandLine.Command;
         subcommands = {ChatCommand.class, SessionsCommand.class, ServeCommand.class, KeysCommand.class, BenchCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 done, 1 refused or a model call failed, 2 bad usage. Every command and option: docs/cli.md."})
 public final class Main {
+    /** The fields a refused store URL names ({@code StateStores.open}, {@link StoreOptions#url}): bad usage, not a refusal. */
+    private static final java.util.Set<String> STORE_FIELDS = java.util.Set.of("store", "--db");
+
     /** Where {@code chat} reads its lines from. */
     final InputStream in;
 
@@ -34,17 +38,26 @@ public final class Main {
      * usage). Not thread-safe with other runs that share {@code out} or {@code err}.
      */
     public static int run(InputStream in, PrintWriter out, PrintWriter err, String... args) {
+        return commandLine(in, out, err).execute(args);
+    }
+
+    /** The command tree as {@link #run} executes it: its streams, error handlers and help layout. */
+    static CommandLine commandLine(InputStream in, PrintWriter out, PrintWriter err) {
         CommandLine cli = new CommandLine(new Main(in));
+        cli.setUsageHelpAutoWidth(true); // as wide as the terminal; 80 columns when it is not one
         cli.setOut(out);
         cli.setErr(err);
         cli.setParameterExceptionHandler(UsageErrors::handle);
         cli.setExecutionExceptionHandler((ex, cmd, parsed) -> {
+            if (ex instanceof InvalidInputException bad && STORE_FIELDS.contains(bad.field())) { // a bad --store, like a bad --model
+                return UsageErrors.handle(new CommandLine.ParameterException(cmd, ex.getMessage()), parsed.originalArgs().toArray(String[]::new));
+            }
             if (ex instanceof ThreadlineException) {
                 cmd.getErr().println("threadline: " + ex.getMessage());
                 return 1;
             }
             throw ex;
         });
-        return cli.execute(args);
+        return cli;
     }
 }

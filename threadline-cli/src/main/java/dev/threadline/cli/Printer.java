@@ -19,10 +19,15 @@ import java.util.TreeMap;
 final class Printer {
     private Printer() {}
 
-    /** One line of a session list; a branch says whether it is a rewind or a fork of its parent, and where. */
+    /**
+     * One line of a session list: id, status ({@code idle}, {@code running}, {@code awaiting_approval},
+     * {@code awaiting_input}), journal head and last change; a branch says whether it is a rewind or a
+     * fork of its parent, and where. The summary holds no status, so each line reads its session's state.
+     */
     static String summaryLine(Tenant tenant, SessionSummary r) {
         SessionInfo i = r.info();
-        return String.format("%-24s seq %-6d updated %s%s", i.id(), r.headSeq(), r.updatedAt(), origin(tenant, i));
+        String status = tenant.find(i.id()).map(s -> s.state().status().wireName()).orElse("deleted");
+        return String.format("%-24s %-17s seq %-6d updated %s%s", i.id(), status, r.headSeq(), r.updatedAt(), origin(tenant, i));
     }
 
     /**

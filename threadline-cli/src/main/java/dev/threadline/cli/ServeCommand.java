@@ -4,7 +4,13 @@ import dev.threadline.core.store.StateStores;
 import dev.threadline.server.ConfigFile;
 import dev.threadline.server.ServerConfig;
 import dev.threadline.server.ThreadlineServer;
+import dev.threadline.core.error.ThreadlineException;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -12,6 +18,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -45,10 +52,18 @@ final class ServeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
+        if (port != null && (port < 0 || port > 65535)) {
+            throw new ParameterException(spec.commandLine(), "invalid --port: " + port + " is not a port (0-65535)");
+        }
         quietFrameworks();
         PrintWriter out = spec.commandLine().getOut();
         ServerConfig settings = ServerConfig.ofStore(store.url());
         if (config != null) {
+            Path file = config.toAbsolutePath().normalize();
+            if (!Files.isRegularFile(file)) {
+                throw new ParameterException(spec.commandLine(), "invalid --config: " + file
+                        + (Files.isDirectory(file) ? " is a folder, not a file" : " was not found"));
+            }
             settings = ConfigFile.apply(config, settings);
         }
         if (store.given() || config == null) {
@@ -63,7 +78,17 @@ final class ServeCommand implements Callable<Integer> {
         if (workspace != null) {
             settings = settings.withWorkspace(workspace.toAbsolutePath().normalize());
         }
-        ThreadlineServer server = ThreadlineServer.start(settings);
+        checkFree(settings.host(), settings.port()); // before the store: a first start would make a key nobody sees
+        ThreadlineServer server;
+        try {
+            server = ThreadlineServer.start(settings);
+        } catch (RuntimeException e) {
+            BindException bind = bindFailure(e);
+            if (bind == null) {
+                throw e;
+            }
+            throw cannotListen(settings.host(), settings.port(), bind); // taken since the check
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
@@ -75,6 +100,39 @@ final class ServeCommand implements Callable<Integer> {
         out.flush();
         stopped.await();
         return 0;
+    }
+
+    /**
+     * Refuses a port that cannot be bound now, in one line: past this check Javalin logs a failed bind
+     * as an ERROR with its stack trace. Port 0 always binds.
+     */
+    private static void checkFree(String host, int port) {
+        if (port == 0) {
+            return;
+        }
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.bind(new InetSocketAddress(host, port));
+        } catch (BindException e) {
+            throw cannotListen(host, port, e);
+        } catch (IOException e) {
+            throw new ThreadlineException("cannot listen on " + host + ":" + port + ": " + e.getMessage());
+        }
+    }
+
+    private static ThreadlineException cannotListen(String host, int port, BindException e) {
+        String why = e.getMessage() != null && e.getMessage().contains("in use")
+                ? "the port is in use; choose another with --port (0 picks a free one)"
+                : String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT);
+        return new ThreadlineException("cannot listen on " + host + ":" + port + ": " + why);
+    }
+
+    private static BindException bindFailure(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof BindException b) {
+                return b;
+            }
+        }
+        return null;
     }
 
     /** Jetty and Javalin log every start at INFO; a healthy server says only what it prints here. */

@@ -20,8 +20,8 @@ import picocli.CommandLine.Option;
  */
 final class StoreOptions {
     @Option(names = "--store", paramLabel = "URL",
-            description = {"the store: sqlite:PATH, postgresql://user:pw@host:port/db, redis://host:port,",
-                    "redis-cluster://host:port,host:port,... or memory: (default: sqlite:$HOME/.threadline/threadline.db)"})
+            description = {"the store: sqlite:PATH, memory:,", "postgresql://user:pw@host:port/db, redis://host:port",
+                    "or redis-cluster://host:port,host:port,...", "(default: sqlite:$HOME/.threadline/threadline.db)"})
     String store;
 
     @Option(names = "--db", paramLabel = "PATH", description = "shorthand for --store sqlite:PATH")

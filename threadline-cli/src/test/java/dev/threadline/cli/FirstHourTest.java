@@ -42,6 +42,72 @@ class FirstHourTest {
     }
 
     @Test
+    void noArgumentsListsTheCommandsInsteadOfMissingRequiredSubcommand() {
+        for (String[] args : new String[][] {{}, {"sessions"}, {"keys"}}) {
+            CliTest.Run r = run("", args);
+            assertThat(r.code()).isEqualTo(2);
+            assertThat(r.err()).doesNotContain("Missing required subcommand").contains("Usage: threadline").contains("Commands:");
+            assertThat(r.out()).isEmpty();
+        }
+        assertThat(run("").err()).contains("  chat ", "  sessions ", "  serve ", "  keys ", "docs/cli.md");
+        assertThat(run("", "sessions").err()).contains("  list ", "  show ", "  export ", "  delete ");
+    }
+
+    @Test
+    void helpNeverWrapsInsideAWord() {
+        java.util.ArrayDeque<picocli.CommandLine> todo = new java.util.ArrayDeque<>(List.of(Main.commandLine(System.in,
+                new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()))));
+        int checked = 0;
+        while (!todo.isEmpty()) {
+            picocli.CommandLine cmd = todo.pop();
+            todo.addAll(cmd.getSubcommands().values());
+            var spec = cmd.getCommandSpec();
+            if (spec.name().equals("bench") || spec.name().equals("help")) {
+                continue; // bench's help is its own jar's; help's is picocli's
+            }
+            String[] args = (spec.qualifiedName().replaceFirst("^threadline ?", "") + " --help").strip().split(" ");
+            CliTest.Run r = run("", args);
+            assertThat(r.code()).as(String.join(" ", args)).isZero();
+            List<String> texts = new java.util.ArrayList<>(List.of(spec.usageMessage().description()));
+            texts.addAll(List.of(spec.usageMessage().footer()));
+            spec.options().forEach(o -> texts.addAll(List.of(o.description())));
+            spec.positionalParameters().forEach(p -> texts.addAll(List.of(p.description())));
+            cmd.getSubcommands().values().forEach(sub -> texts.add(sub.getCommandSpec().usageMessage().description()[0]
+                    .split("%n")[0])); // a command list shows the first line of each
+            for (String text : texts) {
+                for (String word : text.split("\\s+")) {
+                    assertThat(r.out()).as(String.join(" ", args) + " breaks '" + word + "'").contains(word);
+                }
+            }
+            checked++;
+        }
+        assertThat(checked).isGreaterThan(8);
+    }
+
+    @Test
+    void theRewindHintForANonCheckpointNamesTheSlashCommand() {
+        run("hello\n", "chat", "--model", "scripted", "--db", db(), "--session", "s1");
+        CliTest.Run r = run("/rewind 999\n/fork 999\n", "chat", "--model", "scripted", "--db", db(), "--session", "s1");
+        assertThat(r.err().lines().filter(l -> l.contains("999"))).hasSize(2)
+                .allMatch(l -> l.startsWith("error: invalid seq: 999 is not a checkpoint") && l.endsWith("; /checkpoints lists them)"));
+    }
+
+    @Test
+    void sessionsListHasAStatusColumn() {
+        run("what is 1+1\n", "chat", "--model", "scripted", "--db", db(), "--session", "calm");
+        try (dev.threadline.core.Threadline tl = dev.threadline.core.Threadline.builder()
+                .store(dev.threadline.core.store.StateStores.open("sqlite:" + db())).model(dev.threadline.core.llm.ScriptedModel.demo())
+                .skills(dev.threadline.core.skill.builtin.Builtins.all(dir)).build()) {
+            var waiting = tl.defaultTenant().create("asks", dev.threadline.core.session.SessionConfig.DEFAULT.withModel("scripted")
+                    .withRequireApproval(List.of("calculate")));
+            assertThat(waiting.submit("what is 2+2").outcome()).isEqualTo(dev.threadline.core.runtime.TurnResult.Outcome.AWAITING_APPROVAL);
+        }
+        CliTest.Run list = run("", "sessions", "list", "--db", db());
+        assertThat(list.code()).isZero();
+        assertThat(list.out()).containsPattern("(?m)^calm +idle +seq ").containsPattern("(?m)^asks +awaiting_approval +seq ");
+    }
+
+    @Test
     void aBadOptionValueIsOneLineAndAHintNotTheWholeUsage() {
         CliTest.Run r = run("", "chat", "--model", "scripted", "--context-window", "lots", "--db", db());
         assertThat(r.code()).isEqualTo(2);

@@ -3,6 +3,7 @@ package dev.threadline.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.json.Json;
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -83,6 +85,33 @@ final class ServeProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** How a {@code threadline serve} that did not start ended: its exit code, stdout and stderr. */
+    record Exit(int code, String out, String err) {}
+
+    /** Runs {@code threadline serve} with exactly these arguments in a child JVM, expecting it to exit within a minute. */
+    static Exit exit(String... args) throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), Main.class.getName(), "serve"));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        var out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
+        var err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException("threadline serve " + String.join(" ", args) + " did not exit: " + out.getNow("") + err.getNow(""));
+        }
+        return new Exit(p.exitValue(), out.join(), err.join());
+    }
+
+    private static String read(java.io.InputStream in) {
+        try (in) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

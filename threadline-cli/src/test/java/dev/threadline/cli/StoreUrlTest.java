@@ -11,7 +11,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** One way to choose a store: a URL on every command; bad URLs and unreachable servers are one line, never a trace. */
+/** One way to choose a store: a URL on every command; a bad URL is a usage error, an unreachable server one line, never a trace. */
 class StoreUrlTest {
     @TempDir
     Path dir;
@@ -37,9 +37,28 @@ class StoreUrlTest {
     @Test
     void anUnknownSchemeIsOneLineNamingTheFormsThatExist() {
         Run r = run("", "sessions", "list", "--store", "mongodb://x");
-        assertThat(r.code()).isEqualTo(1);
-        assertThat(r.err().strip()).doesNotContain("\n").startsWith("threadline: invalid store: 'mongodb://x' is not a store URL")
+        assertThat(r.code()).isEqualTo(2);
+        String[] lines = r.err().strip().split("\n");
+        assertThat(lines).hasSize(2); // what is wrong, and the usage errors' hint
+        assertThat(lines[0]).startsWith("threadline: invalid store: 'mongodb://x' is not a store URL")
                 .contains("sqlite:PATH").contains("postgresql://").contains("redis://").contains("memory:");
+        assertThat(lines[1]).isEqualTo("Try 'threadline sessions list --help' for more.");
+    }
+
+    @Test
+    void aBadStoreUrlIsAUsageErrorLikeABadModel() {
+        for (String[] args : new String[][] {{"sessions", "list"}, {"sessions", "show", "s1"}, {"chat", "--model", "scripted"},
+                {"keys", "list"}, {"serve", "--port", "0"}}) {
+            String[] withStore = java.util.stream.Stream.concat(java.util.Arrays.stream(args), java.util.stream.Stream.of("--store", "nosuch:x"))
+                    .toArray(String[]::new);
+            Run r = run("/exit\n", withStore);
+            String cmd = String.join(" ", args);
+            assertThat(r.code()).as(cmd).isEqualTo(2);
+            assertThat(r.err().lines().findFirst().orElseThrow()).as(cmd).startsWith("threadline: invalid store: 'nosuch:x' is not a store URL");
+            assertThat(r.err()).as(cmd).doesNotContain("Exception").contains("--help");
+        }
+        Run model = run("", "chat", "--model", "nosuch:x", "--store", "memory:");
+        assertThat(model.code()).isEqualTo(2);
     }
 
     @Test
@@ -59,7 +78,7 @@ class StoreUrlTest {
     @Test
     void giveStoreOrDbNotBoth() throws Exception {
         Run r = run("", "sessions", "list", "--store", "memory:", "--db", dir.resolve("b.db").toString());
-        assertThat(r.code()).isEqualTo(1);
+        assertThat(r.code()).isEqualTo(2);
         assertThat(r.err()).contains("give --store or --db, not both");
         assertThat(Files.exists(dir.resolve("b.db"))).isFalse();
     }
