@@ -1,7 +1,7 @@
 package dev.threadline.cli;
 
+import dev.threadline.core.export.ExportLines;
 import dev.threadline.core.event.StoredEvent;
-import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.SessionFilter;
 import dev.threadline.core.store.Page;
@@ -77,7 +77,7 @@ final class SessionsCommand {
         public Integer call() {
             return store.withRuntime(spec, (tl, out) -> {
                 for (StoredEvent e : tl.defaultTenant().open(id).history().journal()) {
-                    out.println(RecordCodec.exportLine(e));
+                    out.println(ExportLines.of(e));
                 }
             });
         }

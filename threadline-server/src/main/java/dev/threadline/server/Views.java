@@ -2,6 +2,7 @@ package dev.threadline.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.core.event.StoredEvent;
+import dev.threadline.core.export.ExportLines;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.event.Checkpoint;
@@ -12,8 +13,6 @@ import java.util.function.Function;
 
 /** The JSON shapes the API answers with. Stateless. */
 final class Views {
-    /** The version of the export line shape (that of {@code threadline sessions export}). */
-    static final int EXPORT_VERSION = 2;
 
     private Views() {}
 
@@ -41,18 +40,9 @@ final class Views {
         return (ObjectNode) Json.tree(c);
     }
 
-    /** One journal event as a line of an export, and as the data of an SSE event. */
+    /** One journal event as a line of an export, and as the data of an SSE event: the CLI's export line ({@link ExportLines}). */
     static ObjectNode event(StoredEvent e) {
-        ObjectNode o = Json.object();
-        o.put("v", EXPORT_VERSION);
-        o.put("session", e.sessionId());
-        o.put("seq", e.seq());
-        o.put("step", e.step());
-        o.put("time", e.time().toString());
-        o.put("command", e.commandId());
-        o.put("source", e.source().wireName());
-        o.set("event", Json.tree(e.event()));
-        return o;
+        return ExportLines.of(e);
     }
 
     static <T> ObjectNode page(Page<T> page, Function<T, ObjectNode> view) {

@@ -1,5 +1,7 @@
 package dev.threadline.server;
 
+import dev.threadline.core.export.ExportLines;
+import dev.threadline.core.json.Json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -80,6 +82,24 @@ class SessionApiTest {
         String[] lines = export.body().split("\n");
         assertThat(lines).hasSize((int) seq);
         assertThat(lines[0]).contains("\"seq\":1").contains("SessionCreated");
+    }
+
+    /**
+     * Issue 26, item 8: the HTTP export said {@code "v":2} while {@code threadline sessions export} said
+     * {@code "v":3} for the same events, so a line exported over HTTP was read back through the version 2
+     * upgrades. Both write {@link ExportLines} now: the version this release writes, read back unchanged.
+     */
+    @Test
+    void anHttpExportIsTheCliExportsLineFormatWithTheCurrentVersion() {
+        http.post("/v1/sessions", "{\"id\":\"export-v\"}");
+        http.post("/v1/sessions/export-v/messages", "{\"text\":\"what is 6*7\"}");
+        String[] lines = http.get("/v1/sessions/export-v/export").body().split("\n");
+        assertThat(lines).hasSizeGreaterThan(2);
+        for (String line : lines) {
+            JsonNode json = Json.parse(line, "export line");
+            assertThat(json.path("v").asInt()).as(line).isEqualTo(ExportLines.VERSION);
+            assertThat(ExportLines.of(ExportLines.read(json)).toString()).as("read back unchanged").isEqualTo(line);
+        }
     }
 
     @Test
