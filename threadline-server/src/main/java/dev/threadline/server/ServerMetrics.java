@@ -10,6 +10,7 @@ import dev.threadline.core.runtime.EventListener;
 import dev.threadline.core.runtime.TurnResult;
 import dev.threadline.server.http.Problem;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -52,9 +53,16 @@ public final class ServerMetrics {
                 .description("writes refused because another node took the session's lease over").register(registry);
     }
 
-    /** Publishes the queue depth: commands this node holds that wait behind another command of their session. */
+    /**
+     * Publishes the queue depth: commands this node holds that wait behind another command of their
+     * session. The gauge holds {@code depth} strongly: a gauge keeps only a weak reference by default,
+     * and a method reference held by nothing else is collected at the next GC, after which the gauge
+     * reads NaN.
+     */
     void queueDepth(IntSupplier depth) {
-        registry.gauge("threadline.commands.queued", depth, IntSupplier::getAsInt);
+        Gauge.builder("threadline.commands.queued", depth, IntSupplier::getAsInt)
+                .description("commands this node holds that wait behind another command of their session")
+                .strongReference(true).register(registry);
     }
 
     /** The listener that counts this node's commits and times tool calls (added to each tenant the server serves). */
