@@ -63,10 +63,11 @@ public final class ThreadlineServer implements AutoCloseable {
      * @throws IllegalStateException                when the port cannot be bound
      */
     public static ThreadlineServer start(ServerConfig config) {
-        ServerMetrics metrics = new ServerMetrics();
+        List<Skill> skills = skills(config);
+        ServerMetrics metrics = new ServerMetrics(skills.stream().map(Skill::name).toList());
         Threadline runtime = Threadline.builder().store(StateStores.open(config.store()))
                 .models(metrics.timed(config.models() != null ? config.models() : environmentModels()))
-                .skills(skills(config)).leaseWait(config.leaseWait()).leaseLinger(config.leaseLinger()).build();
+                .skills(skills).leaseWait(config.leaseWait()).leaseLinger(config.leaseLinger()).build();
         KeyStore keys = null;
         try {
             keys = KeyStore.open(config.store());
