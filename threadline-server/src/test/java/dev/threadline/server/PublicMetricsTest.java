@@ -107,6 +107,25 @@ class PublicMetricsTest {
     }
 
     @Test
+    void metricsWithAConfiguredTokenAnswer401WithoutItAndStayOpenByDefault() {
+        assertThat(server.http.as(null).get("/metrics").status()).as("no token configured: open").isEqualTo(200);
+        try (TestServer guarded = new TestServer(ServerConfig.of(dir.resolve("guarded.db")).withPort(0)
+                .withMetricsToken("prometheus-0123456789"))) {
+            for (String key : new String[] {null, guarded.http.key, "prometheus-wrong", "prometheus-0123456789x"}) {
+                Http.Response r = guarded.http.as(key).get("/metrics");
+                assertThat(r.status()).as("key " + key + ": " + r.body()).isEqualTo(401);
+                assertThat(r.contentType()).startsWith("application/problem+json");
+                assertThat(r.headers().firstValue("WWW-Authenticate")).isPresent();
+                assertThat(r.body()).doesNotContain("threadline_");
+            }
+            Http.Response ok = guarded.http.as("prometheus-0123456789").get("/metrics");
+            assertThat(ok.status()).isEqualTo(200);
+            assertThat(ok.body()).contains("threadline_commands_queued");
+            assertThat(guarded.http.as(null).get("/health").status()).as("health stays open").isEqualTo(200);
+        }
+    }
+
+    @Test
     void commandsQueuedIsANumberNotNaNAfterAGarbageCollection() {
         System.gc(); // a gauge over a reference nothing else holds reads NaN once it is collected
         System.gc();
