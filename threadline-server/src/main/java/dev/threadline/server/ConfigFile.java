@@ -17,19 +17,20 @@ import java.util.Set;
  * <pre>{@code
  * {"store": "postgresql://tl:pw@db:5432/threadline", "host": "0.0.0.0", "port": 8080,
  *  "workspace": "/srv/files", "shutdownGraceSeconds": 10, "leaseWaitSeconds": 30, "leaseLingerMillis": 0,
- *  "logContent": false,
+ *  "logContent": false, "metricsToken": "…",
  *  "limits": {"maxBodyBytes": 1048576, "maxTextChars": 100000, "maxMetadataPairs": 64, "maxValueChars": 512,
  *             "maxEventsPerTurn": 2000, "maxSessionsPerTenant": 100000, "maxSseStreamsPerTenant": 200},
  *  "session": {"model": "scripted", "systemPrompt": "…", "requireApproval": ["calculate"], "doubleTexting": "enqueue"}}
  * }</pre>
  *
  * {@code session} takes the fields of a create's {@code config} and is the config of sessions created
- * without one. An unknown field, or a value of the wrong type, is refused naming it; command-line
+ * without one. {@code metricsToken}, when given, is the bearer token {@code /metrics} then requires
+ * (absent: {@code /metrics} is open). An unknown field, or a value of the wrong type, is refused naming it; command-line
  * flags override the file. Stateless.
  */
 public final class ConfigFile {
     private static final Set<String> TOP = Set.of("store", "host", "port", "workspace", "shutdownGraceSeconds", "leaseWaitSeconds",
-            "leaseLingerMillis", "logContent", "limits", "session");
+            "leaseLingerMillis", "logContent", "metricsToken", "limits", "session");
     private static final Set<String> LIMITS = Set.of("maxBodyBytes", "maxTextChars", "maxMetadataPairs", "maxValueChars",
             "maxEventsPerTurn", "maxSessionsPerTenant", "maxSseStreamsPerTenant");
 
@@ -88,6 +89,10 @@ public final class ConfigFile {
             c = c.withLeaseLinger(Duration.ofMillis(linger));
         }
         c = c.withLogContent(f.bool("logContent", c.logContent()));
+        String metricsToken = f.string("metricsToken", 4096);
+        if (metricsToken != null) {
+            c = c.withMetricsToken(metricsToken);
+        }
         JsonBody l = f.object("limits", LIMITS);
         if (l != null) {
             Limits d = c.limits();

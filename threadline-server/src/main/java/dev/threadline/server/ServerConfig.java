@@ -32,12 +32,15 @@ import java.util.Objects;
  *                        {@code ask_user}, and the file skills with a workspace); empty for none
  * @param sessionDefaults the config of a session created without one, and the base a create's {@code config} changes
  * @param logContent      whether logs may quote message content (off by default: logs never hold what users wrote)
+ * @param metricsToken    the bearer token {@code /metrics} requires ({@code Authorization: Bearer TOKEN}, what a
+ *                        Prometheus scrape config's {@code authorization} section sends), or null (the default) for
+ *                        an open {@code /metrics}, as suits a loopback server; printable ASCII without spaces
  */
 public record ServerConfig(String store, String host, int port, Limits limits, Path workspace, Duration shutdownGrace,
                            Duration heartbeat, Duration leaseWait, Duration leaseLinger, ModelResolver models, List<Skill> skills,
-                           SessionConfig sessionDefaults, boolean logContent) {
+                           SessionConfig sessionDefaults, boolean logContent, String metricsToken) {
 
-    /** @throws IllegalArgumentException when the port is outside 0-65535 */
+    /** @throws IllegalArgumentException when the port is outside 0-65535, or the metrics token is empty or not printable ASCII */
     public ServerConfig {
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(host, "host");
@@ -51,12 +54,15 @@ public record ServerConfig(String store, String host, int port, Limits limits, P
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be 0-65535, was " + port);
         }
+        if (metricsToken != null && (metricsToken.isEmpty() || !metricsToken.chars().allMatch(c -> c > 0x20 && c < 0x7F))) {
+            throw new IllegalArgumentException("the metrics token must be printable ASCII without spaces, and not empty");
+        }
     }
 
     /** The store at {@code storeUrl}; loopback, port 8080, default limits, no file skills, 10 s grace, 15 s heartbeats, 30 s lease wait. */
     public static ServerConfig ofStore(String storeUrl) {
         return new ServerConfig(storeUrl, "127.0.0.1", 8080, Limits.DEFAULT, null, Duration.ofSeconds(10), Duration.ofSeconds(15),
-                Duration.ofSeconds(30), Duration.ZERO, null, List.of(), SessionConfig.DEFAULT, false);
+                Duration.ofSeconds(30), Duration.ZERO, null, List.of(), SessionConfig.DEFAULT, false, null);
     }
 
     /** Like {@link #ofStore} for the SQLite file {@code db} ({@code sqlite:db}). */
@@ -67,78 +73,94 @@ public record ServerConfig(String store, String host, int port, Limits limits, P
     /** A copy with another {@code store}. */
     public ServerConfig withStore(String store) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent);
+                sessionDefaults, logContent, metricsToken);
     }
 
     /** A copy with another {@code host}. */
     public ServerConfig withHost(String host) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent);
+                sessionDefaults, logContent, metricsToken);
     }
 
     /** A copy with another {@code port}. */
     public ServerConfig withPort(int port) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent);
+                sessionDefaults, logContent, metricsToken);
     }
 
     /** A copy with another {@code limits}. */
     public ServerConfig withLimits(Limits limits) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent);
+                sessionDefaults, logContent, metricsToken);
     }
 
     /** A copy with another {@code workspace}. */
     public ServerConfig withWorkspace(Path workspace) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent);
+                sessionDefaults, logContent, metricsToken);
     }
 
     /** A copy with another {@code shutdownGrace}. */
     public ServerConfig withShutdownGrace(Duration grace) {
         return new ServerConfig(store, host, port, limits, workspace, grace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent);
+                sessionDefaults, logContent, metricsToken);
     }
 
     /** A copy with another {@code leaseWait}. */
     public ServerConfig withLeaseWait(Duration wait) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, wait, leaseLinger, models, skills,
-                sessionDefaults, logContent);
+                sessionDefaults, logContent, metricsToken);
     }
 
     /** A copy with another {@code leaseLinger}. */
     public ServerConfig withLeaseLinger(Duration linger) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, linger, models, skills,
-                sessionDefaults, logContent);
+                sessionDefaults, logContent, metricsToken);
     }
 
     /** A copy with another {@code models}. */
     public ServerConfig withModels(ModelResolver models) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent);
+                sessionDefaults, logContent, metricsToken);
     }
 
     /** A copy with another {@code skills}. */
     public ServerConfig withSkills(List<Skill> skills) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent);
+                sessionDefaults, logContent, metricsToken);
     }
 
     /** A copy with another {@code heartbeat}. */
     public ServerConfig withHeartbeat(Duration heartbeat) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent);
+                sessionDefaults, logContent, metricsToken);
     }
 
     /** A copy with another {@code sessionDefaults}. */
     public ServerConfig withSessionDefaults(SessionConfig defaults) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                defaults, logContent);
+                defaults, logContent, metricsToken);
     }
 
     /** A copy with another {@code logContent}. */
     public ServerConfig withLogContent(boolean logContent) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent);
+                sessionDefaults, logContent, metricsToken);
+    }
+
+    /** A copy with another {@code metricsToken} (null for an open {@code /metrics}). */
+    public ServerConfig withMetricsToken(String metricsToken) {
+        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
+                sessionDefaults, logContent, metricsToken);
+    }
+
+    /** The settings, with the store's password and the metrics token left out. */
+    @Override
+    public String toString() {
+        return "ServerConfig[store=" + dev.threadline.core.store.StateStores.redact(store) + ", host=" + host + ", port=" + port
+                + ", limits=" + limits + ", workspace=" + workspace + ", shutdownGrace=" + shutdownGrace + ", heartbeat=" + heartbeat
+                + ", leaseWait=" + leaseWait + ", leaseLinger=" + leaseLinger + ", models=" + models + ", skills=" + skills
+                + ", sessionDefaults=" + sessionDefaults + ", logContent=" + logContent
+                + ", metricsToken=" + (metricsToken == null ? "none" : "(set)") + "]";
     }
 }

@@ -10,6 +10,7 @@ import dev.threadline.core.runtime.EventListener;
 import dev.threadline.core.runtime.TurnResult;
 import dev.threadline.server.http.Problem;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -26,11 +27,22 @@ import java.util.function.IntSupplier;
  * The server's meters, scraped at {@code /metrics} in the Prometheus text format: turns by outcome,
  * steps and events this node committed, conflicts by kind and fencing refusals, commands running and
  * queued, tool latency (from the journal: a call's start to its end) and model latency (each model
- * call, by model), open SSE streams, refusals at a limit, and request latency by route and status.
- * Tags are route templates, tool and model names: never ids or content. Thread-safe.
+ * call, by model provider), open SSE streams, refusals at a limit, and request latency by route and status.
+ *
+ * <p>Every tag value comes from a bounded set the operator controls, never from what a tenant sends, so
+ * that no tenant can write into {@code /metrics} or grow it without bound: routes are templates (or
+ * {@code unmatched}); {@code tool} is the name of a skill this server was started with, or {@code other};
+ * {@code model} is the model's provider, the part of its name before the first {@code :} ({@code openai},
+ * {@code anthropic}), or the whole name when it has none (those are names the operator's resolver gives,
+ * like {@code scripted}), and at most {@value #MAX_MODEL_TAGS} distinct values, later ones counted as
+ * {@code other}; kinds and limits are the server's own problem types. Thread-safe.
  */
 public final class ServerMetrics {
     private static final int MAX_OPEN_CALLS = 10_000;
+    /** How many distinct {@code model} tag values are kept; later ones are tagged {@code other}. */
+    static final int MAX_MODEL_TAGS = 16;
+    /** The tag value of a tool or model outside the bounded set. */
+    static final String OTHER = "other";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicInteger sseOpen = new AtomicInteger();
@@ -41,9 +53,14 @@ public final class ServerMetrics {
     /** Tool calls started and not yet ended, by tenant/session/toolUseId: when and which tool. */
     private final Map<String, Started> openCalls = new ConcurrentHashMap<>();
 
+    private final java.util.Set<String> tools;
+    private final java.util.Set<String> modelTags = ConcurrentHashMap.newKeySet();
+
     private record Started(Instant at, String tool) {}
 
-    ServerMetrics() {
+    /** @param tools the names of the skills the server serves: the only values of the {@code tool} tag besides {@code other} */
+    ServerMetrics(java.util.Collection<String> tools) {
+        this.tools = java.util.Set.copyOf(tools);
         registry.gauge("threadline.sse.streams.open", sseOpen);
         registry.gauge("threadline.turns.running", turnsRunning);
         steps = Counter.builder("threadline.steps").description("steps committed by this node").register(registry);
@@ -52,9 +69,16 @@ public final class ServerMetrics {
                 .description("writes refused because another node took the session's lease over").register(registry);
     }
 
-    /** Publishes the queue depth: commands this node holds that wait behind another command of their session. */
+    /**
+     * Publishes the queue depth: commands this node holds that wait behind another command of their
+     * session. The gauge holds {@code depth} strongly: a gauge keeps only a weak reference by default,
+     * and a method reference held by nothing else is collected at the next GC, after which the gauge
+     * reads NaN.
+     */
     void queueDepth(IntSupplier depth) {
-        registry.gauge("threadline.commands.queued", depth, IntSupplier::getAsInt);
+        Gauge.builder("threadline.commands.queued", depth, IntSupplier::getAsInt)
+                .description("commands this node holds that wait behind another command of their session")
+                .strongReference(true).register(registry);
     }
 
     /** The listener that counts this node's commits and times tool calls (added to each tenant the server serves). */
@@ -73,7 +97,7 @@ public final class ServerMetrics {
                         Started s = openCalls.remove(tenant + "\u0000" + sessionId + "\u0000" + end.toolUseId());
                         if (s != null) {
                             Timer.builder("threadline.tool.latency").description("a tool call's start to its result, from the journal")
-                                    .tag("tool", s.tool()).register(registry).record(Duration.between(s.at(), e.time()));
+                                    .tag("tool", tools.contains(s.tool()) ? s.tool() : OTHER).register(registry).record(Duration.between(s.at(), e.time()));
                         }
                     }
                     default -> { }
@@ -82,7 +106,30 @@ public final class ServerMetrics {
         };
     }
 
-    /** {@code models} with each model call timed by model name. */
+    /**
+     * The {@code model} tag of {@code name}: its provider (before the first {@code :}), or the name when it
+     * has no provider part; {@code other} past {@value #MAX_MODEL_TAGS} distinct values.
+     */
+    String modelTag(String name) {
+        String s = name == null ? "" : name.strip();
+        int colon = s.indexOf(':');
+        String tag = colon >= 0 ? s.substring(0, colon) : s;
+        if (tag.isEmpty() || tag.length() > 64) {
+            return OTHER;
+        }
+        if (modelTags.contains(tag)) {
+            return tag;
+        }
+        synchronized (modelTags) {
+            if (modelTags.size() >= MAX_MODEL_TAGS) {
+                return OTHER;
+            }
+            modelTags.add(tag);
+            return tag;
+        }
+    }
+
+    /** {@code models} with each model call timed, tagged by {@link #modelTag}. */
     ModelResolver timed(ModelResolver models) {
         Map<ChatModel, ChatModel> wrapped = new ConcurrentHashMap<>();
         return spec -> models.find(spec).map(m -> wrapped.computeIfAbsent(m, TimedModel::new));
@@ -95,7 +142,7 @@ public final class ServerMetrics {
         TimedModel(ChatModel model) {
             this.model = model;
             this.timer = Timer.builder("threadline.model.latency").description("one model call, request to whole reply")
-                    .tag("model", model.name()).register(registry);
+                    .tag("model", modelTag(model.name())).register(registry);
         }
 
         @Override

@@ -63,10 +63,11 @@ public final class ThreadlineServer implements AutoCloseable {
      * @throws IllegalStateException                when the port cannot be bound
      */
     public static ThreadlineServer start(ServerConfig config) {
-        ServerMetrics metrics = new ServerMetrics();
+        List<Skill> skills = skills(config);
+        ServerMetrics metrics = new ServerMetrics(skills.stream().map(Skill::name).toList());
         Threadline runtime = Threadline.builder().store(StateStores.open(config.store()))
                 .models(metrics.timed(config.models() != null ? config.models() : environmentModels()))
-                .skills(skills(config)).leaseWait(config.leaseWait()).leaseLinger(config.leaseLinger()).build();
+                .skills(skills).leaseWait(config.leaseWait()).leaseLinger(config.leaseLinger()).build();
         KeyStore keys = null;
         try {
             keys = KeyStore.open(config.store());
@@ -172,11 +173,49 @@ public final class ThreadlineServer implements AutoCloseable {
         });
         for (int status : new int[] {400, 404, 405, 413, 414, 431, 500}) { // Javalin's own answers, as problems too
             cfg.routes.error(status, "*", ctx -> {
+                if (status == 404 && !isProblem(ctx) && methodNotAllowed(ctx, api)) {
+                    return;
+                }
                 if (!isProblem(ctx)) {
                     problem(ctx, api.metrics, Problems.of(new HttpResponseException(status, "")));
                 }
             });
         }
+    }
+
+    /**
+     * Answers 405 with an {@code Allow} header (RFC 9110 §15.5.6) when no route matched the request but
+     * some route has its path with other methods; false, answering nothing, when no route has the path.
+     */
+    private static boolean methodNotAllowed(Context ctx, Api api) {
+        java.util.Set<String> methods = new java.util.TreeSet<>();
+        for (String route : api.routes) {
+            String[] mp = route.split(" ", 2);
+            if (templateMatches(mp[1], ctx.path())) {
+                methods.add(mp[0]);
+            }
+        }
+        if (methods.isEmpty() || methods.contains(ctx.method().name())) {
+            return false;
+        }
+        ctx.header("Allow", String.join(", ", methods));
+        problem(ctx, api.metrics, Problems.of(new HttpResponseException(405, "")));
+        return true;
+    }
+
+    /** Whether {@code path} fits a Javalin route template: a {@code {param}} is one segment, a {@code <param>} any rest. */
+    private static boolean templateMatches(String template, String path) {
+        String[] t = template.split("/", -1);
+        String[] p = path.split("/", -1);
+        for (int i = 0; i < t.length; i++) {
+            if (t[i].startsWith("<") && t[i].endsWith(">")) {
+                return i < p.length;
+            }
+            if (i >= p.length || !(t[i].startsWith("{") && t[i].endsWith("}") ? !p[i].isEmpty() : t[i].equals(p[i]))) {
+                return false;
+            }
+        }
+        return t.length == p.length;
     }
 
     /** The matched route template (no ids, so the meter's tags stay few), or "unmatched". */

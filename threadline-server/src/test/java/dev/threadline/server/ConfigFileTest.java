@@ -28,7 +28,7 @@ class ConfigFileTest {
     void readsEverySettingOverTheBase() throws Exception {
         ServerConfig c = read("""
                 {"store": "memory:", "host": "0.0.0.0", "port": 9090, "shutdownGraceSeconds": 3, "leaseWaitSeconds": 7,
-                 "leaseLingerMillis": 20, "logContent": true,
+                 "leaseLingerMillis": 20, "logContent": true, "metricsToken": "scrape-me-0123456789",
                  "limits": {"maxTextChars": 500, "maxEventsPerTurn": 40, "maxSessionsPerTenant": 3, "maxSseStreamsPerTenant": 2},
                  "session": {"model": "scripted", "systemPrompt": "be brief", "requireApproval": ["calculate"], "doubleTexting": "reject"}}""");
         assertThat(c.store()).isEqualTo("memory:");
@@ -38,6 +38,9 @@ class ConfigFileTest {
         assertThat(c.leaseWait()).isEqualTo(Duration.ofSeconds(7));
         assertThat(c.leaseLinger()).isEqualTo(Duration.ofMillis(20));
         assertThat(c.logContent()).isTrue();
+        assertThat(c.metricsToken()).isEqualTo("scrape-me-0123456789");
+        assertThat(c.toString()).as("the token stays out of logs").doesNotContain("scrape-me");
+        assertThat(ServerConfig.ofStore("memory:").metricsToken()).as("open by default").isNull();
         assertThat(c.limits().maxTextChars()).isEqualTo(500);
         assertThat(c.limits().maxBodyBytes()).isEqualTo(Limits.DEFAULT.maxBodyBytes());
         assertThat(c.limits().maxEventsPerTurn()).isEqualTo(40);
