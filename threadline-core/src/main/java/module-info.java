@@ -33,9 +33,9 @@ module dev.threadline.core {
     exports dev.threadline.core.testkit;
 
     // shared with Threadline's own modules only: the record codec and the stores' helpers (not the engine)
-    exports dev.threadline.core.internal.json to dev.threadline.store.sqlite, dev.threadline.store.postgres, dev.threadline.store.redis,
+    exports dev.threadline.core.internal.json to dev.threadline.store.jdbc, dev.threadline.store.sqlite, dev.threadline.store.postgres, dev.threadline.store.redis,
             dev.threadline.cli;
-    exports dev.threadline.core.internal.store to dev.threadline.store.sqlite, dev.threadline.store.postgres, dev.threadline.store.redis,
+    exports dev.threadline.core.internal.store to dev.threadline.store.jdbc, dev.threadline.store.sqlite, dev.threadline.store.postgres, dev.threadline.store.redis,
             dev.threadline.store.tck;
 
     uses dev.threadline.core.store.StoreProvider;

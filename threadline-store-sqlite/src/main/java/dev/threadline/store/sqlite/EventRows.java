@@ -1,5 +1,7 @@
 package dev.threadline.store.sqlite;
 
+import dev.threadline.store.jdbc.OneLine;
+
 import dev.threadline.core.internal.store.CanonicalUuid;
 import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.internal.store.Segments;

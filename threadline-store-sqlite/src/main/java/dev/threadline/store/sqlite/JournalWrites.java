@@ -1,5 +1,9 @@
 package dev.threadline.store.sqlite;
 
+import dev.threadline.store.jdbc.SessionTable;
+import dev.threadline.store.jdbc.CommandRows;
+import dev.threadline.store.jdbc.SharedRows;
+
 import dev.threadline.core.store.DuplicateCommandException;
 import dev.threadline.core.error.LeaseLostException;
 import dev.threadline.core.error.SessionExistsException;
@@ -59,7 +63,7 @@ final class JournalWrites {
         List<EventRows.Row> rows = EventRows.encode(request.events());
         List<SharedRows.VariableChange> changes = SharedRows.encode(request.writes());
         return c -> {
-            SessionRows.Position at = SessionRows.position(c, key);
+            SessionTable.Position at = SessionRows.position(c, key);
             if (at.epoch() != request.epoch()) {
                 throw new LeaseLostException(key.id(), request.epoch(), at.epoch());
             }

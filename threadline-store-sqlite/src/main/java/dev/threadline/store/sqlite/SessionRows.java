@@ -1,5 +1,7 @@
 package dev.threadline.store.sqlite;
 
+import dev.threadline.store.jdbc.SessionTable;
+
 import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.internal.json.RecordCodec;
@@ -23,8 +25,6 @@ import java.util.List;
 final class SessionRows {
     private SessionRows() {}
 
-    /** Where a session's journal is and who may write it: read by every append in its transaction. */
-    record Position(long head, long epoch) {}
 
     /**
      * The head of a session row {@code s}, as SQL: the last seq of its own journal, or its branch point
@@ -62,54 +62,21 @@ final class SessionRows {
     }
 
     /** The head and lease epoch, or {@link SessionNotFoundException} (the same for another tenant's id as for an unknown one). */
-    static Position position(Connection c, SessionKey key) throws SQLException {
-        Position p = positionOrNull(c, key);
+    static SessionTable.Position position(Connection c, SessionKey key) throws SQLException {
+        SessionTable.Position p = positionOrNull(c, key);
         if (p == null) {
             throw new SessionNotFoundException(key.id());
         }
         return p;
     }
 
-    static Position positionOrNull(Connection c, SessionKey key) throws SQLException {
+    static SessionTable.Position positionOrNull(Connection c, SessionKey key) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT " + HEAD + ", s.lease_epoch FROM sessions s WHERE s.tenant = ? AND s.id = ?")) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? new Position(rs.getLong(1), rs.getLong(2)) : null;
+                return rs.next() ? new SessionTable.Position(rs.getLong(1), rs.getLong(2)) : null;
             }
-        }
-    }
-
-    static SessionInfo info(Connection c, SessionKey key) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT info FROM sessions WHERE tenant = ? AND id = ?")) {
-            ps.setString(1, key.tenant());
-            ps.setString(2, key.id());
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? decode(key.id(), rs.getString(1)) : null;
-            }
-        }
-    }
-
-    /** A session row's JSON; a corrupt one is a one-line {@link dev.threadline.core.error.StorageException} naming the session. */
-    static SessionInfo decode(String id, String json) {
-        try {
-            return RecordCodec.decodeSession(id, json);
-        } catch (dev.threadline.core.error.StorageException e) {
-            throw OneLine.of(e);
-        }
-    }
-
-    static List<String> branches(Connection c, SessionKey key) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT id FROM sessions WHERE tenant = ? AND parent_id = ? ORDER BY id")) {
-            ps.setString(1, key.tenant());
-            ps.setString(2, key.id());
-            List<String> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getString(1));
-                }
-            }
-            return out;
         }
     }
 

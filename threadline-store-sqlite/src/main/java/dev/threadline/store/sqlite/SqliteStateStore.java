@@ -1,5 +1,9 @@
 package dev.threadline.store.sqlite;
 
+import dev.threadline.store.jdbc.SessionTable;
+import dev.threadline.store.jdbc.CommandRows;
+import dev.threadline.store.jdbc.SharedRows;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.error.StorageException;
@@ -232,7 +236,7 @@ public final class SqliteStateStore implements StateStore {
 
     @Override
     public Optional<SessionInfo> session(SessionKey key) {
-        return db.read(() -> "read session '" + key.id() + "'", c -> Optional.ofNullable(SessionRows.info(c, key)));
+        return db.read(() -> "read session '" + key.id() + "'", c -> Optional.ofNullable(SessionTable.info(c, key)));
     }
 
     @Override
@@ -244,7 +248,7 @@ public final class SqliteStateStore implements StateStore {
     public List<String> branches(SessionKey key) {
         return db.read(() -> "list the branches of session '" + key.id() + "'", c -> {
             SessionRows.head(c, key);
-            return SessionRows.branches(c, key);
+            return SessionTable.branches(c, key);
         });
     }
 
@@ -336,7 +340,7 @@ public final class SqliteStateStore implements StateStore {
     public void delete(SessionKey key) {
         db.write(() -> "delete session '" + key.id() + "'", c -> {
             SessionRows.head(c, key);
-            List<String> children = SessionRows.branches(c, key);
+            List<String> children = SessionTable.branches(c, key);
             if (!children.isEmpty()) {
                 throw new InvalidInputException("session", "'" + key.id() + "' has branches " + children
                         + " that share its journal; delete them first");

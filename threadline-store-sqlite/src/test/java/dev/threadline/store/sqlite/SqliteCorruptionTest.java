@@ -1,5 +1,7 @@
 package dev.threadline.store.sqlite;
 
+import dev.threadline.store.jdbc.OneLine;
+
 import static dev.threadline.store.tck.StoreFixtures.first;
 import static dev.threadline.store.tck.StoreFixtures.messages;
 import static dev.threadline.store.tck.StoreFixtures.root;

@@ -1,4 +1,4 @@
-package dev.threadline.store.sqlite;
+package dev.threadline.store.jdbc;
 
 import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.store.SessionKey;
@@ -8,15 +8,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
- * The {@code commands} table: the caller-supplied command ids of each session, written in the
- * transaction of the command's first step (or of the create). Only steps that carry a command id
- * write here, so an ordinary step's bytes are unchanged by it.
+ * The {@code commands} table: the caller-supplied command ids of each session, unique per (tenant,
+ * session), written in the transaction of the command's first step or of the create. Only steps that
+ * carry a command id write here, so an ordinary step's bytes are unchanged by it. Stateless.
  */
-final class CommandRows {
+public final class CommandRows {
     private CommandRows() {}
 
     /** The record of {@code commandId} under {@code key}, or null. */
-    static CommandRecord find(Connection c, SessionKey key, String commandId) throws SQLException {
+    public static CommandRecord find(Connection c, SessionKey key, String commandId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT fingerprint, seq, result FROM commands"
                 + " WHERE tenant = ? AND session_id = ? AND command_id = ?")) {
             ps.setString(1, key.tenant());
@@ -28,20 +28,25 @@ final class CommandRows {
         }
     }
 
-    static void insert(Connection c, CommandRecord r) throws SQLException {
+    /**
+     * Inserts the record unless its id is already recorded for the session; false when it is (the
+     * unique key decides, so of two transactions racing with one id exactly one inserts it).
+     */
+    public static boolean insert(Connection c, CommandRecord r) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO commands (tenant, session_id, command_id, fingerprint,"
-                + " seq, result) VALUES (?, ?, ?, ?, ?, ?)")) {
+                + " seq, result) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, session_id, command_id) DO NOTHING")) {
             ps.setString(1, r.session().tenant());
             ps.setString(2, r.session().id());
             ps.setString(3, r.commandId());
             ps.setString(4, r.fingerprint());
             ps.setLong(5, r.seq());
             ps.setString(6, r.result());
-            ps.executeUpdate();
+            return ps.executeUpdate() == 1;
         }
     }
 
-    static void delete(Connection c, SessionKey key) throws SQLException {
+    /** Deletes every command record of the session. */
+    public static void delete(Connection c, SessionKey key) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("DELETE FROM commands WHERE tenant = ? AND session_id = ?")) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());

@@ -1,0 +1,85 @@
+package dev.threadline.store.jdbc;
+
+import dev.threadline.core.error.StorageException;
+import dev.threadline.core.internal.json.RecordCodec;
+import dev.threadline.core.internal.store.EpochNanos;
+import dev.threadline.core.internal.store.ListingCursor;
+import dev.threadline.core.session.SessionInfo;
+import dev.threadline.core.store.Page;
+import dev.threadline.core.store.SessionKey;
+import dev.threadline.core.store.SessionSummary;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the {@code sessions} table is the same for on both databases: a session's stored info (its
+ * {@link RecordCodec} JSON in the {@code info} column), its branches (rows whose {@code parent_id} is
+ * it), and one page of a listing read off a query's rows. Where the head and the lease live, and how a
+ * listing is queried, each store decides. Stateless.
+ */
+public final class SessionTable {
+    private SessionTable() {}
+
+    /** Where a session's journal is and who may write it: its head seq and its lease epoch. */
+    public record Position(long head, long epoch) {}
+
+    /** The session's info, or null when there is no such session (in this tenant). */
+    public static SessionInfo info(Connection c, SessionKey key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT info FROM sessions WHERE tenant = ? AND id = ?")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? decode(key.id(), rs.getString(1)) : null;
+            }
+        }
+    }
+
+    /** A session row's JSON; a corrupt one is a one-line {@link StorageException} naming the session. */
+    public static SessionInfo decode(String id, String json) {
+        try {
+            return RecordCodec.decodeSession(id, json);
+        } catch (StorageException e) {
+            throw OneLine.of(e);
+        }
+    }
+
+    /** The ids of the sessions forked from {@code key}, in id order. */
+    public static List<String> branches(Connection c, SessionKey key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT id FROM sessions WHERE tenant = ? AND parent_id = ? ORDER BY id")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            List<String> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+            return out;
+        }
+    }
+
+    /**
+     * One page read off a listing's rows: columns (id, info, head, updated as epoch nanoseconds), most
+     * recent first, the query asking for {@code limit + 1} rows so that one more row means a next page;
+     * the next cursor is formatted with the query's {@code tag}.
+     */
+    public static Page<SessionSummary> page(ResultSet rs, int limit, String tag) throws SQLException {
+        List<SessionSummary> items = new ArrayList<>();
+        long lastUpdated = 0;
+        boolean more = false;
+        while (rs.next()) {
+            if (items.size() == limit) {
+                more = true;
+                break;
+            }
+            lastUpdated = rs.getLong(4);
+            items.add(new SessionSummary(decode(rs.getString(1), rs.getString(2)), rs.getLong(3), EpochNanos.instant(lastUpdated)));
+        }
+        String next = more ? new ListingCursor(lastUpdated, items.get(items.size() - 1).info().id()).format(tag) : null;
+        return new Page<>(items, next);
+    }
+}
