@@ -1,5 +1,6 @@
 package dev.threadline.store.postgres;
 
+import dev.threadline.store.jdbc.OneLine;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.threadline.core.error.StorageException;

@@ -1,5 +1,6 @@
 package dev.threadline.store.postgres;
 
+import dev.threadline.store.jdbc.OneLine;
 import dev.threadline.core.internal.store.CanonicalUuid;
 import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.internal.store.Segments;
@@ -154,7 +155,7 @@ final class EventRows {
         try {
             event = RecordCodec.decodeEvent(sessionId, seq, rs.getInt(9), payload);
         } catch (StorageException e) {
-            throw new StorageException(OneLine.of(e.getMessage()), e.getCause() == null ? e : e.getCause());
+            throw OneLine.of(e);
         }
         try {
             return new StoredEvent(sessionId, seq, rs.getLong(2), EpochNanos.instant(rs.getLong(3)), commandId(rs),

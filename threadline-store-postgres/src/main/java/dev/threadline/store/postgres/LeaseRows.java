@@ -1,5 +1,6 @@
 package dev.threadline.store.postgres;
 
+import dev.threadline.store.jdbc.SessionTable;
 import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.error.LeaseLostException;
 import dev.threadline.core.error.SessionNotFoundException;
@@ -87,7 +88,7 @@ final class LeaseRows {
                 return new Lease(lease.key(), lease.owner(), lease.epoch(), expires);
             }
         }
-        SessionRows.Position now2 = SessionRows.position(c, lease.key(), "");
+        SessionTable.Position now2 = SessionRows.position(c, lease.key(), "");
         throw new LeaseLostException(lease.key().id(), lease.epoch(), now2.epoch());
     }
 

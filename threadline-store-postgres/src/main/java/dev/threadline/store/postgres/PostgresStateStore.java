@@ -1,5 +1,8 @@
 package dev.threadline.store.postgres;
 
+import dev.threadline.store.jdbc.SessionTable;
+import dev.threadline.store.jdbc.CommandRows;
+import dev.threadline.store.jdbc.SharedRows;
 import dev.threadline.core.internal.store.EpochNanos;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.store.DuplicateCommandException;
@@ -330,7 +333,7 @@ public final class PostgresStateStore implements StateStore {
                 throw new SessionExistsException(info.id());
             }
             if (info.parentId() != null) {
-                SessionRows.Position parent = SessionRows.positionOrNull(c, key.sibling(info.parentId()), " FOR SHARE");
+                SessionTable.Position parent = SessionRows.positionOrNull(c, key.sibling(info.parentId()), " FOR SHARE");
                 if (parent == null) {
                     throw new SessionNotFoundException(info.parentId());
                 }
@@ -416,7 +419,7 @@ public final class PostgresStateStore implements StateStore {
     /** Throws what refuses {@code request} on the row as it is now: a stale epoch, or a head that moved; returns if neither. */
     private static Void refusal(Connection c, AppendRequest request) throws SQLException {
         SessionKey key = request.key();
-        SessionRows.Position at = SessionRows.position(c, key, "");
+        SessionTable.Position at = SessionRows.position(c, key, "");
         if (at.epoch() != request.epoch()) {
             throw new LeaseLostException(key.id(), request.epoch(), at.epoch());
         }
@@ -524,7 +527,7 @@ public final class PostgresStateStore implements StateStore {
 
     @Override
     public Optional<SessionInfo> session(SessionKey key) {
-        return db.read(() -> "read session '" + key.id() + "'", c -> Optional.ofNullable(SessionRows.info(c, key)));
+        return db.read(() -> "read session '" + key.id() + "'", c -> Optional.ofNullable(SessionTable.info(c, key)));
     }
 
     @Override
@@ -537,7 +540,7 @@ public final class PostgresStateStore implements StateStore {
     public List<String> branches(SessionKey key) {
         return db.read(() -> "list the branches of session '" + key.id() + "'", c -> {
             SessionRows.head(c, key);
-            return SessionRows.branches(c, key);
+            return SessionTable.branches(c, key);
         });
     }
 
@@ -625,7 +628,7 @@ public final class PostgresStateStore implements StateStore {
     public void delete(SessionKey key) {
         db.write(() -> "delete session '" + key.id() + "'", c -> {
             SessionRows.position(c, key, " FOR UPDATE");
-            List<String> children = SessionRows.branches(c, key);
+            List<String> children = SessionTable.branches(c, key);
             if (!children.isEmpty()) {
                 throw new InvalidInputException("session", "'" + key.id() + "' has branches " + children
                         + " that share its journal; delete them first");

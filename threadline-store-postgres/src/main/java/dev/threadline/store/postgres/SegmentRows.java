@@ -1,5 +1,6 @@
 package dev.threadline.store.postgres;
 
+import dev.threadline.store.jdbc.OneLine;
 import dev.threadline.core.error.StorageException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
@@ -54,7 +55,7 @@ final class SegmentRows {
                 try {
                     return RecordCodec.decodeSegment(key.id(), s.firstSeq(), s.lastSeq(), s.version(), s.payloads());
                 } catch (StorageException e) {
-                    throw new StorageException(OneLine.of(e.getMessage()), e.getCause() == null ? e : e.getCause());
+                    throw OneLine.of(e);
                 }
             }
 
@@ -114,7 +115,7 @@ final class SegmentRows {
                     try {
                         out.add(RecordCodec.decodeEvent(key.id(), seqs.get(i)[0], (int) seqs.get(i)[1], payloads.get(i)));
                     } catch (StorageException e) {
-                        throw new StorageException(OneLine.of(e.getMessage()), e.getCause() == null ? e : e.getCause());
+                        throw OneLine.of(e);
                     }
                 }
                 return true;

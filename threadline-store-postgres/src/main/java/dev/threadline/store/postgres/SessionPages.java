@@ -1,6 +1,6 @@
 package dev.threadline.store.postgres;
 
-import dev.threadline.core.internal.store.EpochNanos;
+import dev.threadline.store.jdbc.SessionTable;
 import dev.threadline.core.internal.store.ListingCursor;
 import dev.threadline.core.internal.store.StoreChecks;
 import dev.threadline.core.json.Json;
@@ -11,8 +11,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * One page of a tenant's sessions, most recently updated first, ties by id, read through the index
@@ -63,22 +61,9 @@ final class SessionPages {
                 ps.setString(i++, Json.write(query.metadata()));
             }
             ps.setInt(i, query.limit() + 1); // one more than the page: whether a next page exists
-            List<SessionSummary> items = new ArrayList<>();
-            long lastUpdated = 0;
-            boolean more = false;
             try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    if (items.size() == query.limit()) {
-                        more = true;
-                        break;
-                    }
-                    lastUpdated = rs.getLong(4);
-                    items.add(new SessionSummary(SessionRows.decode(rs.getString(1), rs.getString(2)), rs.getLong(3),
-                            EpochNanos.instant(lastUpdated)));
-                }
+                return SessionTable.page(rs, query.limit(), tag);
             }
-            String next = more ? new ListingCursor(lastUpdated, items.get(items.size() - 1).info().id()).format(tag) : null;
-            return new Page<>(items, next);
         }
     }
 }

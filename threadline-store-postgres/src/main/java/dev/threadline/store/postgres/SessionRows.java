@@ -1,5 +1,6 @@
 package dev.threadline.store.postgres;
 
+import dev.threadline.store.jdbc.SessionTable;
 import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.error.StorageException;
@@ -23,9 +24,6 @@ import java.util.List;
  */
 final class SessionRows {
     private SessionRows() {}
-
-    /** Where a session's journal is and who may write it. */
-    record Position(long head, long epoch) {}
 
     /**
      * Inserts the session's row and its heads row unless the key is taken, in one statement (the heads row
@@ -64,8 +62,8 @@ final class SessionRows {
     }
 
     /** The head and lease epoch, or {@link SessionNotFoundException} (the same for another tenant's id as for an unknown one). */
-    static Position position(Connection c, SessionKey key, String lock) throws SQLException {
-        Position p = positionOrNull(c, key, lock);
+    static SessionTable.Position position(Connection c, SessionKey key, String lock) throws SQLException {
+        SessionTable.Position p = positionOrNull(c, key, lock);
         if (p == null) {
             throw new SessionNotFoundException(key.id());
         }
@@ -73,47 +71,13 @@ final class SessionRows {
     }
 
     /** {@code lock} is "" or a locking clause (" FOR UPDATE", " FOR SHARE"). */
-    static Position positionOrNull(Connection c, SessionKey key, String lock) throws SQLException {
+    static SessionTable.Position positionOrNull(Connection c, SessionKey key, String lock) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT head_seq, lease_epoch FROM heads WHERE tenant = ? AND id = ?" + lock)) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? new Position(rs.getLong(1), rs.getLong(2)) : null;
+                return rs.next() ? new SessionTable.Position(rs.getLong(1), rs.getLong(2)) : null;
             }
-        }
-    }
-
-    static SessionInfo info(Connection c, SessionKey key) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT info FROM sessions WHERE tenant = ? AND id = ?")) {
-            ps.setString(1, key.tenant());
-            ps.setString(2, key.id());
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? decode(key.id(), rs.getString(1)) : null;
-            }
-        }
-    }
-
-    /** A session row's JSON; a corrupt one is a one-line {@link StorageException} naming the session. */
-    static SessionInfo decode(String id, String json) {
-        try {
-            return RecordCodec.decodeSession(id, json);
-        } catch (StorageException e) {
-            throw new StorageException(OneLine.of(e.getMessage()), e.getCause() == null ? e : e.getCause());
-        }
-    }
-
-    static List<String> branches(Connection c, SessionKey key) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT id FROM sessions WHERE tenant = ? AND parent_id = ? ORDER BY id")) {
-            ps.setString(1, key.tenant());
-            ps.setString(2, key.id());
-            List<String> out = new ArrayList<>();
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getString(1));
-                }
-            }
-            return out;
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.threadline.store.sqlite;
 
 import dev.threadline.store.jdbc.OneLine;
-
 import dev.threadline.core.internal.store.CanonicalUuid;
 import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.internal.store.Segments;

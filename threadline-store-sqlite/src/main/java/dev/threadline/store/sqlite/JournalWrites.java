@@ -3,7 +3,6 @@ package dev.threadline.store.sqlite;
 import dev.threadline.store.jdbc.SessionTable;
 import dev.threadline.store.jdbc.CommandRows;
 import dev.threadline.store.jdbc.SharedRows;
-
 import dev.threadline.core.store.DuplicateCommandException;
 import dev.threadline.core.error.LeaseLostException;
 import dev.threadline.core.error.SessionExistsException;

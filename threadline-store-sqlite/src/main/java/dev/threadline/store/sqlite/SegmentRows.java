@@ -1,7 +1,6 @@
 package dev.threadline.store.sqlite;
 
 import dev.threadline.store.jdbc.OneLine;
-
 import dev.threadline.core.error.StorageException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;

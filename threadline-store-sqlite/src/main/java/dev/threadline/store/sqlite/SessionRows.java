@@ -1,7 +1,6 @@
 package dev.threadline.store.sqlite;
 
 import dev.threadline.store.jdbc.SessionTable;
-
 import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.internal.json.RecordCodec;
@@ -24,7 +23,6 @@ import java.util.List;
  */
 final class SessionRows {
     private SessionRows() {}
-
 
     /**
      * The head of a session row {@code s}, as SQL: the last seq of its own journal, or its branch point

@@ -3,7 +3,6 @@ package dev.threadline.store.sqlite;
 import dev.threadline.store.jdbc.SessionTable;
 import dev.threadline.store.jdbc.CommandRows;
 import dev.threadline.store.jdbc.SharedRows;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.error.StorageException;
