@@ -1,6 +1,7 @@
 package dev.threadline.store.jdbc;
 
 import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.DuplicateCommandException;
 import dev.threadline.core.store.SessionKey;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -51,6 +52,13 @@ public final class CommandRows {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
             ps.executeUpdate();
+        }
+    }
+
+    /** Inserts the record, or refuses with {@link DuplicateCommandException} carrying the one already there. */
+    public static void record(Connection c, CommandRecord r) throws SQLException {
+        if (!insert(c, r)) {
+            throw new DuplicateCommandException(find(c, r.session(), r.commandId()));
         }
     }
 }

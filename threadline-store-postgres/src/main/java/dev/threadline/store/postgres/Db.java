@@ -1,10 +1,12 @@
 package dev.threadline.store.postgres;
 
-import dev.threadline.store.jdbc.OneLine;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.threadline.core.error.StorageException;
 import dev.threadline.core.error.ThreadlineException;
+import dev.threadline.store.jdbc.OneLine;
+import dev.threadline.store.jdbc.SqlWork;
+import dev.threadline.store.jdbc.Transactions;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
@@ -22,12 +24,7 @@ import java.util.function.Supplier;
  * the connect timeout; the pool replaces broken connections, so the store recovers by itself when
  * the server is back. Thread-safe.
  */
-final class Db implements AutoCloseable {
-    /** Work on one connection. */
-    interface Work<T> {
-        T run(Connection c) throws SQLException;
-    }
-
+final class Db implements Transactions, AutoCloseable {
     /** The most times one write transaction runs when it keeps meeting serialization failures. */
     static final int MAX_ATTEMPTS = 12;
 
@@ -181,7 +178,8 @@ final class Db implements AutoCloseable {
     }
 
     /** Runs {@code work} on an auto-commit connection. */
-    <T> T read(Supplier<String> what, Work<T> work) {
+    @Override
+    public <T> T read(Supplier<String> what, SqlWork<T> work) {
         open();
         try (Connection c = connection()) {
             return work.run(c);
@@ -194,7 +192,8 @@ final class Db implements AutoCloseable {
      * Runs {@code work} as one transaction and commits it. A {@link ThreadlineException} thrown by the
      * work (a refused append) rolls it back and is rethrown; 40001 and 40P01 run it again, whole.
      */
-    <T> T write(Supplier<String> what, Work<T> work) {
+    @Override
+    public <T> T write(Supplier<String> what, SqlWork<T> work) {
         open();
         for (int attempt = 1; ; attempt++) {
             boolean committing = false;
@@ -233,7 +232,7 @@ final class Db implements AutoCloseable {
      * retried like {@link #write} on 40001 / 40P01. A connection lost while it runs leaves its outcome
      * unknown (the implicit commit may have happened), and the message says so.
      */
-    <T> T writeOne(Supplier<String> what, Work<T> work) {
+    <T> T writeOne(Supplier<String> what, SqlWork<T> work) {
         open();
         for (int attempt = 1; ; attempt++) {
             boolean sent = false;

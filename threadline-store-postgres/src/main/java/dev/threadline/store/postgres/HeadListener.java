@@ -192,6 +192,39 @@ final class HeadListener implements AutoCloseable {
         waiters.computeIfPresent(payload(key), (k, w) -> --w.count == 0 ? null : w);
     }
 
+    /** How a waiter reads a session's head. */
+    interface HeadReader {
+        long head(SessionKey key);
+    }
+
+    /**
+     * Waits until {@code read} finds the head past {@code afterSeq} or {@code deadline} ({@link System#nanoTime})
+     * passes, woken by any process's notification for the session and reading the head again at least every
+     * {@link #RECHECK_MS} ms; polling (2 ms growing to {@link #POLL_MS} ms) while the listener is not connected.
+     */
+    long await(SessionKey key, long afterSeq, long deadline, HeadReader read) throws InterruptedException {
+        Waiters w = register(key);
+        try {
+            long poll = 2_000_000L;
+            while (true) {
+                long seen = w.seen.get();
+                long head = read.head(key);
+                long left = deadline - System.nanoTime();
+                if (head > afterSeq || left <= 0) {
+                    return head;
+                }
+                w.await(seen, Math.min(left, pauseNanos(poll)));
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("interrupted while waiting for session '" + key.id()
+                            + "' to move past seq " + afterSeq);
+                }
+                poll = Math.min(poll * 2, POLL_MS * 1_000_000L);
+            }
+        } finally {
+            unregister(key);
+        }
+    }
+
     /** How long a waiter may wait before it reads the head again. */
     long pauseNanos(long pollNanos) {
         return live ? TimeUnit.MILLISECONDS.toNanos(recheckMs) : pollNanos;

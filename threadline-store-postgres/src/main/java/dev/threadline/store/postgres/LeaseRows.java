@@ -1,12 +1,12 @@
 package dev.threadline.store.postgres;
 
-import dev.threadline.store.jdbc.SessionTable;
-import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.error.LeaseLostException;
 import dev.threadline.core.error.SessionNotFoundException;
+import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.SessionKey;
+import dev.threadline.store.jdbc.SessionTable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

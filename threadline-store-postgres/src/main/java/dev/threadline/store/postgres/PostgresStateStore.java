@@ -1,43 +1,29 @@
 package dev.threadline.store.postgres;
 
-import dev.threadline.store.jdbc.SessionTable;
-import dev.threadline.store.jdbc.CommandRows;
-import dev.threadline.store.jdbc.SharedRows;
-import dev.threadline.core.internal.store.EpochNanos;
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.threadline.core.store.DuplicateCommandException;
 import dev.threadline.core.error.InvalidInputException;
-import dev.threadline.core.error.LeaseLostException;
-import dev.threadline.core.error.SessionExistsException;
 import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.error.StorageException;
-import dev.threadline.core.error.VersionConflictException;
-import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;
+import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.internal.store.StoreChecks;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.state.StateSnapshot;
-import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.store.JournalTail;
 import dev.threadline.core.store.Lease;
-import dev.threadline.core.store.LeaseResult;
-import dev.threadline.core.store.Page;
 import dev.threadline.core.store.SessionKey;
-import dev.threadline.core.store.SessionQuery;
-import dev.threadline.core.store.SessionSummary;
 import dev.threadline.core.store.StateStore;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
+import dev.threadline.store.jdbc.CommandRows;
+import dev.threadline.store.jdbc.JdbcStateStore;
+import dev.threadline.store.jdbc.SessionTable;
+import dev.threadline.store.jdbc.SharedRows;
+import dev.threadline.store.jdbc.SqlWork;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -61,7 +47,7 @@ import java.util.regex.Pattern;
  * one-line {@link StorageException} starting "store unavailable:"; the pool opens new connections when
  * the server is back, so the store recovers without a restart. Thread-safe.
  */
-public final class PostgresStateStore implements StateStore {
+public final class PostgresStateStore extends JdbcStateStore {
     private static final Pattern SCHEMA = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
 
     /**
@@ -185,6 +171,7 @@ public final class PostgresStateStore implements StateStore {
 
     private PostgresStateStore(Options options, Db db, boolean notify, String durability, long recheckMs,
                                boolean packedHints) {
+        super(db, PostgresDialect.INSTANCE, options.clock());
         this.options = options;
         this.db = db;
         this.durability = durability;
@@ -215,67 +202,14 @@ public final class PostgresStateStore implements StateStore {
      * see {@link HeadNotifier}).
      */
     static PostgresStateStore open(String url, Options options, long recheckMs, boolean packedHints) {
-        PgUrl where = PgUrl.parse(url);
         Options opts = options == null ? Options.defaults() : options;
-        Db db = new Db(where, opts);
+        Db db = new Db(PgUrl.parse(url), opts);
         try {
-            Prepared p = db.read(() -> "prepare the schema", c -> {
-                Prepared current = probe(c, opts.notifications());
-                if (current != null) {
-                    return current;
-                }
-                if (opts.schema() != null) {
-                    createSchema(c, opts.schema());
-                    c.setSchema(opts.schema());
-                }
-                Migrations.upgrade(c, where.shown());
-                return new Prepared(opts.notifications() && notifySupported(c), describeDurability(c));
-            });
+            Opening.Prepared p = Opening.prepare(db, opts);
             return new PostgresStateStore(opts, db, p.notifications(), p.durability(), recheckMs, packedHints);
         } catch (RuntimeException e) {
             db.close();
             throw e;
-        }
-    }
-
-    /** What opening found: whether followers are notified, and the durability line. */
-    private record Prepared(boolean notifications, String durability) {}
-
-    /**
-     * The usual open, of a schema this code wrote before, in one round trip: its version, the
-     * server's {@code synchronous_commit} and (when notifications are wanted) a call of {@code pg_notify},
-     * in one statement. Null when the statement fails (no schema or no {@code schema_version} yet, a
-     * database without {@code pg_notify}) or finds another version: then the open takes the long way,
-     * a statement each (create the schema, upgrade it, try the notify, read the setting), which also
-     * says what was wrong. The connection is in auto-commit mode, so a failed statement leaves nothing
-     * behind. (The notify's empty payload is one every listener ignores, as the long way's is.)
-     */
-    private static Prepared probe(Connection c, boolean notifications) {
-        String sql = "SELECT COALESCE(MAX(version), 0), current_setting('synchronous_commit')"
-                + (notifications ? ", pg_notify('" + HeadListener.CHANNEL + "', '') IS NULL" : "") + " FROM schema_version";
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
-            if (!rs.next() || rs.getInt(1) != Migrations.latest()) {
-                return null;
-            }
-            return new Prepared(notifications, durability(rs.getString(2)));
-        } catch (SQLException e) {
-            return null;
-        }
-    }
-
-    /**
-     * Creates the schema unless it exists. {@code IF NOT EXISTS} is no guard against a store of another
-     * process creating it at the same moment: both see no schema, and the later insert into the catalog
-     * fails on its unique index (23505; 42P06 if it saw the other's commit). Then the schema is there,
-     * which is all this needs. {@code c} is in auto-commit mode, so the failed statement leaves nothing behind.
-     */
-    private static void createSchema(Connection c, String schema) throws SQLException {
-        try (Statement s = c.createStatement()) {
-            s.execute("CREATE SCHEMA IF NOT EXISTS " + schema);
-        } catch (SQLException e) {
-            if (!"23505".equals(e.getSQLState()) && !"42P06".equals(e.getSQLState())) {
-                throw e;
-            }
         }
     }
 
@@ -293,73 +227,10 @@ public final class PostgresStateStore implements StateStore {
         return open(url, null);
     }
 
-    /** Whether the database has {@code pg_notify} (PostgreSQL does; some compatible databases do not). */
-    private static boolean notifySupported(Connection c) {
-        try (Statement s = c.createStatement()) {
-            s.execute("SELECT pg_notify('" + HeadListener.CHANNEL + "', '')");
-            return true;
-        } catch (SQLException e) {
-            return false;
-        }
-    }
-
-    private static String describeDurability(Connection c) {
-        String sync;
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW synchronous_commit")) {
-            sync = rs.next() ? rs.getString(1) : "unknown";
-        } catch (SQLException e) {
-            sync = "unknown";
-        }
-        return durability(sync);
-    }
-
-    /** The durability line for a {@code synchronous_commit} setting. */
-    private static String durability(String sync) {
-        if (sync.equals("off")) {
-            return "postgresql, synchronous_commit=off: an acknowledged append survives a process kill; a server crash"
-                    + " may drop the last commits (up to 3x wal_writer_delay), never half of one";
-        }
-        return "postgresql, synchronous_commit=" + sync + ": an acknowledged append is committed to the server's WAL"
-                + " and survives a crash of this process and of the server (with fsync on, as by default)";
-    }
-
     @Override
     public void create(SessionInfo info, List<StoredEvent> firstEvents, CommandRecord command) {
         Objects.requireNonNull(info, "info");
-        SessionKey key = SessionKey.of(info);
-        List<EventRows.Row> rows = EventRows.encode(firstEvents);
-        db.write(() -> "create session '" + info.id() + "'", c -> {
-            if (SessionRows.exists(c, key)) {
-                throw new SessionExistsException(info.id());
-            }
-            if (info.parentId() != null) {
-                SessionTable.Position parent = SessionRows.positionOrNull(c, key.sibling(info.parentId()), " FOR SHARE");
-                if (parent == null) {
-                    throw new SessionNotFoundException(info.parentId());
-                }
-                StoreChecks.branchPoint(info, parent.head());
-            }
-            StoreChecks.batch(info.id(), info.parentSeq(), firstEvents);
-            StoreChecks.createCommand(info, command);
-            if (command != null && !command.session().equals(key)) {
-                recordCommand(c, command);
-            }
-            if (!SessionRows.insert(c, info, info.parentSeq() + rows.size(), options.clock().instant())) {
-                throw new SessionExistsException(info.id());
-            }
-            EventRows.insert(c, key, rows);
-            if (command != null && command.session().equals(key)) {
-                recordCommand(c, command);
-            }
-            return null;
-        });
-    }
-
-    /** Inserts the record, or refuses with the one already there. */
-    private static void recordCommand(Connection c, CommandRecord command) throws SQLException {
-        if (!CommandRows.insert(c, command)) {
-            throw new DuplicateCommandException(CommandRows.find(c, command.session(), command.commandId()));
-        }
+        db.write(() -> "create session '" + info.id() + "'", JournalWrites.create(info, firstEvents, command, options.clock()));
     }
 
     @Override
@@ -372,20 +243,20 @@ public final class PostgresStateStore implements StateStore {
             StoreChecks.command(request);
         } catch (InvalidInputException bad) {
             // refused as the reference store refuses it: a stale epoch or a moved head is said first
-            db.read(what, c -> refusal(c, request));
+            db.read(what, c -> SessionRows.refusal(c, request));
             throw bad;
         }
         List<EventRows.Row> rows = EventRows.encode(request.events());
         List<SharedRows.VariableChange> changes = SharedRows.encode(request.writes());
         long newHead = request.expectedSeq() + rows.size();
         boolean oneStatement = rows.size() <= StepStatement.MAX_EVENTS;
-        Db.Work<Long> work = c -> {
+        SqlWork<Long> work = c -> {
             long now = EpochNanos.of(options.clock().instant());
             boolean moved = oneStatement
                     ? StepStatement.run(c, request, rows, newHead, now)
-                    : moveHead(c, request, newHead, now);
+                    : StepStatement.moveHead(c, request, newHead, now);
             if (!moved) {
-                refusal(c, request);
+                SessionRows.refusal(c, request);
                 // the UPDATE and the reading above saw different versions of the row: run it all again
                 throw new SQLException("session '" + key.id() + "' changed between the check and its reading", "40001");
             }
@@ -393,7 +264,7 @@ public final class PostgresStateStore implements StateStore {
                 EventRows.insert(c, key, rows);
             }
             if (request.command() != null) {
-                recordCommand(c, request.command()); // only steps that carry a command id write this table
+                CommandRows.record(c, request.command()); // only steps that carry a command id write this table
             }
             SharedRows.apply(c, changes);
             return newHead;
@@ -416,43 +287,6 @@ public final class PostgresStateStore implements StateStore {
         return head;
     }
 
-    /** Throws what refuses {@code request} on the row as it is now: a stale epoch, or a head that moved; returns if neither. */
-    private static Void refusal(Connection c, AppendRequest request) throws SQLException {
-        SessionKey key = request.key();
-        SessionTable.Position at = SessionRows.position(c, key, "");
-        if (at.epoch() != request.epoch()) {
-            throw new LeaseLostException(key.id(), request.epoch(), at.epoch());
-        }
-        if (at.head() != request.expectedSeq()) {
-            throw new VersionConflictException(key.id(), request.expectedSeq(), at.head());
-        }
-        return null;
-    }
-
-    /**
-     * The fencing check and the head move alone, one conditional UPDATE of the session's row, for a
-     * step too large for {@link StepStatement} (followers are told after the commit, as for any step).
-     */
-    static boolean moveHead(Connection c, AppendRequest request, long newHead, long now) throws SQLException {
-        String sql = "UPDATE heads SET head_seq = ?, updated_at = ?, recent = ?"
-                + " WHERE tenant = ? AND id = ? AND head_seq = ? AND lease_epoch = ?";
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setLong(1, newHead);
-            ps.setLong(2, now);
-            ps.setLong(3, Migrations.recent(now));
-            ps.setString(4, request.key().tenant());
-            ps.setString(5, request.key().id());
-            ps.setLong(6, request.expectedSeq());
-            ps.setLong(7, request.epoch());
-            return ps.executeUpdate() == 1;
-        }
-    }
-
-    @Override
-    public long head(SessionKey key) {
-        return db.read(() -> "read the head of session '" + key.id() + "'", c -> SessionRows.head(c, key));
-    }
-
     /**
      * Waits as {@link JournalTail#awaitHead} says: woken by the notification of any process's commit to
      * this session, and reading the head again at least every second; polling (2 ms growing to 100 ms)
@@ -466,82 +300,9 @@ public final class PostgresStateStore implements StateStore {
             return head;
         }
         if (notifier == null) { // notifications off or unsupported: poll
-            return StateStore.super.awaitHead(key, afterSeq, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            return super.awaitHead(key, afterSeq, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
         }
-        HeadListener.Waiters w = heads.register(key);
-        try {
-            long poll = 2_000_000L;
-            while (true) {
-                long seen = w.seen.get();
-                head = head(key);
-                long left = deadline - System.nanoTime();
-                if (head > afterSeq || left <= 0) {
-                    return head;
-                }
-                w.await(seen, Math.min(left, heads.pauseNanos(poll)));
-                if (Thread.interrupted()) {
-                    throw new InterruptedException("interrupted while waiting for session '" + key.id()
-                            + "' to move past seq " + afterSeq);
-                }
-                poll = Math.min(poll * 2, HeadListener.POLL_MS * 1_000_000L);
-            }
-        } finally {
-            heads.unregister(key);
-        }
-    }
-
-    @Override
-    public List<StoredEvent> readOwn(SessionKey key, long fromSeq, long toSeq) {
-        return readEvents(key, fromSeq, toSeq, false);
-    }
-
-    @Override
-    public List<StoredEvent> readOwnTranscript(SessionKey key, long fromSeq, long toSeq) {
-        return readEvents(key, fromSeq, toSeq, true);
-    }
-
-    /**
-     * The rows' payloads parsed as one array (ADR 0031); segments that an earlier version sealed (ADR 0028)
-     * and that lie wholly inside the range are parsed whole, one parse each.
-     */
-    @Override
-    public List<Event> readOwnTranscriptEvents(SessionKey key, long fromSeq, long toSeq) {
-        return db.read(() -> "read the transcript of session '" + key.id() + "' seq " + fromSeq + ".." + toSeq, c -> {
-            List<Event> out = SegmentRows.transcriptEvents(c, key, fromSeq, toSeq);
-            if (out.isEmpty()) {
-                SessionRows.head(c, key); // an unknown session is an error, an empty range is not
-            }
-            return out;
-        });
-    }
-
-    private List<StoredEvent> readEvents(SessionKey key, long fromSeq, long toSeq, boolean transcriptOnly) {
-        return db.read(() -> "read session '" + key.id() + "' seq " + fromSeq + ".." + toSeq, c -> {
-            List<StoredEvent> out = EventRows.select(c, key, fromSeq, toSeq, transcriptOnly);
-            if (out.isEmpty()) {
-                SessionRows.head(c, key); // an unknown session is an error, an empty range is not
-            }
-            return out;
-        });
-    }
-
-    @Override
-    public Optional<SessionInfo> session(SessionKey key) {
-        return db.read(() -> "read session '" + key.id() + "'", c -> Optional.ofNullable(SessionTable.info(c, key)));
-    }
-
-    @Override
-    public Page<SessionSummary> list(SessionQuery query) {
-        Objects.requireNonNull(query, "query");
-        return db.read(() -> "list the sessions of tenant '" + query.tenant() + "'", c -> SessionPages.list(c, query));
-    }
-
-    @Override
-    public List<String> branches(SessionKey key) {
-        return db.read(() -> "list the branches of session '" + key.id() + "'", c -> {
-            SessionRows.head(c, key);
-            return SessionTable.branches(c, key);
-        });
+        return heads.await(key, afterSeq, deadline, this::head);
     }
 
     @Override
@@ -553,49 +314,6 @@ public final class PostgresStateStore implements StateStore {
             }
             return null; // no sealing on PostgreSQL (ADR 0031): the rows keep their payloads
         });
-    }
-
-    @Override
-    public Optional<StateSnapshot> latestSnapshot(SessionKey key, long maxSeq) {
-        return db.read(() -> "read a snapshot of session '" + key.id() + "'", c -> {
-            SessionRows.head(c, key);
-            return SharedRows.latestSnapshot(c, key, maxSeq);
-        });
-    }
-
-    @Override
-    public Map<String, JsonNode> variables(VariableScope scope, String key) {
-        return db.read(() -> "read the " + scope.wireName() + " variables of '" + key + "'",
-                c -> SharedRows.variables(c, scope.wireName(), key));
-    }
-
-    @Override
-    public LeaseResult acquire(SessionKey key, String owner, Duration ttl, String deadHolder) {
-        StoreChecks.lease(owner, ttl);
-        return db.write(() -> "acquire the lease of session '" + key.id() + "' for " + owner,
-                c -> LeaseRows.acquire(c, key, owner, ttl, deadHolder, options.clock().instant()));
-    }
-
-    @Override
-    public Lease renew(Lease lease, Duration ttl) {
-        Objects.requireNonNull(lease, "lease");
-        StoreChecks.lease(lease.owner(), ttl);
-        return db.write(() -> "renew the lease of session '" + lease.key().id() + "' for " + lease.owner(),
-                c -> LeaseRows.renew(c, lease, ttl, options.clock().instant()));
-    }
-
-    @Override
-    public void release(Lease lease) {
-        Objects.requireNonNull(lease, "lease");
-        db.write(() -> "release the lease of session '" + lease.key().id() + "'", c -> {
-            LeaseRows.release(c, lease);
-            return null;
-        });
-    }
-
-    @Override
-    public Optional<Lease> lease(SessionKey key) {
-        return db.read(() -> "read the lease of session '" + key.id() + "'", c -> Optional.ofNullable(LeaseRows.current(c, key)));
     }
 
     /** One upsert into {@code interrupts} (see {@link InterruptRows}). */
@@ -614,14 +332,6 @@ public final class PostgresStateStore implements StateStore {
         Objects.requireNonNull(lease, "lease");
         return Optional.ofNullable(db.write(() -> "take the interrupt request of session '" + lease.key().id() + "'",
                 c -> InterruptRows.take(c, lease)));
-    }
-
-    @Override
-    public Optional<CommandRecord> command(SessionKey key, String commandId) {
-        return db.read(() -> "read command '" + commandId + "' of session '" + key.id() + "'", c -> {
-            SessionRows.head(c, key);
-            return Optional.ofNullable(CommandRows.find(c, key, commandId));
-        });
     }
 
     @Override

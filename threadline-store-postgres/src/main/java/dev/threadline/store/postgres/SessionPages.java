@@ -1,12 +1,12 @@
 package dev.threadline.store.postgres;
 
-import dev.threadline.store.jdbc.SessionTable;
 import dev.threadline.core.internal.store.ListingCursor;
 import dev.threadline.core.internal.store.StoreChecks;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.store.Page;
 import dev.threadline.core.store.SessionQuery;
 import dev.threadline.core.store.SessionSummary;
+import dev.threadline.store.jdbc.SessionTable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

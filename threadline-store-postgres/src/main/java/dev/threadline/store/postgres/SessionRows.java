@@ -1,19 +1,20 @@
 package dev.threadline.store.postgres;
 
-import dev.threadline.store.jdbc.SessionTable;
-import dev.threadline.core.internal.store.EpochNanos;
+import dev.threadline.core.error.LeaseLostException;
 import dev.threadline.core.error.SessionNotFoundException;
-import dev.threadline.core.error.StorageException;
+import dev.threadline.core.error.VersionConflictException;
 import dev.threadline.core.internal.json.RecordCodec;
+import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.session.SessionInfo;
+import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.SessionKey;
+import dev.threadline.store.jdbc.SessionTable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -101,5 +102,18 @@ final class SessionRows {
                 ps.executeUpdate();
             }
         }
+    }
+
+    /** Throws what refuses {@code request} on the row as it is now: a stale epoch, or a head that moved; returns if neither. */
+    static Void refusal(Connection c, AppendRequest request) throws SQLException {
+        SessionKey key = request.key();
+        SessionTable.Position at = SessionRows.position(c, key, "");
+        if (at.epoch() != request.epoch()) {
+            throw new LeaseLostException(key.id(), request.epoch(), at.epoch());
+        }
+        if (at.head() != request.expectedSeq()) {
+            throw new VersionConflictException(key.id(), request.expectedSeq(), at.head());
+        }
+        return null;
     }
 }

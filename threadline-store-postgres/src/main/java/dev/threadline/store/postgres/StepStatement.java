@@ -111,4 +111,23 @@ final class StepStatement {
             throws SQLException {
         return step(request, rows, newHead, now).run(c);
     }
+
+    /**
+     * The fencing check and the head move alone, one conditional UPDATE of the session's row, for a
+     * step too large for {@link StepStatement} (followers are told after the commit, as for any step).
+     */
+    static boolean moveHead(Connection c, AppendRequest request, long newHead, long now) throws SQLException {
+        String sql = "UPDATE heads SET head_seq = ?, updated_at = ?, recent = ?"
+                + " WHERE tenant = ? AND id = ? AND head_seq = ? AND lease_epoch = ?";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setLong(1, newHead);
+            ps.setLong(2, now);
+            ps.setLong(3, Migrations.recent(now));
+            ps.setString(4, request.key().tenant());
+            ps.setString(5, request.key().id());
+            ps.setLong(6, request.expectedSeq());
+            ps.setLong(7, request.epoch());
+            return ps.executeUpdate() == 1;
+        }
+    }
 }

@@ -250,7 +250,7 @@ class StepStatementHarness {
                             AppendRequest request = updOnly.request(updOnly.next(false)); // only its key, seq and epoch are read
                             long now = epochNanos();
                             return () -> {
-                                if (!PostgresStateStore.moveHead(updC, request, updOnly.head + 1, now)) {
+                                if (!StepStatement.moveHead(updC, request, updOnly.head + 1, now)) {
                                     throw new IllegalStateException("the head of " + updOnly.key.id() + " did not move");
                                 }
                                 updOnly.head++;

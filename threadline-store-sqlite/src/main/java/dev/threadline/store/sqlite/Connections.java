@@ -1,10 +1,12 @@
 package dev.threadline.store.sqlite;
 
 import dev.threadline.core.error.StorageException;
+import dev.threadline.store.jdbc.SqlWork;
+import dev.threadline.store.jdbc.Transactions;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.SQLException;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionException;
@@ -19,12 +21,7 @@ import org.sqlite.SQLiteConfig;
  * atomic step across processes too), and a small pool of readers, which in WAL mode read the last
  * committed state without blocking the writer or each other.
  */
-final class Connections implements AutoCloseable {
-
-    /** Work on a connection. */
-    interface Work<T> {
-        T run(Connection c) throws SQLException;
-    }
+final class Connections implements Transactions, AutoCloseable {
 
     private static final int IDLE_READERS = 4;
 
@@ -48,16 +45,17 @@ final class Connections implements AutoCloseable {
      * (each in its own savepoint); returns once that transaction committed. If {@code work} throws,
      * nothing it wrote stays and the exception is rethrown here.
      */
-    <T> T write(Supplier<String> what, Work<T> work) {
+    @Override
+    public <T> T write(Supplier<String> what, SqlWork<T> work) {
         return submit(what, work, true);
     }
 
     /** Runs {@code work} on the writer connection outside any transaction (pragmas, maintenance). */
-    <T> T onWriter(Supplier<String> what, Work<T> work) {
+    <T> T onWriter(Supplier<String> what, SqlWork<T> work) {
         return submit(what, work, false);
     }
 
-    private <T> T submit(Supplier<String> what, Work<T> work, boolean transactional) {
+    private <T> T submit(Supplier<String> what, SqlWork<T> work, boolean transactional) {
         GroupCommit.Request<T> request = GroupCommit.Request.of(what, work, transactional);
         lifecycle.lock();
         try {
@@ -90,7 +88,8 @@ final class Connections implements AutoCloseable {
     }
 
     /** Runs {@code work} on a reader connection; each statement sees the last committed state. */
-    <T> T read(Supplier<String> what, Work<T> work) {
+    @Override
+    public <T> T read(Supplier<String> what, SqlWork<T> work) {
         Connection c = borrow(what);
         try {
             return work.run(c);

@@ -1,15 +1,15 @@
 package dev.threadline.store.sqlite;
 
-import dev.threadline.store.jdbc.OneLine;
-import dev.threadline.core.internal.store.CanonicalUuid;
-import dev.threadline.core.internal.store.EpochNanos;
-import dev.threadline.core.internal.store.Segments;
 import dev.threadline.core.error.StorageException;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;
+import dev.threadline.core.internal.store.CanonicalUuid;
+import dev.threadline.core.internal.store.EpochNanos;
+import dev.threadline.core.internal.store.Segments;
 import dev.threadline.core.store.SessionKey;
+import dev.threadline.store.jdbc.OneLine;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,5 +1,6 @@
 package dev.threadline.store.sqlite;
 
+import dev.threadline.store.jdbc.SqlWork;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -31,9 +32,9 @@ final class GroupCommit {
      * a transaction. {@code what} names it in error messages; {@code done} completes when it has run;
      * {@code turn} completes when its caller is asked to lead.
      */
-    record Request<T>(Supplier<String> what, Connections.Work<T> work, boolean transactional, CompletableFuture<T> done,
+    record Request<T>(Supplier<String> what, SqlWork<T> work, boolean transactional, CompletableFuture<T> done,
                       CompletableFuture<Void> turn) {
-        static <T> Request<T> of(Supplier<String> what, Connections.Work<T> work, boolean transactional) {
+        static <T> Request<T> of(Supplier<String> what, SqlWork<T> work, boolean transactional) {
             return new Request<>(what, work, transactional, new CompletableFuture<>(), new CompletableFuture<>());
         }
     }

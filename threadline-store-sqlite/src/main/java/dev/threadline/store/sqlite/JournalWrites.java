@@ -1,19 +1,20 @@
 package dev.threadline.store.sqlite;
 
-import dev.threadline.store.jdbc.SessionTable;
-import dev.threadline.store.jdbc.CommandRows;
-import dev.threadline.store.jdbc.SharedRows;
-import dev.threadline.core.store.DuplicateCommandException;
 import dev.threadline.core.error.LeaseLostException;
 import dev.threadline.core.error.SessionExistsException;
 import dev.threadline.core.error.VersionConflictException;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;
+import dev.threadline.core.internal.store.StoreChecks;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.DuplicateCommandException;
 import dev.threadline.core.store.SessionKey;
-import dev.threadline.core.internal.store.StoreChecks;
+import dev.threadline.store.jdbc.CommandRows;
+import dev.threadline.store.jdbc.SessionTable;
+import dev.threadline.store.jdbc.SharedRows;
+import dev.threadline.store.jdbc.SqlWork;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -21,7 +22,7 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The work of a create and of an append, as {@link Connections.Work} for the writer: every check (lease
+ * The work of a create and of an append, as {@link SqlWork} for the writer: every check (lease
  * epoch, expected seq, batch numbering, command record) runs inside the write's own savepoint of a
  * group commit, so a refused write fails alone and leaves nothing behind. JSON is encoded when the work
  * is built, on the caller's thread, before the write lock is taken. Stateless.
@@ -30,7 +31,7 @@ final class JournalWrites {
     private JournalWrites() {}
 
     /** Creates a session with its first events and, if any, its command record. */
-    static Connections.Work<Void> create(SessionInfo info, List<StoredEvent> firstEvents, CommandRecord command, Clock clock) {
+    static SqlWork<Void> create(SessionInfo info, List<StoredEvent> firstEvents, CommandRecord command, Clock clock) {
         SessionKey key = SessionKey.of(info);
         List<EventRows.Row> rows = EventRows.encode(firstEvents);
         String json = RecordCodec.encodeSession(info);
@@ -57,7 +58,7 @@ final class JournalWrites {
     }
 
     /** Appends a step: checks the epoch, then the head, then the batch and the command; returns the new head. */
-    static Connections.Work<Long> append(AppendRequest request, Clock clock) {
+    static SqlWork<Long> append(AppendRequest request, Clock clock) {
         SessionKey key = request.key();
         List<EventRows.Row> rows = EventRows.encode(request.events());
         List<SharedRows.VariableChange> changes = SharedRows.encode(request.writes());

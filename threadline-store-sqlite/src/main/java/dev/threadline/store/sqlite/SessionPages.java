@@ -1,11 +1,11 @@
 package dev.threadline.store.sqlite;
 
+import dev.threadline.core.internal.store.ListingCursor;
+import dev.threadline.core.internal.store.StoreChecks;
 import dev.threadline.core.store.Page;
 import dev.threadline.core.store.SessionQuery;
 import dev.threadline.core.store.SessionSummary;
-import dev.threadline.core.internal.store.ListingCursor;
 import dev.threadline.store.jdbc.SessionTable;
-import dev.threadline.core.internal.store.StoreChecks;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

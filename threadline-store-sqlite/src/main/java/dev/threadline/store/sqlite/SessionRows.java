@@ -1,18 +1,16 @@
 package dev.threadline.store.sqlite;
 
-import dev.threadline.store.jdbc.SessionTable;
-import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.internal.json.RecordCodec;
+import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.SessionKey;
+import dev.threadline.store.jdbc.SessionTable;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The {@code sessions} table: the sessions index, keyed by (tenant, id). The {@link SessionInfo} is

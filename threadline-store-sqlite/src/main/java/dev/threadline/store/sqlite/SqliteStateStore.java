@@ -1,28 +1,21 @@
 package dev.threadline.store.sqlite;
 
-import dev.threadline.store.jdbc.SessionTable;
-import dev.threadline.store.jdbc.CommandRows;
-import dev.threadline.store.jdbc.SharedRows;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.error.StorageException;
-import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.state.StateSnapshot;
-import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.store.JournalTail;
 import dev.threadline.core.store.Lease;
-import dev.threadline.core.store.LeaseResult;
-import dev.threadline.core.store.Page;
 import dev.threadline.core.store.SessionKey;
-import dev.threadline.core.store.SessionQuery;
-import dev.threadline.core.store.SessionSummary;
 import dev.threadline.core.store.StateStore;
-import dev.threadline.core.internal.store.StoreChecks;
+import dev.threadline.store.jdbc.CommandRows;
+import dev.threadline.store.jdbc.JdbcStateStore;
+import dev.threadline.store.jdbc.SessionTable;
+import dev.threadline.store.jdbc.SharedRows;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +23,6 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.sqlite.SQLiteConfig;
@@ -44,7 +36,7 @@ import org.sqlite.SQLiteConfig;
  * Several processes may open the same file: SQLite's write lock plus the epoch and expected-seq checks
  * keep one writer per seq. Thread-safe. See docs/storage.md for the schema.
  */
-public final class SqliteStateStore implements StateStore {
+public final class SqliteStateStore extends JdbcStateStore {
 
     /** When SQLite syncs to disk: FULL at every commit, NORMAL only at checkpoints (WAL). */
     public enum Synchronous {
@@ -118,6 +110,7 @@ public final class SqliteStateStore implements StateStore {
     private final HeadSignal signal = new HeadSignal();
 
     private SqliteStateStore(Path file, Options options, Connections db) {
+        super(db, SqliteDialect.INSTANCE, options.clock());
         this.file = file;
         this.options = options;
         this.db = db;
@@ -182,11 +175,6 @@ public final class SqliteStateStore implements StateStore {
         return head;
     }
 
-    @Override
-    public long head(SessionKey key) {
-        return db.read(() -> "read the head of session '" + key.id() + "'", c -> SessionRows.head(c, key));
-    }
-
     /** Waits as {@link JournalTail#awaitHead} says; woken at once by this store's own commits, polling for others'. */
     @Override
     public long awaitHead(SessionKey key, long afterSeq, Duration timeout) throws InterruptedException {
@@ -203,55 +191,6 @@ public final class SqliteStateStore implements StateStore {
     }
 
     @Override
-    public List<StoredEvent> readOwn(SessionKey key, long fromSeq, long toSeq) {
-        return readEvents(key, fromSeq, toSeq, false);
-    }
-
-    @Override
-    public List<StoredEvent> readOwnTranscript(SessionKey key, long fromSeq, long toSeq) {
-        return readEvents(key, fromSeq, toSeq, true);
-    }
-
-    @Override
-    public List<Event> readOwnTranscriptEvents(SessionKey key, long fromSeq, long toSeq) {
-        return db.read(() -> "read the transcript of session '" + key.id() + "' seq " + fromSeq + ".." + toSeq, c -> {
-            List<Event> out = SegmentRows.transcriptEvents(c, key, fromSeq, toSeq);
-            if (out.isEmpty()) {
-                SessionRows.head(c, key); // an unknown session is an error, an empty range is not
-            }
-            return out;
-        });
-    }
-
-    private List<StoredEvent> readEvents(SessionKey key, long fromSeq, long toSeq, boolean transcriptOnly) {
-        return db.read(() -> "read session '" + key.id() + "' seq " + fromSeq + ".." + toSeq, c -> {
-            List<StoredEvent> out = EventRows.select(c, key, fromSeq, toSeq, transcriptOnly);
-            if (out.isEmpty()) {
-                SessionRows.head(c, key); // an unknown session is an error, an empty range is not
-            }
-            return out;
-        });
-    }
-
-    @Override
-    public Optional<SessionInfo> session(SessionKey key) {
-        return db.read(() -> "read session '" + key.id() + "'", c -> Optional.ofNullable(SessionTable.info(c, key)));
-    }
-
-    @Override
-    public Page<SessionSummary> list(SessionQuery query) {
-        return db.read(() -> "list the sessions of tenant '" + query.tenant() + "'", c -> SessionPages.list(c, query));
-    }
-
-    @Override
-    public List<String> branches(SessionKey key) {
-        return db.read(() -> "list the branches of session '" + key.id() + "'", c -> {
-            SessionRows.head(c, key);
-            return SessionTable.branches(c, key);
-        });
-    }
-
-    @Override
     public void saveSnapshot(SessionKey key, StateSnapshot snapshot) {
         String payload = RecordCodec.encodeSnapshot(snapshot);
         db.write(() -> "save a snapshot of session '" + key.id() + "' at seq " + snapshot.seq(), c -> {
@@ -260,49 +199,6 @@ public final class SqliteStateStore implements StateStore {
             SegmentRows.seal(c, key, Math.min(head, snapshot.seq())); // ADR 0028
             return null;
         });
-    }
-
-    @Override
-    public Optional<StateSnapshot> latestSnapshot(SessionKey key, long maxSeq) {
-        return db.read(() -> "read a snapshot of session '" + key.id() + "'", c -> {
-            SessionRows.head(c, key);
-            return SharedRows.latestSnapshot(c, key, maxSeq);
-        });
-    }
-
-    @Override
-    public Map<String, JsonNode> variables(VariableScope scope, String key) {
-        return db.read(() -> "read the " + scope.wireName() + " variables of '" + key + "'",
-                c -> SharedRows.variables(c, scope.wireName(), key));
-    }
-
-    @Override
-    public LeaseResult acquire(SessionKey key, String owner, Duration ttl, String deadHolder) {
-        StoreChecks.lease(owner, ttl);
-        return db.write(() -> "acquire the lease of session '" + key.id() + "' for " + owner,
-                c -> LeaseRows.acquire(c, key, owner, ttl, deadHolder, options.clock().instant()));
-    }
-
-    @Override
-    public Lease renew(Lease lease, Duration ttl) {
-        Objects.requireNonNull(lease, "lease");
-        StoreChecks.lease(lease.owner(), ttl);
-        return db.write(() -> "renew the lease of session '" + lease.key().id() + "' for " + lease.owner(),
-                c -> LeaseRows.renew(c, lease, ttl, options.clock().instant()));
-    }
-
-    @Override
-    public void release(Lease lease) {
-        Objects.requireNonNull(lease, "lease");
-        db.write(() -> "release the lease of session '" + lease.key().id() + "'", c -> {
-            LeaseRows.release(c, lease);
-            return null;
-        });
-    }
-
-    @Override
-    public Optional<Lease> lease(SessionKey key) {
-        return db.read(() -> "read the lease of session '" + key.id() + "'", c -> Optional.ofNullable(LeaseRows.current(c, key)));
     }
 
     /** Recorded in the {@code interrupts} table through the group-commit writer (see {@link InterruptRows}). */
@@ -325,14 +221,6 @@ public final class SqliteStateStore implements StateStore {
             return Optional.empty();
         }
         return Optional.ofNullable(db.write(() -> what, c -> InterruptRows.take(c, lease)));
-    }
-
-    @Override
-    public Optional<CommandRecord> command(SessionKey key, String commandId) {
-        return db.read(() -> "read command '" + commandId + "' of session '" + key.id() + "'", c -> {
-            SessionRows.head(c, key);
-            return Optional.ofNullable(CommandRows.find(c, key, commandId));
-        });
     }
 
     @Override

@@ -1,14 +1,5 @@
 package dev.threadline.store.sqlite;
 
-import dev.threadline.store.jdbc.OneLine;
-
-import static dev.threadline.store.tck.StoreFixtures.first;
-import static dev.threadline.store.tck.StoreFixtures.messages;
-import static dev.threadline.store.tck.StoreFixtures.root;
-import static dev.threadline.store.tck.StoreFixtures.setUserVar;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import dev.threadline.core.error.StorageException;
 import dev.threadline.core.error.VersionConflictException;
 import dev.threadline.core.internal.json.RecordCodec;
@@ -17,6 +8,7 @@ import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.ScopedWrite;
 import dev.threadline.core.store.SessionKey;
+import dev.threadline.store.jdbc.OneLine;
 import dev.threadline.store.tck.RoundTripFixtures;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -26,6 +18,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static dev.threadline.store.tck.StoreFixtures.first;
+import static dev.threadline.store.tck.StoreFixtures.messages;
+import static dev.threadline.store.tck.StoreFixtures.root;
+import static dev.threadline.store.tck.StoreFixtures.setUserVar;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Rows damaged behind the store's back give clear errors naming what is damaged, never wrong data or a silent duplicate. */
 class SqliteCorruptionTest {

@@ -1,0 +1,149 @@
+package dev.threadline.store.jdbc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.event.Event;
+import dev.threadline.core.event.StoredEvent;
+import dev.threadline.core.internal.store.StoreChecks;
+import dev.threadline.core.session.SessionInfo;
+import dev.threadline.core.state.StateSnapshot;
+import dev.threadline.core.state.VariableScope;
+import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.Lease;
+import dev.threadline.core.store.LeaseResult;
+import dev.threadline.core.store.Page;
+import dev.threadline.core.store.SessionKey;
+import dev.threadline.core.store.SessionQuery;
+import dev.threadline.core.store.SessionSummary;
+import dev.threadline.core.store.StateStore;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The part of a JDBC {@link StateStore} that is the same on SQLite and PostgreSQL: the reads (head,
+ * events, sessions, listings, branches, snapshots, shared variables, command records) and the lease
+ * calls, each one unit of work on the store's {@link Transactions}, the database's own statements
+ * coming from its {@link Dialect}. A store extends it with what its database does its own way: create
+ * and append, waiting for a head, snapshots, interrupts, deletion, durability and closing.
+ */
+public abstract class JdbcStateStore implements StateStore {
+    private final Transactions db;
+    private final Dialect dialect;
+    private final Clock clock;
+
+    /** A store running its units of work on {@code db}, its own statements from {@code dialect}, judged by {@code clock}. */
+    protected JdbcStateStore(Transactions db, Dialect dialect, Clock clock) {
+        this.db = Objects.requireNonNull(db, "db");
+        this.dialect = Objects.requireNonNull(dialect, "dialect");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    @Override
+    public long head(SessionKey key) {
+        return db.read(() -> "read the head of session '" + key.id() + "'", c -> dialect.head(c, key));
+    }
+
+    @Override
+    public List<StoredEvent> readOwn(SessionKey key, long fromSeq, long toSeq) {
+        return readEvents(key, fromSeq, toSeq, false);
+    }
+
+    @Override
+    public List<StoredEvent> readOwnTranscript(SessionKey key, long fromSeq, long toSeq) {
+        return readEvents(key, fromSeq, toSeq, true);
+    }
+
+    @Override
+    public List<Event> readOwnTranscriptEvents(SessionKey key, long fromSeq, long toSeq) {
+        return db.read(() -> "read the transcript of session '" + key.id() + "' seq " + fromSeq + ".." + toSeq, c -> {
+            List<Event> out = dialect.transcriptEvents(c, key, fromSeq, toSeq);
+            if (out.isEmpty()) {
+                dialect.head(c, key); // an unknown session is an error, an empty range is not
+            }
+            return out;
+        });
+    }
+
+    private List<StoredEvent> readEvents(SessionKey key, long fromSeq, long toSeq, boolean transcriptOnly) {
+        return db.read(() -> "read session '" + key.id() + "' seq " + fromSeq + ".." + toSeq, c -> {
+            List<StoredEvent> out = dialect.events(c, key, fromSeq, toSeq, transcriptOnly);
+            if (out.isEmpty()) {
+                dialect.head(c, key); // an unknown session is an error, an empty range is not
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public Optional<SessionInfo> session(SessionKey key) {
+        return db.read(() -> "read session '" + key.id() + "'", c -> Optional.ofNullable(SessionTable.info(c, key)));
+    }
+
+    @Override
+    public Page<SessionSummary> list(SessionQuery query) {
+        Objects.requireNonNull(query, "query");
+        return db.read(() -> "list the sessions of tenant '" + query.tenant() + "'", c -> dialect.list(c, query));
+    }
+
+    @Override
+    public List<String> branches(SessionKey key) {
+        return db.read(() -> "list the branches of session '" + key.id() + "'", c -> {
+            dialect.head(c, key);
+            return SessionTable.branches(c, key);
+        });
+    }
+
+    @Override
+    public Optional<StateSnapshot> latestSnapshot(SessionKey key, long maxSeq) {
+        return db.read(() -> "read a snapshot of session '" + key.id() + "'", c -> {
+            dialect.head(c, key);
+            return SharedRows.latestSnapshot(c, key, maxSeq);
+        });
+    }
+
+    @Override
+    public Map<String, JsonNode> variables(VariableScope scope, String key) {
+        return db.read(() -> "read the " + scope.wireName() + " variables of '" + key + "'",
+                c -> SharedRows.variables(c, scope.wireName(), key));
+    }
+
+    @Override
+    public LeaseResult acquire(SessionKey key, String owner, Duration ttl, String deadHolder) {
+        StoreChecks.lease(owner, ttl);
+        return db.write(() -> "acquire the lease of session '" + key.id() + "' for " + owner,
+                c -> dialect.acquire(c, key, owner, ttl, deadHolder, clock.instant()));
+    }
+
+    @Override
+    public Lease renew(Lease lease, Duration ttl) {
+        Objects.requireNonNull(lease, "lease");
+        StoreChecks.lease(lease.owner(), ttl);
+        return db.write(() -> "renew the lease of session '" + lease.key().id() + "' for " + lease.owner(),
+                c -> dialect.renew(c, lease, ttl, clock.instant()));
+    }
+
+    @Override
+    public void release(Lease lease) {
+        Objects.requireNonNull(lease, "lease");
+        db.write(() -> "release the lease of session '" + lease.key().id() + "'", c -> {
+            dialect.release(c, lease);
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<Lease> lease(SessionKey key) {
+        return db.read(() -> "read the lease of session '" + key.id() + "'", c -> Optional.ofNullable(dialect.lease(c, key)));
+    }
+
+    @Override
+    public Optional<CommandRecord> command(SessionKey key, String commandId) {
+        return db.read(() -> "read command '" + commandId + "' of session '" + key.id() + "'", c -> {
+            dialect.head(c, key);
+            return Optional.ofNullable(CommandRows.find(c, key, commandId));
+        });
+    }
+}

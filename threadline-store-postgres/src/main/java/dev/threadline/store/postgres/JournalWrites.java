@@ -1,0 +1,55 @@
+package dev.threadline.store.postgres;
+
+import dev.threadline.core.error.SessionExistsException;
+import dev.threadline.core.error.SessionNotFoundException;
+import dev.threadline.core.event.StoredEvent;
+import dev.threadline.core.internal.store.StoreChecks;
+import dev.threadline.core.session.SessionInfo;
+import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.SessionKey;
+import dev.threadline.store.jdbc.CommandRows;
+import dev.threadline.store.jdbc.SessionTable;
+import dev.threadline.store.jdbc.SqlWork;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * The work of a create, as {@link SqlWork} for one write transaction: the key checked free, the branch
+ * point checked against the parent's head (held {@code FOR SHARE} until the commit), the batch and the
+ * command checked, then the session's rows, its first events and its command record. (An append is
+ * {@link StepStatement}'s, run by the store.) Stateless.
+ */
+final class JournalWrites {
+    private JournalWrites() {}
+
+    /** Creates the session with its first events and, when given, its command record. */
+    static SqlWork<Void> create(SessionInfo info, List<StoredEvent> firstEvents, CommandRecord command, Clock clock) {
+        SessionKey key = SessionKey.of(info);
+        List<EventRows.Row> rows = EventRows.encode(firstEvents);
+        return c -> {
+            if (SessionRows.exists(c, key)) {
+                throw new SessionExistsException(info.id());
+            }
+            if (info.parentId() != null) {
+                SessionTable.Position parent = SessionRows.positionOrNull(c, key.sibling(info.parentId()), " FOR SHARE");
+                if (parent == null) {
+                    throw new SessionNotFoundException(info.parentId());
+                }
+                StoreChecks.branchPoint(info, parent.head());
+            }
+            StoreChecks.batch(info.id(), info.parentSeq(), firstEvents);
+            StoreChecks.createCommand(info, command);
+            if (command != null && !command.session().equals(key)) {
+                CommandRows.record(c, command);
+            }
+            if (!SessionRows.insert(c, info, info.parentSeq() + rows.size(), clock.instant())) {
+                throw new SessionExistsException(info.id());
+            }
+            EventRows.insert(c, key, rows);
+            if (command != null && command.session().equals(key)) {
+                CommandRows.record(c, command);
+            }
+            return null;
+        };
+    }
+}
