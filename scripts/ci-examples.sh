@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs every example under examples/ (see examples/README.md) against the library modules of
-# this checkout: the examples are Maven projects that import threadline-bom, built in the reactor behind
-# -P examples, so nothing is installed anywhere (~/.m2 only gains the libraries downloaded as usual).
+# this checkout: the examples are Maven projects that import threadline-dependencies, built in the reactor
+# behind -P examples, so nothing is installed anywhere (~/.m2 only gains the libraries downloaded as usual).
 # -DskipTests skips the library modules' tests (./test ran them); the examples' own tests run (their
 # parent sets skipTests=false) and check what each example prints. The MCP examples need the npm
 # reference servers (scripts/ci-mcp.sh). Extra arguments go to Maven.

@@ -13,17 +13,24 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An ADK state delta split by scope: {@code app:} and {@code user:} keys go to Threadline's app and user
- * scopes (without the prefix), {@code temp:} keys are dropped (never journalled), the rest are session
- * variables. Values become JSON; {@link State#REMOVED} becomes a removal. Stateless; thread-safe.
+ * An ADK state delta as Threadline variables, the way ADK 1.8.0's {@code InMemorySessionService} keeps
+ * state: every key but {@code temp:} ones is the session's own (a session variable under its full name,
+ * prefix included); an appended event's {@code app:} and {@code user:} keys are also shared, in
+ * Threadline's app and user scopes (without the prefix), while a new session's initial state is not.
+ * {@code temp:} keys are dropped (never journalled). Reading, the shared values win over the session's
+ * own. Values become JSON; {@link State#REMOVED} becomes a removal. Stateless; thread-safe.
  */
 final class StateDelta {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private StateDelta() {}
 
-    /** The {@code VariablesChanged} events for {@code delta} (none for an empty delta or one of only temp keys). */
-    static List<Event> events(Map<String, Object> delta, Map<String, JsonNode> extraSession) {
+    /**
+     * The {@code VariablesChanged} events for {@code delta} (none for an empty delta or one of only temp
+     * keys); {@code share}: also write its {@code app:} and {@code user:} keys to the shared scopes, as an
+     * appended event does (a new session's initial state does not).
+     */
+    static List<Event> events(Map<String, Object> delta, Map<String, JsonNode> extraSession, boolean share) {
         Map<VariableScope, Map<String, JsonNode>> set = new EnumMap<>(VariableScope.class);
         Map<VariableScope, List<String>> removed = new EnumMap<>(VariableScope.class);
         set.computeIfAbsent(VariableScope.SESSION, k -> new LinkedHashMap<>()).putAll(extraSession);
@@ -33,11 +40,11 @@ final class StateDelta {
                 if (scope == VariableScope.TEMP) {
                     return;
                 }
-                String name = unprefixed(key, scope);
-                if (value == State.REMOVED || value == null) {
-                    removed.computeIfAbsent(scope, k -> new ArrayList<>()).add(name);
-                } else {
-                    set.computeIfAbsent(scope, k -> new LinkedHashMap<>()).put(name, MAPPER.valueToTree(value));
+                boolean removal = value == State.REMOVED || value == null;
+                JsonNode json = removal ? null : MAPPER.valueToTree(value);
+                put(set, removed, VariableScope.SESSION, key, json);
+                if (share && scope != VariableScope.SESSION) {
+                    put(set, removed, scope, unprefixed(key, scope), json);
                 }
             });
         }
@@ -50,6 +57,15 @@ final class StateDelta {
             }
         }
         return events;
+    }
+
+    private static void put(Map<VariableScope, Map<String, JsonNode>> set, Map<VariableScope, List<String>> removed,
+                            VariableScope scope, String name, JsonNode value) {
+        if (value == null) {
+            removed.computeIfAbsent(scope, k -> new ArrayList<>()).add(name);
+        } else {
+            set.computeIfAbsent(scope, k -> new LinkedHashMap<>()).put(name, value);
+        }
     }
 
     /** The scope a state key belongs to, by its prefix. */
@@ -74,7 +90,11 @@ final class StateDelta {
         };
     }
 
-    /** ADK's view of the variables: session ones as they are, user and app ones with their prefixes. */
+    /**
+     * ADK's view of the variables: session ones as they are (a session's own {@code app:}/{@code user:} keys
+     * included), then the shared user and app ones with their prefixes over them, as ADK's in-memory service
+     * merges its app and user state into a session it reads.
+     */
     static Map<String, Object> adkState(Map<String, JsonNode> session, Map<String, JsonNode> user, Map<String, JsonNode> app) {
         Map<String, Object> state = new HashMap<>();
         session.forEach((k, v) -> {

@@ -39,9 +39,12 @@ import java.util.concurrent.ConcurrentMap;
  * store. An ADK app is a Threadline tenant ({@code threadline.tenant(appName)}), an ADK session a
  * Threadline session of that tenant (same id, ADK's user as its user, metadata {@code adapter=adk}).
  * Each appended event is one journal step (through {@code Session.recordStep}): the event as ADK's JSON
- * and its state delta split by scope — {@code app:} keys in the tenant's app scope, {@code user:} keys in
- * the user's scope (both without the prefix), other keys as session variables. {@code temp:} keys are
- * never journalled: they live only on the {@link Session} object the caller holds.
+ * and its state delta as session variables, its {@code app:} keys also in the tenant's app scope and its
+ * {@code user:} keys in the user's scope (both without the prefix), shared with the app's and the user's
+ * other sessions. A new session's initial state stays in that session, {@code app:} and {@code user:}
+ * keys included, as in ADK's {@code InMemorySessionService}; reading a session, the shared values win over
+ * its own. {@code temp:} keys are never journalled: they live only on the {@link Session} object the
+ * caller holds.
  *
  * <p>Every method does its work before it returns (the returned {@code Single}/{@code Maybe} holds the
  * outcome or the error), like ADK's {@code InMemorySessionService}. Thread-safe: concurrent
@@ -65,7 +68,8 @@ public final class ThreadlineSessionService implements BaseSessionService {
 
     /**
      * Creates a session (a generated UUID when {@code sessionId} is null or blank) with {@code state} as its
-     * first step. Fails with a {@link SessionException} when the app already has a session with that id,
+     * first step; that state is the session's own, its {@code app:} and {@code user:} keys not shared with
+     * other sessions (ADK's in-memory service does the same). Fails with a {@link SessionException} when the app already has a session with that id,
      * or the id is not a valid Threadline id.
      */
     @Override
@@ -78,7 +82,7 @@ public final class ThreadlineSessionService implements BaseSessionService {
             var session = tenant.create(new NewSession(id, userId, config,
                     Map.of(SessionVars.ADAPTER_KEY, SessionVars.ADAPTER), null));
             if (state != null && !state.isEmpty()) {
-                session.recordStep(s -> StateDelta.events(state, Map.of()));
+                session.recordStep(s -> StateDelta.events(state, Map.of(), false));
             }
             Session created = read(appName, userId, session, List.of(), session.info().createdAt());
             if (state != null) {
@@ -217,7 +221,7 @@ public final class ThreadlineSessionService implements BaseSessionService {
                             + "' of user '" + session.userId() + "'"));
             EventActions actions = event.actions();
             Map<String, Object> delta = actions == null ? null : actions.stateDelta();
-            var events = StateDelta.events(delta, Map.of(SessionVars.EVENT, AdkEvents.toJournal(event)));
+            var events = StateDelta.events(delta, Map.of(SessionVars.EVENT, AdkEvents.toJournal(event)), true);
             stored.recordStep(s -> events);
         } catch (SessionException e) {
             return Single.error(e);

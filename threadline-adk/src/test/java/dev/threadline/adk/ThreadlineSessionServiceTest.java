@@ -176,12 +176,16 @@ class ThreadlineSessionServiceTest {
     }
 
     @Test
-    void initialStateIsSplitByScopeAndUserAndAppStateIsShared() {
+    void initialStateStaysInItsSessionAndAppendedUserAndAppStateIsShared() {
         Session first = service.createSession("app", "ann", everyScope(), "s1").blockingGet();
         assertThat(first.state()).containsAllEntriesOf(everyScope());
-        Session second = service.createSession("app", "ann", null, "s2").blockingGet();
+        assertThat(service.createSession("app", "ann", null, "s2").blockingGet().state()).isEmpty();
+        assertThat(tl.tenant("app").appVariables()).doesNotContainKey("appKey");
+
+        service.appendEvent(first, withDelta(everyScope())).blockingGet();
+        Session second = service.createSession("app", "ann", null, "s3").blockingGet();
         assertThat(second.state()).containsOnly(Map.entry("app:appKey", "appValue"), Map.entry("user:userKey", "userValue"));
-        Session other = service.createSession("app", "bob", null, "s3").blockingGet();
+        Session other = service.createSession("app", "bob", null, "s4").blockingGet();
         assertThat(other.state()).containsOnly(Map.entry("app:appKey", "appValue"));
         assertThat(tl.tenant("app").appVariables()).containsKey("appKey");
     }

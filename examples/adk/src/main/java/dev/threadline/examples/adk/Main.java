@@ -3,6 +3,7 @@ package dev.threadline.examples.adk;
 import com.google.adk.agents.LlmAgent;
 import com.google.adk.artifacts.InMemoryArtifactService;
 import com.google.adk.events.Event;
+import com.google.adk.events.EventActions;
 import com.google.adk.models.BaseLlm;
 import com.google.adk.models.BaseLlmConnection;
 import com.google.adk.models.LlmRequest;
@@ -20,12 +21,14 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A Google ADK agent run by ADK's own {@link Runner}, its sessions in Threadline
  * ({@link ThreadlineSessionService} on a SQLite file): a turn, then a second runtime on the same file (as
- * after a restart) continues the session with its events and state, {@code user:} state in the user's
- * scope. The model is {@link OfflineEcho}, a real ADK {@link BaseLlm} that needs no network.
+ * after a restart) continues the session with its events and state. As in ADK, a session's initial state is
+ * its own, and {@code user:} state written by an event is shared with the user's other sessions (Threadline's
+ * user scope). The model is {@link OfflineEcho}, a real ADK {@link BaseLlm} that needs no network.
  * Argument: a folder for the database (default: a new temporary one).
  */
 public final class Main {
@@ -60,7 +63,10 @@ public final class Main {
 
         try (Threadline tl = Threadline.builder().store(SqliteStateStore.open(db)).build()) { // ADK calls its own model
             ThreadlineSessionService sessions = new ThreadlineSessionService(tl);
-            sessions.createSession(APP, "ada", Map.of("user:name", "Ada"), "s1").blockingGet();
+            Session s1 = sessions.createSession(APP, "ada", Map.of("topic", "greetings"), "s1").blockingGet();
+            // state shared with the user's other sessions is written by an event, as with ADK's own services
+            sessions.appendEvent(s1, Event.builder().author("user").actions(EventActions.builder()
+                    .stateDelta(new ConcurrentHashMap<>(Map.of("user:name", "Ada"))).build()).build()).blockingGet();
             System.out.println("reply: " + run(new Runner(agent, APP, new InMemoryArtifactService(), sessions), "hello"));
         }
         try (Threadline tl = Threadline.builder().store(SqliteStateStore.open(db)).build()) { // as after a restart
@@ -68,7 +74,9 @@ public final class Main {
             System.out.println("reply: " + run(new Runner(agent, APP, new InMemoryArtifactService(), sessions), "still there?"));
             Session s = sessions.getSession(APP, "ada", "s1", Optional.empty()).blockingGet();
             System.out.println("session s1: " + s.events().size() + " events, state last_reply=" + s.state().get("last_reply")
-                    + ", user:name=" + s.state().get("user:name"));
+                    + ", topic=" + s.state().get("topic") + ", user:name=" + s.state().get("user:name"));
+            Session s2 = sessions.createSession(APP, "ada", Map.of(), "s2").blockingGet();
+            System.out.println("session s2: topic=" + s2.state().get("topic") + ", user:name=" + s2.state().get("user:name"));
             System.out.println("user scope in Threadline: " + tl.tenant(APP).userVariables("ada"));
         }
     }

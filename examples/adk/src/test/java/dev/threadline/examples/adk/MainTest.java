@@ -17,7 +17,8 @@ class MainTest {
 
         expect(out, "reply: You said: hello (user turn 1)");
         expect(out, "reply: You said: still there? (user turn 2)");
-        expect(out, "session s1: 4 events, state last_reply=You said: still there? (user turn 2), user:name=Ada");
+        expect(out, "session s1: 5 events, state last_reply=You said: still there? (user turn 2), topic=greetings, user:name=Ada");
+        expect(out, "session s2: topic=null, user:name=Ada");
         expect(out, "user scope in Threadline: {name=\"Ada\"}");
     }
 
