@@ -19,7 +19,8 @@ import java.util.Set;
  *  "workspace": "/srv/files", "shutdownGraceSeconds": 10, "leaseWaitSeconds": 30, "leaseLingerMillis": 0,
  *  "logContent": false, "metricsToken": "…",
  *  "limits": {"maxBodyBytes": 1048576, "maxTextChars": 100000, "maxMetadataPairs": 64, "maxValueChars": 512,
- *             "maxEventsPerTurn": 2000, "maxSessionsPerTenant": 100000, "maxSseStreamsPerTenant": 200},
+ *             "maxEventsPerTurn": 2000, "maxSessionsPerTenant": 100000, "maxSseStreamsPerTenant": 200,
+ *             "maxConnections": 1000, "readTimeoutMillis": 30000},
  *  "session": {"model": "scripted", "systemPrompt": "…", "requireApproval": ["calculate"], "doubleTexting": "enqueue"}}
  * }</pre>
  *
@@ -32,7 +33,7 @@ public final class ConfigFile {
     private static final Set<String> TOP = Set.of("store", "host", "port", "workspace", "shutdownGraceSeconds", "leaseWaitSeconds",
             "leaseLingerMillis", "logContent", "metricsToken", "limits", "session");
     private static final Set<String> LIMITS = Set.of("maxBodyBytes", "maxTextChars", "maxMetadataPairs", "maxValueChars",
-            "maxEventsPerTurn", "maxSessionsPerTenant", "maxSseStreamsPerTenant");
+            "maxEventsPerTurn", "maxSessionsPerTenant", "maxSseStreamsPerTenant", "maxConnections", "readTimeoutMillis");
 
     private ConfigFile() {}
 
@@ -103,7 +104,9 @@ public final class ConfigFile {
                     (int) or(l.integer("maxValueChars", 1, 1_000_000), d.maxValueChars()),
                     (int) or(l.integer("maxEventsPerTurn", 1, Integer.MAX_VALUE), d.maxEventsPerTurn()),
                     (int) or(l.integer("maxSessionsPerTenant", 1, Integer.MAX_VALUE), d.maxSessionsPerTenant()),
-                    (int) or(l.integer("maxSseStreamsPerTenant", 1, Integer.MAX_VALUE), d.maxSseStreamsPerTenant())));
+                    (int) or(l.integer("maxSseStreamsPerTenant", 1, Integer.MAX_VALUE), d.maxSseStreamsPerTenant()),
+                    (int) or(l.integer("maxConnections", 1, Integer.MAX_VALUE), d.maxConnections()),
+                    or(l.integer("readTimeoutMillis", 100, 3_600_000), d.readTimeoutMillis())));
         }
         JsonBody session = f.object("session", SessionRoutes.CONFIG);
         if (session != null) {

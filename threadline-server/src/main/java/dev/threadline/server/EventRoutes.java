@@ -23,6 +23,9 @@ import org.slf4j.LoggerFactory;
 final class EventRoutes {
     private static final Logger LOG = LoggerFactory.getLogger(EventRoutes.class);
 
+    /** How often an idle stream looks whether its client is still there (a read that does not wait, nothing sent). */
+    static final java.time.Duration PROBE = java.time.Duration.ofMillis(500);
+
     private final Api api;
 
     EventRoutes(Api api) {
@@ -48,14 +51,25 @@ final class EventRoutes {
         boolean following = !"false".equals(follow);
         long cursor = after;
         try (SseStreams.Slot slot = api.streams.reserve(api.tenant(ctx).id()); SseStreams.Stream out = api.streams.open(ctx, true)) {
+            long lastSent = System.nanoTime();
             while (!api.closing.get()) {
-                List<StoredEvent> batch = following ? s.history().awaitEvents(cursor, api.config.heartbeat()) : s.history().events(cursor, 1000);
+                List<StoredEvent> batch = following ? s.history().awaitEvents(cursor, PROBE.compareTo(api.config.heartbeat()) < 0
+                        ? PROBE : api.config.heartbeat()) : s.history().events(cursor, 1000);
                 if (batch.isEmpty()) {
                     if (!following) {
                         return;
                     }
-                    out.comment("ping");
+                    if (out.clientGone()) {
+                        LOG.debug("observer stream closed by the client (session={})", s.id());
+                        return; // its slot is given back now, not at the next failed ping
+                    }
+                    if (System.nanoTime() - lastSent >= api.config.heartbeat().toNanos()) {
+                        out.comment("ping");
+                        lastSent = System.nanoTime();
+                    }
+                    continue;
                 }
+                lastSent = System.nanoTime();
                 for (StoredEvent e : batch) {
                     out.event(e.seq(), e.event().type(), Json.write(Views.event(e)));
                     cursor = e.seq();

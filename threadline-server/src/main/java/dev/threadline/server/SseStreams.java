@@ -78,7 +78,7 @@ final class SseStreams {
             serving.add(Thread.currentThread());
         }
         metrics.sseOpen().incrementAndGet();
-        Stream s = new Stream(out);
+        Stream s = new Stream(out, endPoint(ctx));
         s.comment("threadline");
         return s;
     }
@@ -88,13 +88,44 @@ final class SseStreams {
         serving.forEach(Thread::interrupt);
     }
 
+    /** The connection under {@code ctx}, to see whether its client closed it; null when that cannot be known. */
+    private static org.eclipse.jetty.io.EndPoint endPoint(Context ctx) {
+        try {
+            return org.eclipse.jetty.ee10.servlet.ServletContextRequest.getServletContextRequest(ctx.req())
+                    .getConnectionMetaData().getConnection().getEndPoint();
+        } catch (RuntimeException unknown) {
+            return null;
+        }
+    }
+
     /** One SSE response. Used by the one thread that serves it. */
     final class Stream implements AutoCloseable {
         private final OutputStream out;
+        private final org.eclipse.jetty.io.EndPoint endPoint;
+        private final java.nio.ByteBuffer probe = java.nio.ByteBuffer.allocate(64);
         private boolean closed;
 
-        private Stream(OutputStream out) {
+        private Stream(OutputStream out, org.eclipse.jetty.io.EndPoint endPoint) {
             this.out = out;
+            this.endPoint = endPoint;
+        }
+
+        /**
+         * Whether the client has closed its side, without writing: a read of the connection that does not
+         * wait (the request was read whole, so nothing of it is taken; a client sends nothing more on a
+         * stream, and anything it does is dropped). A write only fails at the second write after the
+         * client left, which for an idle stream is two heartbeats later.
+         */
+        boolean clientGone() {
+            if (endPoint == null) {
+                return false;
+            }
+            try {
+                probe.clear().flip(); // Jetty's buffers are filled from their limit
+                return !endPoint.isOpen() || endPoint.fill(probe) < 0;
+            } catch (IOException | RuntimeException gone) {
+                return true;
+            }
         }
 
         /** Sends one event: {@code id:} (when not null), {@code event:} and one {@code data:} line of JSON. */

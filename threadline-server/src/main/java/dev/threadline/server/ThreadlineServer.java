@@ -15,6 +15,7 @@ import dev.threadline.server.http.JettyProblems;
 import dev.threadline.server.http.Problem;
 import dev.threadline.server.http.Problems;
 import dev.threadline.server.http.RequestChecks;
+import dev.threadline.server.http.SlowClients;
 import dev.threadline.server.http.Utf8Only;
 import dev.threadline.server.compat.Errors;
 import dev.threadline.server.keys.KeyStore;
@@ -128,6 +129,8 @@ public final class ThreadlineServer implements AutoCloseable {
         cfg.jetty.modifyServer(server -> {
             server.setErrorHandler(new JettyProblems());
             server.setStopTimeout(api.config.shutdownGrace().toMillis()); // connectors stop gracefully too
+            server.addBean(new org.eclipse.jetty.server.NetworkConnectionLimit(api.limits().maxConnections(), server));
+            server.addBean(new SlowClients(server, api.limits().readTimeoutMillis()));
         });
         cfg.jetty.modifyServletContextHandler(handler -> handler.setErrorHandler(new JettyProblems()));
         cfg.requestLogger.http((ctx, ms) -> { // called once the answer is written, unlike after-handlers

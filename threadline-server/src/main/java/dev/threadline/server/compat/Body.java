@@ -116,6 +116,18 @@ public final class Body {
         return s;
     }
 
+    /** A boolean, or null when absent or null (400 naming the field for any other type, such as {@code "yes"}). */
+    public Boolean bool(String field) {
+        JsonNode v = node(field);
+        if (v == null) {
+            return null;
+        }
+        if (!v.isBoolean()) {
+            throw ApiException.invalid(prefix + field, "must be true or false");
+        }
+        return v.booleanValue();
+    }
+
     /** A whole number within {@code min..max}, or null when absent or null. */
     public Long integer(String field, long min, long max) {
         JsonNode v = node(field);
@@ -130,9 +142,13 @@ public final class Body {
 
     /**
      * An object of string values ({@code maxPairs} pairs, keys of at most {@code maxKey} and values of at
-     * most {@code maxValue} characters), or null when absent or null.
+     * most {@code maxValue} characters), or null when absent. An explicit {@code null} is refused (400
+     * naming the field): the frameworks' SDKs leave an unset {@code metadata} out rather than send null.
      */
     public Map<String, String> stringMap(String field, int maxPairs, int maxKey, int maxValue) {
+        if (node.has(field) && node.get(field).isNull()) {
+            throw ApiException.invalid(prefix + field, "must be an object of string values, not null");
+        }
         JsonNode v = node(field);
         if (v == null) {
             return null;

@@ -88,7 +88,7 @@ public final class LangGraphApi {
         r.post(prefix + "/threads/{thread_id}/state/checkpoint", Errors.guarded(ctx -> {
             Session s = thread(ctx);
             Body b = Body.parse(ctx.bodyAsBytes(), Set.of("checkpoint", "subgraphs"));
-            if (b.node("subgraphs") != null && b.node("subgraphs").asBoolean()) {
+            if (Boolean.TRUE.equals(b.bool("subgraphs"))) {
                 throw Body.unsupported("subgraphs", "a Threadline session has no subgraphs");
             }
             Long seq = checkpointSeq(b.object("checkpoint", CHECKPOINT), s);
@@ -282,7 +282,10 @@ public final class LangGraphApi {
             }
             ids = new HashSet<>();
             for (JsonNode i : idList) {
-                ids.add(i.asText());
+                if (!i.isTextual()) {
+                    throw ApiException.invalid("ids", "must be an array of thread ids (strings)");
+                }
+                ids.add(i.textValue());
             }
         }
         ArrayNode out = Json.mapper().createArrayNode();

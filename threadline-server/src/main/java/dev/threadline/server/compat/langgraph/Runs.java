@@ -89,10 +89,10 @@ final class Runs {
         }
         b.oneOf("on_disconnect", Set.of("continue"));
         b.oneOf("on_completion", Set.of("keep"));
-        if (b.node("stream_subgraphs") != null && b.node("stream_subgraphs").asBoolean()) {
+        if (Boolean.TRUE.equals(b.bool("stream_subgraphs"))) {
             throw Body.unsupported("stream_subgraphs", "a Threadline session has no subgraphs");
         }
-        if (b.node("stream_resumable") != null && b.node("stream_resumable").asBoolean()) {
+        if (Boolean.TRUE.equals(b.bool("stream_resumable"))) {
             throw Body.unsupported("stream_resumable", "follow GET /v1/sessions/{id}/events with Last-Event-ID to resume");
         }
         String mt = b.oneOf("multitask_strategy", Set.of("enqueue", "reject", "interrupt", "rollback"));
