@@ -36,6 +36,9 @@ final class ChatCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;
 
+    @Mixin
+    TenantOption tenant;
+
     @Option(names = "--session", paramLabel = "ID", description = "open this session, or create it (default: a new one)")
     String sessionId;
 
@@ -84,6 +87,7 @@ final class ChatCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        String tenantId = tenant.id(spec); // before anything is opened: a bad id changes nothing
         Map<String, String> env = System.getenv();
         String chosen = model != null ? model : Models.defaultSpec(env);
         ChatModel chatModel;
@@ -133,7 +137,7 @@ final class ChatCommand implements Callable<Integer> {
                 .store(store.openForChat(out)).build();
              LineInput input = LineInput.open(main.in)) {
             servers.describe(out);
-            Repl repl = new Repl(tl, out, spec.commandLine().getErr(), input, config, store.shown(), stream);
+            Repl repl = new Repl(tl, tl.tenant(tenantId), out, spec.commandLine().getErr(), input, config, store.shown(), stream);
             return repl.run(sessionId);
         }
     }
