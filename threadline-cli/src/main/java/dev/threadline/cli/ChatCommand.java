@@ -79,6 +79,11 @@ final class ChatCommand implements Callable<Integer> {
             "Repeatable."})
     List<String> mcp = new ArrayList<>();
 
+    @Option(names = "--require-approval", paramLabel = "TOOL", description = {
+            "calls of this tool wait for your approval at the prompt (y / n REASON / e JSON), for a new session;",
+            "e.g. calculate. Repeatable."})
+    List<String> requireApproval = new ArrayList<>();
+
     @Spec
     CommandSpec spec;
 
@@ -121,6 +126,10 @@ final class ChatCommand implements Callable<Integer> {
             skills = Builtins.all(ws); // before the store, so a bad --workspace leaves no new database behind
         } catch (InvalidInputException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (!requireApproval.isEmpty()) {
+            ApprovalTools.check(spec, requireApproval, skills, extension.skills(), mcp);
+            config = config.withRequireApproval(requireApproval);
         }
         PrintWriter out = spec.commandLine().getOut();
         if (model == null && chosen.equals(Models.SCRIPTED)) {

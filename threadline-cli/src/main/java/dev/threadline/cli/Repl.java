@@ -118,6 +118,9 @@ final class Repl {
         boolean existed = sessionId != null && tenant.find(sessionId).isPresent();
         session = sessionId == null ? tenant.create(config) : tenant.openOrCreate(sessionId, config);
         banner(existed);
+        if (session.state().isSuspended()) {
+            resolve(); // a call left waiting by an earlier run: asked now, not left to /approvals
+        }
         while (true) {
             String line = input.readLine(session.id() + "> ");
             if (line == null) {
@@ -179,7 +182,7 @@ final class Repl {
         }
         out.println("Type /help for commands.");
         if (session.state().isSuspended()) {
-            out.println("This session's turn waits for you (" + session.pendingApprovals().size() + " call(s)): /approvals.");
+            out.println("This session's turn waits for you (" + session.pendingApprovals().size() + " call(s)):");
         }
         out.flush();
     }
