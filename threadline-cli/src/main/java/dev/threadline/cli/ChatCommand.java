@@ -36,6 +36,9 @@ final class ChatCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;
 
+    @Mixin
+    TenantOption tenant;
+
     @Option(names = "--session", paramLabel = "ID", description = "open this session, or create it (default: a new one)")
     String sessionId;
 
@@ -76,6 +79,11 @@ final class ChatCommand implements Callable<Integer> {
             "Repeatable."})
     List<String> mcp = new ArrayList<>();
 
+    @Option(names = "--require-approval", paramLabel = "TOOL", description = {
+            "calls of this tool wait for your approval at the prompt (y / n REASON / e JSON), for a new session;",
+            "e.g. calculate. Repeatable."})
+    List<String> requireApproval = new ArrayList<>();
+
     @Spec
     CommandSpec spec;
 
@@ -84,6 +92,7 @@ final class ChatCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        String tenantId = tenant.id(spec); // before anything is opened: a bad id changes nothing
         Map<String, String> env = System.getenv();
         String chosen = model != null ? model : Models.defaultSpec(env);
         ChatModel chatModel;
@@ -118,6 +127,10 @@ final class ChatCommand implements Callable<Integer> {
         } catch (InvalidInputException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+        if (!requireApproval.isEmpty()) {
+            ApprovalTools.check(spec, requireApproval, skills, extension.skills(), mcp);
+            config = config.withRequireApproval(requireApproval);
+        }
         PrintWriter out = spec.commandLine().getOut();
         if (model == null && chosen.equals(Models.SCRIPTED)) {
             out.println("No ANTHROPIC_API_KEY or OPENAI_API_KEY is set, so this chat uses the offline demo model;"
@@ -133,7 +146,7 @@ final class ChatCommand implements Callable<Integer> {
                 .store(store.openForChat(out)).build();
              LineInput input = LineInput.open(main.in)) {
             servers.describe(out);
-            Repl repl = new Repl(tl, out, spec.commandLine().getErr(), input, config, store.shown(), stream);
+            Repl repl = new Repl(tl, tl.tenant(tenantId), out, spec.commandLine().getErr(), input, config, store.shown(), stream);
             return repl.run(sessionId);
         }
     }

@@ -63,9 +63,15 @@ final class Repl {
     /** {@code streamPiped}: stream replies even when the input is not a terminal ({@code chat --stream}). */
     Repl(Threadline tl, PrintWriter out, PrintWriter err, LineInput input, SessionConfig config, String storeUrl,
          boolean streamPiped) {
+        this(tl, tl.defaultTenant(), out, err, input, config, storeUrl, streamPiped);
+    }
+
+    /** A REPL on the sessions of {@code tenant} ({@code chat --tenant}). */
+    Repl(Threadline tl, Tenant tenant, PrintWriter out, PrintWriter err, LineInput input, SessionConfig config, String storeUrl,
+         boolean streamPiped) {
         this.streamPiped = streamPiped;
         this.tl = tl;
-        this.tenant = tl.defaultTenant();
+        this.tenant = tenant;
         this.out = out;
         this.err = err;
         this.input = input;
@@ -112,6 +118,9 @@ final class Repl {
         boolean existed = sessionId != null && tenant.find(sessionId).isPresent();
         session = sessionId == null ? tenant.create(config) : tenant.openOrCreate(sessionId, config);
         banner(existed);
+        if (session.state().isSuspended()) {
+            resolve(); // a call left waiting by an earlier run: asked now, not left to /approvals
+        }
         while (true) {
             String line = input.readLine(session.id() + "> ");
             if (line == null) {
@@ -159,7 +168,8 @@ final class Repl {
     private void banner(boolean existed) {
         out.println("Threadline chat - session " + session.id() + (existed ? " (resumed, " + session.state().messages().size()
                 + " messages)" : " (new)"));
-        out.println("store: " + storeUrl + " - " + tl.durability());
+        out.println("store: " + storeUrl + " - " + tl.durability()
+                + (tenant.id().equals(dev.threadline.core.session.SessionInfo.DEFAULT_TENANT) ? "" : " - tenant " + tenant.id()));
         String model = session.info().config().model();
         if (!model.equals(config.model()) && existed) {
             out.println("note: this session runs on " + model + ", the model it was created with (--model applies to new sessions)");
@@ -172,7 +182,7 @@ final class Repl {
         }
         out.println("Type /help for commands.");
         if (session.state().isSuspended()) {
-            out.println("This session's turn waits for you (" + session.pendingApprovals().size() + " call(s)): /approvals.");
+            out.println("This session's turn waits for you (" + session.pendingApprovals().size() + " call(s)):");
         }
         out.flush();
     }

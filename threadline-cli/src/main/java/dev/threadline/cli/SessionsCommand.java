@@ -4,6 +4,7 @@ import dev.threadline.core.export.ExportLines;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.SessionFilter;
+import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.store.Page;
 import dev.threadline.core.store.SessionSummary;
 import java.util.concurrent.Callable;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code threadline sessions list|show|export|delete}. */
+/** {@code threadline sessions list|show|export|delete}, each on one tenant ({@code --tenant}, default {@code default}). */
 @Command(name = "sessions", description = "List, show, export and delete sessions.", mixinStandardHelpOptions = true,
         subcommands = {SessionsCommand.ListSessions.class, SessionsCommand.Show.class, SessionsCommand.Export.class,
                 SessionsCommand.Delete.class})
@@ -23,22 +24,26 @@ final class SessionsCommand {
     static final class ListSessions implements Callable<Integer> {
         @Mixin
         StoreOptions store;
+        @Mixin
+        TenantOption tenant;
         @Spec
         CommandSpec spec;
 
         @Override
         public Integer call() {
+            tenant.id(spec); // a malformed id is bad usage before the store is opened
             return store.withRuntime(spec, (tl, out) -> {
-                Page<SessionSummary> page = tl.defaultTenant().sessions();
+                Tenant t = tenant.of(tl, spec);
+                Page<SessionSummary> page = t.sessions();
                 if (page.items().isEmpty()) {
-                    out.println("No sessions in " + store.shown() + ".");
+                    out.println("No sessions" + tenant.shown(spec) + " in " + store.shown() + ".");
                 }
                 while (true) {
-                    page.items().forEach(r -> out.println(Printer.summaryLine(tl.defaultTenant(), r)));
+                    page.items().forEach(r -> out.println(Printer.summaryLine(t, r)));
                     if (!page.hasNext()) {
                         break;
                     }
-                    page = tl.defaultTenant().sessions(SessionFilter.FIRST_PAGE.at(page.nextCursor()));
+                    page = t.sessions(SessionFilter.FIRST_PAGE.at(page.nextCursor()));
                 }
             });
         }
@@ -48,6 +53,8 @@ final class SessionsCommand {
     static final class Show implements Callable<Integer> {
         @Mixin
         StoreOptions store;
+        @Mixin
+        TenantOption tenant;
         @Parameters(paramLabel = "ID", description = "session id")
         String id;
         @Spec
@@ -55,9 +62,11 @@ final class SessionsCommand {
 
         @Override
         public Integer call() {
+            tenant.id(spec);
             return store.withRuntime(spec, (tl, out) -> {
-                Session s = tl.defaultTenant().open(id);
-                Printer.describe(out, tl.defaultTenant(), s);
+                Tenant t = tenant.of(tl, spec);
+                Session s = t.open(id);
+                Printer.describe(out, t, s);
                 Printer.history(out, s.state());
             });
         }
@@ -68,6 +77,8 @@ final class SessionsCommand {
     static final class Export implements Callable<Integer> {
         @Mixin
         StoreOptions store;
+        @Mixin
+        TenantOption tenant;
         @Parameters(paramLabel = "ID", description = "session id")
         String id;
         @Spec
@@ -75,8 +86,9 @@ final class SessionsCommand {
 
         @Override
         public Integer call() {
+            tenant.id(spec);
             return store.withRuntime(spec, (tl, out) -> {
-                for (StoredEvent e : tl.defaultTenant().open(id).history().journal()) {
+                for (StoredEvent e : tenant.of(tl, spec).open(id).history().journal()) {
                     out.println(ExportLines.of(e));
                 }
             });
@@ -87,6 +99,8 @@ final class SessionsCommand {
     static final class Delete implements Callable<Integer> {
         @Mixin
         StoreOptions store;
+        @Mixin
+        TenantOption tenant;
         @Parameters(paramLabel = "ID", description = "session id")
         String id;
         @Spec
@@ -94,9 +108,10 @@ final class SessionsCommand {
 
         @Override
         public Integer call() {
+            tenant.id(spec);
             return store.withRuntime(spec, (tl, out) -> {
-                tl.defaultTenant().delete(id);
-                out.println("Deleted session " + id + ".");
+                tenant.of(tl, spec).delete(id);
+                out.println("Deleted session " + id + tenant.shown(spec) + ".");
             });
         }
     }

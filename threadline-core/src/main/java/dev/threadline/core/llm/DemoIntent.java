@@ -27,10 +27,14 @@ sealed interface DemoIntent {
     /** List the workspace directory {@code path}. */
     record ListFiles(String path) implements DemoIntent {}
 
+    /** Ask the user {@code question} with the ask_user skill ("ask me ..."). */
+    record Ask(String question) implements DemoIntent {}
+
     /** Nothing the demo recognises. */
     record Chat() implements DemoIntent {}
 
     Pattern NOTE = Pattern.compile("(?is)^\\s*(?:note|remember)(?:\\s+that)?\\s*[:\\s]\\s*(\\S.*)$");
+    Pattern ASK = Pattern.compile("(?is)^\\s*ask\\s+me\\s*[:\\s]\\s*(\\S.*)$");
     Pattern LIST_NOTES = Pattern.compile("(?i)^(?:(?:show|list)(?:\\s+(?:my|the))?\\s+)?notes$");
     Pattern CLEAR_NOTES = Pattern.compile("(?i)^(?:clear|forget)(?:\\s+(?:my|the|all))?\\s+notes$");
     Pattern READ = Pattern.compile("(?is)^read\\s+(?:the\\s+file\\s+)?(\\S.*)$");
@@ -47,6 +51,10 @@ sealed interface DemoIntent {
         Matcher m = NOTE.matcher(t);
         if (m.matches()) {
             return new AddNote(m.group(1).strip());
+        }
+        if ((m = ASK.matcher(t)).matches()) {
+            String q = m.group(1).strip();
+            return new Ask(q.endsWith("?") ? q : q + "?");
         }
         String command = t.replaceAll("[\\s?!.]+$", "");
         if (LIST_NOTES.matcher(command).matches()) {

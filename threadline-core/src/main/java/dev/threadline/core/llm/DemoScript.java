@@ -1,5 +1,6 @@
 package dev.threadline.core.llm;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.model.ContentBlock;
@@ -30,6 +31,8 @@ import java.util.zip.CRC32;
  * and the same request always yields the same id. Usage is a rough estimate: characters / 4.
  */
 final class DemoScript implements java.util.function.Function<ChatRequest, ChatResponse> {
+    /** How the runtime prefixes the result of a call run with arguments a person edited (ToolExecutor). */
+    private static final String EDITED = "(the user approved this call with edited arguments: ";
     private static final String INTRO = "I am Threadline's offline demo model: simple rules, not a real LLM. ";
 
     @Override
@@ -72,6 +75,10 @@ final class DemoScript implements java.util.function.Function<ChatRequest, ChatR
                 input.put("path", l.path());
                 yield "list_files";
             }
+            case DemoIntent.Ask a -> {
+                input.put("question", a.question());
+                yield "ask_user";
+            }
             case DemoIntent.Chat c -> null;
         };
         if (tool == null) {
@@ -98,17 +105,27 @@ final class DemoScript implements java.util.function.Function<ChatRequest, ChatR
         for (ContentBlock.ToolResult r : results.toolResults()) {
             ContentBlock.ToolUse use = uses.get(r.toolUseId());
             String name = use == null ? "unknown" : use.name();
-            String path = use == null ? "" : use.input().path("path").asText(".");
+            String content = r.content();
+            JsonNode input = use == null ? Json.object() : use.input();
+            String edited = "";
+            if (content.startsWith(EDITED) && content.indexOf(")\n") > 0) { // the runtime's note of arguments a person edited
+                int end = content.indexOf(")\n");
+                input = Json.parse(content.substring(EDITED.length(), end), "edited arguments");
+                content = content.substring(end + 2);
+                edited = " (with the arguments you edited)";
+            }
+            String path = input.path("path").asText(".");
             if (r.isError()) {
-                lines.add("The " + name + " tool failed: " + r.content());
+                lines.add("The " + name + " tool failed: " + content);
                 continue;
             }
             lines.add(switch (name) {
-                case "calculate" -> use.input().path("expression").asText("?") + " = " + r.content();
-                case "meeting_minutes" -> r.content();
-                case "read_file" -> "Here is " + path + ":\n\n" + r.content();
-                case "list_files" -> "Files in " + path + ":\n" + r.content();
-                default -> "The " + name + " tool returned: " + r.content();
+                case "calculate" -> input.path("expression").asText("?") + " = " + content + edited;
+                case "meeting_minutes" -> content + edited;
+                case "read_file" -> "Here is " + path + edited + ":\n\n" + content;
+                case "list_files" -> "Files in " + path + edited + ":\n" + content;
+                case "ask_user" -> "You answered: " + content;
+                default -> "The " + name + " tool returned" + edited + ": " + content;
             });
         }
         return lines.isEmpty() ? "There were no tool results to report." : String.join("\n\n", lines);
