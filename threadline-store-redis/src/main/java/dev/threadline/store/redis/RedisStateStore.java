@@ -1,14 +1,9 @@
 package dev.threadline.store.redis;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.threadline.core.store.DuplicateCommandException;
 import dev.threadline.core.error.InvalidInputException;
-import dev.threadline.core.error.LeaseLostException;
 import dev.threadline.core.error.Require;
-import dev.threadline.core.error.SessionExistsException;
-import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.error.StorageException;
-import dev.threadline.core.error.VersionConflictException;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.internal.store.StoreChecks;
@@ -21,25 +16,19 @@ import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.Page;
-import dev.threadline.core.store.ScopedWrite;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.SessionQuery;
 import dev.threadline.core.store.SessionSummary;
 import dev.threadline.core.store.StateStore;
-import io.lettuce.core.ZAddArgs;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.function.Supplier;
-import dev.threadline.core.log.Logs;
-import org.slf4j.Logger;
 
 /**
  * A {@link StateStore} on Redis, standalone or Cluster, shared by any number of Threadline processes.
@@ -61,7 +50,6 @@ import org.slf4j.Logger;
  * Thread-safe.
  */
 public final class RedisStateStore implements StateStore {
-    private static final Logger LOG = Logs.get(RedisStateStore.class);
 
     /**
      * How to open a store. Immutable.
@@ -125,6 +113,7 @@ public final class RedisStateStore implements StateStore {
     private final SessionScripts scripts;
     private final Branches branches;
     private final Leasing leasing;
+    private final Writes writes;
     private final String durability;
     private volatile boolean closed;
 
@@ -135,6 +124,7 @@ public final class RedisStateStore implements StateStore {
         this.scripts = new SessionScripts(redis, keys);
         this.branches = new Branches(redis, keys, scripts, options.commandTimeout().toMillis());
         this.leasing = new Leasing(scripts, options.clock());
+        this.writes = new Writes(redis, keys, scripts, branches, options);
         this.durability = Durability.describe(redis);
     }
 
@@ -187,110 +177,12 @@ public final class RedisStateStore implements StateStore {
     @Override
     public void create(SessionInfo info, List<StoredEvent> firstEvents, CommandRecord command) {
         Objects.requireNonNull(info, "info");
-        SessionKey key = SessionKey.of(info);
-        StoreChecks.batch(info.id(), info.parentSeq(), firstEvents);
-        StoreChecks.createCommand(info, command);
-        boolean branch = info.parentId() != null;
-        CommandRecord own = command != null && command.session().equals(key) ? command : null;
-        CommandRecord onParent = command != null && own == null ? command : null;
-        String token = UUID.randomUUID().toString();
-        List<String> args = new ArrayList<>(List.of("", RecordCodec.encodeSession(info), Long.toString(info.parentSeq()), "",
-                token, branch ? "1" : "0", branch ? info.parentId() : "",
-                info.expiresAt() == null ? "" : Long.toString(info.expiresAt().toEpochMilli()),
-                own == null ? "" : own.commandId(), own == null ? "" : Records.encodeCommand(own), ""));
-        firstEvents.forEach(e -> args.add(EventEntry.encode(e)));
-        call("create session '" + info.id() + "'", () -> {
-            Instant now = options.clock().instant();
-            args.set(3, now.toString());
-            args.set(10, Long.toString(now.toEpochMilli()));
-            claim(key, args, now);
-            if (branch) {
-                branches.adopt(info, token, onParent, now);
-            }
-            index(key, now);
-            return null;
-        });
-    }
-
-    /** Writes the session's keys, replacing an unfinished create older than the claim window. */
-    private void claim(SessionKey key, List<String> args, Instant now) {
-        for (int attempt = 0; ; attempt++) {
-            Reply r = scripts.raw(keys.session(key), Scripts.CREATE, args.toArray(String[]::new));
-            if (r.is("OK")) {
-                return;
-            }
-            if (r.is("PEND") && !scripts.settle(key, r.text(0), r.text(1)) && attempt < 2
-                    && Instant.parse(r.text(2)).plus(options.claimWindow()).isBefore(now)) {
-                args.set(0, r.text(0));
-                continue;
-            }
-            throw new SessionExistsException(key.id());
-        }
+        writes.create(info, firstEvents, command, this::call);
     }
 
     @Override
     public long append(AppendRequest request) {
-        SessionKey key = request.key();
-        StoreChecks.batch(key.id(), request.expectedSeq(), request.events());
-        StoreChecks.command(request);
-        CommandRecord c = request.command();
-        String writes = request.writes().isEmpty() ? "" : Records.encodeWrites(request.writes());
-        List<String> args = new ArrayList<>(List.of(Long.toString(request.expectedSeq()), Long.toString(request.epoch()), "",
-                c == null ? "" : c.commandId(), c == null ? "" : Records.encodeCommand(c), writes, ""));
-        request.events().forEach(e -> args.add(EventEntry.encode(e)));
-        return call("append to session '" + key.id() + "' after seq " + request.expectedSeq(), () -> {
-            for (int attempt = 0; ; attempt++) {
-                Instant now = options.clock().instant();
-                args.set(2, now.toString());
-                args.set(6, Long.toString(now.toEpochMilli()));
-                Reply r = scripts.run(key, Scripts.APPEND, args.toArray(String[]::new));
-                switch (r.status()) {
-                    case "OK" -> {
-                        if (!writes.isEmpty()) {
-                            applyWrites(key, request.writes(), writes);
-                        }
-                        index(key, now);
-                        return r.number(0);
-                    }
-                    case "NF" -> throw new SessionNotFoundException(key.id());
-                    case "LEASE" -> throw new LeaseLostException(key.id(), request.epoch(), r.number(0));
-                    case "SEQ" -> throw new VersionConflictException(key.id(), request.expectedSeq(), r.number(0));
-                    case "DUP" -> throw new DuplicateCommandException(Records.decodeCommand(key, c.commandId(), r.text(0)));
-                    case "WIP" -> {
-                        if (attempt > 3) {
-                            throw new StorageException("session '" + key.id() + "': the shared writes of its last step cannot be applied");
-                        }
-                        applyWrites(key, Records.decodeWrites(key.id(), r.text(0)), r.text(0)); // roll the last step forward
-                    }
-                    default -> throw new StorageException("redis store: unexpected reply " + r.status() + " to an append");
-                }
-            }
-        });
-    }
-
-    /** Applies a step's shared writes (each scope in its own slot), then clears their record on the session. */
-    private void applyWrites(SessionKey key, List<ScopedWrite> writes, String recorded) {
-        for (ScopedWrite w : writes) {
-            List<String> args = new ArrayList<>();
-            args.add(Integer.toString(w.removed().size()));
-            args.addAll(w.removed());
-            w.set().forEach((name, value) -> {
-                args.add(name);
-                args.add(Json.write(value));
-            });
-            scripts.raw(new String[] {keys.variables(w.scope(), w.key())}, Scripts.VARS, args.toArray(String[]::new));
-        }
-        scripts.raw(keys.session(key), Scripts.UNWIP, recorded);
-    }
-
-    /** Moves the session to its update time in the tenant's index (never back: ZADD LT on minus the millis). */
-    private void index(SessionKey key, Instant updated) {
-        try {
-            redis.sync.zadd(keys.index(key.tenant()), ZAddArgs.Builder.lt(), Records.score(updated), key.id());
-        } catch (RuntimeException e) {
-            LOG.warn("redis store: session '{}' is stored but its index entry was not updated ({}); its next write updates it",
-                    key.id(), Failures.cause(e));
-        }
+        return writes.append(request, this::call);
     }
 
     @Override
