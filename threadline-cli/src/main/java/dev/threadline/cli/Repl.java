@@ -198,22 +198,10 @@ final class Repl {
 
     /** Prints what a turn added from message {@code from}; true when it now waits for a person. */
     private boolean show(int from, Compaction compactionBefore, TurnResult r) {
+        int start = Math.max(from, stream.shown());
         boolean streamed = stream.end();
         ContextCommands.noteCompaction(out, compactionBefore, session.state().compaction());
-        List<Message> messages = session.state().messages();
-        for (int i = from; i < messages.size(); i++) {
-            Message m = messages.get(i);
-            switch (m.role()) {
-                case ASSISTANT -> {
-                    m.toolUses().forEach(u -> out.println("  -> " + u.name() + " " + u.input()));
-                    if (!m.text().isBlank() && !streamed) {
-                        out.println("assistant: " + m.text());
-                    }
-                }
-                case TOOL -> m.toolResults().forEach(x -> out.println("  <- " + (x.isError() ? "ERROR " : "") + Printer.oneLine(x.content())));
-                default -> { }
-            }
-        }
+        printSteps(session.state().messages(), start, streamed);
         boolean waits = r.outcome() == TurnResult.Outcome.AWAITING_APPROVAL || r.outcome() == TurnResult.Outcome.AWAITING_INPUT;
         if (!waits && r.outcome() != TurnResult.Outcome.COMPLETED) {
             out.println("(turn ended: " + r.reason() + ")");
@@ -279,24 +267,55 @@ final class Repl {
         return session.with(options()).deny(p.toolUseId(), reason.isEmpty() ? "no reason given" : reason);
     }
 
-    /** Streams the turn's text to the terminal when a person watches it (or --stream); piped runs print whole messages. */
-    private CommandOptions options() {
-        return input.interactive() || streamPiped ? CommandOptions.builder().listener(stream.start()).build() : CommandOptions.NONE;
+    /**
+     * Prints messages {@code from} on: each tool call ({@code -> NAME ARGS}), each result
+     * ({@code <- RESULT}) and, unless it was streamed, each reply's text.
+     */
+    private void printSteps(List<Message> messages, int from, boolean streamed) {
+        for (int i = from; i < messages.size(); i++) {
+            Message m = messages.get(i);
+            switch (m.role()) {
+                case ASSISTANT -> {
+                    m.toolUses().forEach(u -> out.println("  -> " + u.name() + " " + u.input()));
+                    if (!m.text().isBlank() && !streamed) {
+                        out.println("assistant: " + m.text());
+                    }
+                }
+                case TOOL -> m.toolResults().forEach(x -> out.println("  <- " + (x.isError() ? "ERROR " : "") + Printer.oneLine(x.content())));
+                default -> { }
+            }
+        }
     }
 
-    /** Prints streamed text as "assistant: ..." lines, one per model call. Used by the turn's thread only. */
+    /** Streams the turn's text to the terminal when a person watches it (or --stream); piped runs print whole messages. */
+    private CommandOptions options() {
+        return input.interactive() || streamPiped
+                ? CommandOptions.builder().listener(stream.start(session.state().messages().size())).build() : CommandOptions.NONE;
+    }
+
+    /**
+     * Prints streamed text as "assistant: ..." lines, one per model call, in the order things happen:
+     * before the first text of a later model call it prints the tool calls and results the turn has
+     * journalled since (so a reply never comes before the call that produced it). Deliveries of one
+     * command come one at a time, in order.
+     */
     private final class Stream {
         private int call;
         private boolean any;
+        private volatile int shown;
 
-        TurnListener start() {
+        TurnListener start(int from) {
             call = 0;
             any = false;
+            shown = from;
             return d -> {
                 if (d.modelCall() != call) {
                     if (call != 0) {
                         out.println();
                     }
+                    List<Message> messages = session.state().messages(); // what was journalled before this model call
+                    printSteps(messages, shown, true);
+                    shown = messages.size();
                     out.print("assistant: ");
                     call = d.modelCall();
                 }
@@ -304,6 +323,11 @@ final class Repl {
                 out.print(d.text());
                 out.flush();
             };
+        }
+
+        /** The index of the first message not yet printed while streaming. */
+        int shown() {
+            return shown;
         }
 
         /** Ends the current line; true when any text was streamed. */
@@ -314,6 +338,7 @@ final class Repl {
             }
             boolean streamed = any;
             any = false;
+            shown = 0;
             return streamed;
         }
     }
