@@ -8,6 +8,7 @@ import com.google.adk.memory.InMemoryMemoryService;
 import com.google.adk.runner.Runner;
 import dev.threadline.adk.ThreadlineSessionService;
 import dev.threadline.core.Threadline;
+import dev.threadline.harness.docs.DocSnippets;
 import dev.threadline.store.sqlite.SqliteStateStore;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

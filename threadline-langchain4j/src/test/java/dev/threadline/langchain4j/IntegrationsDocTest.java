@@ -8,6 +8,7 @@ import dev.langchain4j.memory.chat.MessageWindowChatMemory;
 import dev.threadline.core.Threadline;
 import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.store.memory.InMemoryStateStore;
+import dev.threadline.harness.docs.DocSnippets;
 import dev.threadline.langchain4j.ThreadlineChatMemory;
 import dev.threadline.langchain4j.ThreadlineChatMemoryStore;
 import java.nio.file.Path;

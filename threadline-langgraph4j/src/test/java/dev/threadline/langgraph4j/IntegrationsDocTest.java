@@ -7,6 +7,7 @@ import static org.bsc.langgraph4j.action.AsyncNodeAction.node_async;
 
 import dev.threadline.core.Threadline;
 import dev.threadline.core.store.memory.InMemoryStateStore;
+import dev.threadline.harness.docs.DocSnippets;
 import dev.threadline.langgraph4j.ThreadlineSaver;
 import java.nio.file.Path;
 import java.util.List;

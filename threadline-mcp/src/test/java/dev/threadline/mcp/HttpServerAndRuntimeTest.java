@@ -11,10 +11,7 @@ import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.store.memory.InMemoryStateStore;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -24,30 +21,11 @@ class HttpServerAndRuntimeTest {
 
     @Test
     void streamableHttpServerToolsAnswer() throws Exception {
-        int port;
-        try (ServerSocket free = new ServerSocket(0)) {
-            port = free.getLocalPort();
-        }
-        ProcessBuilder pb = new ProcessBuilder("node", ReferenceServers.script("server-everything"), "streamableHttp");
-        pb.environment().put("PORT", Integer.toString(port));
-        pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        Process server = pb.start();
-        try {
-            BufferedReader err = new BufferedReader(new InputStreamReader(server.getErrorStream(), StandardCharsets.UTF_8));
-            String line;
-            while ((line = err.readLine()) != null && !line.contains("listening on port")) {
-                // wait for the server to say it listens
-            }
-            assertThat(line).as("the server's announcement").isNotNull();
-            Thread.ofVirtual().start(() -> err.lines().forEach(l -> { })); // keep draining its stderr
-            try (McpServer http = McpServer.http("web", "http://127.0.0.1:" + port + "/mcp")) {
-                assertThat(http.skills()).extracting(s -> s.name()).contains("web_echo");
-                assertThat(StdioServersTest.call(StdioServersTest.skill(http, "web_echo"), "{\"message\":\"over http\"}",
-                        Duration.ofSeconds(30)).content()).contains("over http");
-            }
-        } finally {
-            server.destroy();
-            server.onExit().get();
+        try (var server = ReferenceServers.HttpEverything.start();
+             McpServer http = McpServer.http("web", server.url())) {
+            assertThat(http.skills()).extracting(s -> s.name()).contains("web_echo");
+            assertThat(StdioServersTest.call(StdioServersTest.skill(http, "web_echo"), "{\"message\":\"over http\"}",
+                    Duration.ofSeconds(30)).content()).contains("over http");
         }
     }
 

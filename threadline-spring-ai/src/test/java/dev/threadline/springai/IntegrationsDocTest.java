@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.Threadline;
 import dev.threadline.core.store.memory.InMemoryStateStore;
+import dev.threadline.harness.docs.DocSnippets;
 import dev.threadline.springai.ThreadlineChatMemoryRepository;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.threadline.springai;
+package dev.threadline.harness.docs;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,23 +10,30 @@ import java.util.List;
  * A Java snippet of docs/integrations.md, marked {@code <!-- snippet: NAME -->} before its fence, against the
  * region of a compiled test source between {@code // snippet: NAME} and {@code // end snippet}: the snippet's
  * code lines are the region's (indentation aside) and each of its imports is one of the source's. So the
- * doc shows code the build compiles (and the test runs). A copy in each adapter module's tests.
+ * doc shows code the build compiles (and the test runs). Each module's {@code IntegrationsDocTest} checks its
+ * snippets with it, run from the module's directory (so the doc is {@code ../docs/integrations.md}).
  */
-final class DocSnippets {
-    static final Path DOC = Path.of("..", "docs", "integrations.md");
+public final class DocSnippets {
+    /** docs/integrations.md, from a module's directory (where surefire runs its tests). */
+    public static final Path INTEGRATIONS = Path.of("..", "docs", "integrations.md");
 
     private DocSnippets() {}
 
-    /** Fails with what differs when the snippet {@code name} is not the region of {@code source}. */
-    static void assertSnippetIsCompiled(String name, Path source) throws IOException {
-        List<String> doc = Files.readAllLines(DOC);
-        int marker = doc.indexOf("<!-- snippet: " + name + " -->");
-        if (marker < 0 || !doc.get(marker + 1).equals("```java")) {
-            throw new AssertionError(DOC + " has no ```java block marked <!-- snippet: " + name + " -->");
+    /** Fails with what differs when the snippet {@code name} of docs/integrations.md is not the region of {@code source}. */
+    public static void assertSnippetIsCompiled(String name, Path source) throws IOException {
+        assertSnippetIsCompiled(INTEGRATIONS, name, source);
+    }
+
+    /** Fails with what differs when the snippet {@code name} of the Markdown {@code doc} is not the region of {@code source}. */
+    public static void assertSnippetIsCompiled(Path doc, String name, Path source) throws IOException {
+        List<String> lines = Files.readAllLines(doc);
+        int marker = lines.indexOf("<!-- snippet: " + name + " -->");
+        if (marker < 0 || marker + 1 >= lines.size() || !lines.get(marker + 1).equals("```java")) {
+            throw new AssertionError(doc + " has no ```java block marked <!-- snippet: " + name + " -->");
         }
         List<String> imports = new ArrayList<>();
         List<String> code = new ArrayList<>();
-        for (String line : doc.subList(marker + 2, doc.size())) {
+        for (String line : lines.subList(marker + 2, lines.size())) {
             if (line.equals("```")) {
                 break;
             }
@@ -41,7 +48,7 @@ final class DocSnippets {
         String expected = String.join("\n", dedent(src.subList(from + 1, to)));
         String actual = String.join("\n", dedent(code));
         if (!expected.equals(actual)) {
-            throw new AssertionError("the snippet '" + name + "' of " + DOC + " is not the code of " + source
+            throw new AssertionError("the snippet '" + name + "' of " + doc + " is not the code of " + source
                     + "\n--- compiled:\n" + expected + "\n--- in the doc:\n" + actual);
         }
         for (String i : imports) {
