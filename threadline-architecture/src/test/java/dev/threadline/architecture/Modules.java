@@ -25,6 +25,7 @@ final class Modules {
             new Module("threadline-core", "dev.threadline.core", Set.of()),
             new Module("threadline-store-tck", "dev.threadline.store.tck", Set.of("threadline-core")),
             new Module("threadline-test-harness", "dev.threadline.harness", Set.of("threadline-core")),
+            new Module("threadline-store-jdbc", "dev.threadline.store.jdbc", Set.of("threadline-core")),
             new Module("threadline-store-sqlite", "dev.threadline.store.sqlite", Set.of("threadline-core", "threadline-store-jdbc")),
             new Module("threadline-store-postgres", "dev.threadline.store.postgres", Set.of("threadline-core", "threadline-store-jdbc")),
             new Module("threadline-store-redis", "dev.threadline.store.redis", Set.of("threadline-core")),

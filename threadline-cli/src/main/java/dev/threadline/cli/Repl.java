@@ -2,7 +2,6 @@ package dev.threadline.cli;
 
 import dev.threadline.core.error.ThreadlineException;
 import dev.threadline.core.llm.ModelException;
-import dev.threadline.core.model.Message;
 import dev.threadline.core.session.SessionConfig;
 
 import dev.threadline.core.json.Json;
@@ -11,7 +10,6 @@ import dev.threadline.core.runtime.PendingApproval;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.Threadline;
-import dev.threadline.core.runtime.TurnListener;
 import dev.threadline.core.runtime.TurnResult;
 import dev.threadline.core.state.Compaction;
 import dev.threadline.core.state.VariableScope;
@@ -77,6 +75,7 @@ final class Repl {
         this.input = input;
         this.config = config;
         this.storeUrl = storeUrl;
+        this.stream = new TurnPrinter(out, () -> session);
     }
 
     /** Ctrl-C: interrupts the running turn (recorded, the REPL goes on); a second one, or one at rest, leaves. */
@@ -201,7 +200,7 @@ final class Repl {
         int start = Math.max(from, stream.shown());
         boolean streamed = stream.end();
         ContextCommands.noteCompaction(out, compactionBefore, session.state().compaction());
-        printSteps(session.state().messages(), start, streamed);
+        stream.printSteps(session.state().messages(), start, streamed);
         boolean waits = r.outcome() == TurnResult.Outcome.AWAITING_APPROVAL || r.outcome() == TurnResult.Outcome.AWAITING_INPUT;
         if (!waits && r.outcome() != TurnResult.Outcome.COMPLETED) {
             out.println("(turn ended: " + r.reason() + ")");
@@ -267,83 +266,13 @@ final class Repl {
         return session.with(options()).deny(p.toolUseId(), reason.isEmpty() ? "no reason given" : reason);
     }
 
-    /**
-     * Prints messages {@code from} on: each tool call ({@code -> NAME ARGS}), each result
-     * ({@code <- RESULT}) and, unless it was streamed, each reply's text.
-     */
-    private void printSteps(List<Message> messages, int from, boolean streamed) {
-        for (int i = from; i < messages.size(); i++) {
-            Message m = messages.get(i);
-            switch (m.role()) {
-                case ASSISTANT -> {
-                    m.toolUses().forEach(u -> out.println("  -> " + u.name() + " " + u.input()));
-                    if (!m.text().isBlank() && !streamed) {
-                        out.println("assistant: " + m.text());
-                    }
-                }
-                case TOOL -> m.toolResults().forEach(x -> out.println("  <- " + (x.isError() ? "ERROR " : "") + Printer.oneLine(x.content())));
-                default -> { }
-            }
-        }
-    }
-
     /** Streams the turn's text to the terminal when a person watches it (or --stream); piped runs print whole messages. */
     private CommandOptions options() {
         return input.interactive() || streamPiped
                 ? CommandOptions.builder().listener(stream.start(session.state().messages().size())).build() : CommandOptions.NONE;
     }
 
-    /**
-     * Prints streamed text as "assistant: ..." lines, one per model call, in the order things happen:
-     * before the first text of a later model call it prints the tool calls and results the turn has
-     * journalled since (so a reply never comes before the call that produced it). Deliveries of one
-     * command come one at a time, in order.
-     */
-    private final class Stream {
-        private int call;
-        private boolean any;
-        private volatile int shown;
-
-        TurnListener start(int from) {
-            call = 0;
-            any = false;
-            shown = from;
-            return d -> {
-                if (d.modelCall() != call) {
-                    if (call != 0) {
-                        out.println();
-                    }
-                    List<Message> messages = session.state().messages(); // what was journalled before this model call
-                    printSteps(messages, shown, true);
-                    shown = messages.size();
-                    out.print("assistant: ");
-                    call = d.modelCall();
-                }
-                any = true;
-                out.print(d.text());
-                out.flush();
-            };
-        }
-
-        /** The index of the first message not yet printed while streaming. */
-        int shown() {
-            return shown;
-        }
-
-        /** Ends the current line; true when any text was streamed. */
-        boolean end() {
-            if (call != 0) {
-                out.println();
-                call = 0;
-            }
-            boolean streamed = any;
-            any = false;
-            shown = 0;
-            return streamed;
-        }
-    }
-
-    private final Stream stream = new Stream();
+    private final TurnPrinter stream;
 
     /** Runs a slash command; false means leave. */
     private boolean command(String line) {

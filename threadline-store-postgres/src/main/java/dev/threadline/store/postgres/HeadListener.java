@@ -20,7 +20,7 @@ import org.postgresql.PGNotification;
  * Wakes {@code awaitHead} waiters when any process commits to a session they follow. After an append
  * commits, the writing store's {@link HeadNotifier} sends {@code pg_notify(CHANNEL, payload)} on a
  * connection of its own, one notification per session in the {@link #payload} form (as stores
- * before the notifier sent; a payload may also hold several {@link HeadNotifier#SEPARATOR}-separated
+ * before the notifier sent; a payload may also hold several {@link HintPayloads#SEPARATOR}-separated
  * entries, and both are read); one thread of this store LISTENs on its own connection, outside the pool,
  * started by the first waiter, its connection named {@link #applicationName} so that notifiers can
  * tell that someone listens (they send nothing while no one does). A notification says "look again",
@@ -278,7 +278,7 @@ final class HeadListener implements AutoCloseable {
     private void wake(String payload) {
         int from = 0;
         while (from <= payload.length()) {
-            int end = payload.indexOf(HeadNotifier.SEPARATOR, from);
+            int end = payload.indexOf(HintPayloads.SEPARATOR, from);
             if (end < 0) {
                 end = payload.length();
             }

@@ -1,7 +1,6 @@
 package dev.threadline.store.postgres;
 
 import dev.threadline.core.store.SessionKey;
-import java.nio.charset.StandardCharsets;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -35,9 +34,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * and a round trip, CPU on both sides. On the benchmark's machine (2 cores), at one send a millisecond
  * (the gap until this version) this thread took 27 % of the JVM's CPU samples in {@code threadline
  * bench step-parts}, and its server process about 40 % of the CPU of the steps' own: CPU that the
- * steps beside it waited for, on two cores. Each key is its own {@code pg_notify} (the
- * {@link HeadListener#payload} form, what stores before the notifier
- * sent, so their listeners still read it). The notifier can also pack several keys into one payload ({@link #SEPARATOR}-separated,
+ * steps beside it waited for, on two cores. Each key is its own {@code pg_notify} (the {@link HeadListener#payload}
+ * form, what stores before the notifier sent, so their listeners still read it). The notifier can also pack several keys into one payload ({@link HintPayloads#SEPARATOR}-separated,
  * each payload under PostgreSQL's 8000-byte limit; the listener reads both); measured with 256
  * sessions appending at once, packing was no better (about 2 keys gather per send, sends being quick),
  * so one notification per key is the store's choice.
@@ -48,10 +46,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * None: the gathered hints are not sent (counted as {@link #unheard}), and hints then gather for
  * {@link #QUIET_GAP_NANOS} (50 ms) before it looks again, one query instead of up to ten sends.
  * Found: it sends, in the same statement as the look (one round trip, as a send alone), at the 5 ms
- * gap. A follower that starts listening is told of commits from then on within those 50 ms, and of
- * those before by its listener's first reading (a listener that goes live wakes every waiter to read the head). So a
- * store whose sessions no one follows, as in the benchmarks, costs the server a query every 50 ms at
- * most rather than 200 notifying transactions a second.
+ * gap. A follower that starts listening is told of commits from then on within those 50 ms, and of those
+ * before by its listener's first reading (a listener that goes live wakes every waiter to read the head). So
+ * a store whose sessions no one follows, as in the benchmarks, costs the server a query every 50 ms at most.
  *
  * <p>A notification is a hint ("look again"), never a truth: waiters re-read the head after it, and
  * every {@link HeadListener#RECHECK_MS} ms without one. So a hint that is never sent only delays
@@ -63,10 +60,6 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link #close} stops the thread (the store closes it). Thread-safe.
  */
 final class HeadNotifier implements AutoCloseable {
-    /** PostgreSQL refuses a payload of 8000 bytes or more; entries are packed below this. */
-    static final int MAX_PAYLOAD_BYTES = 7999;
-    /** Between two entries of one payload (neither schemas nor ids can hold a space). */
-    static final char SEPARATOR = ' ';
     static final long MIN_BACKOFF_MS = 50;
     static final long MAX_BACKOFF_MS = 5000;
     /** The most distinct sessions gathered for one send; hints beyond are dropped (followers recheck). */
@@ -252,7 +245,7 @@ final class HeadNotifier implements AutoCloseable {
                             return;
                         }
                         inFlight = batch.size();
-                        List<String> payloads = payloads(batch, MAX_PAYLOAD_BYTES, packed);
+                        List<String> payloads = HintPayloads.of(batch, HintPayloads.MAX_BYTES, packed);
                         Array array = c.createArrayOf("text", payloads.toArray());
                         if (blind) {
                             send(send, array);
@@ -370,38 +363,6 @@ final class HeadNotifier implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-    }
-
-    /**
-     * The payloads that carry {@code entries}: packed, as few as fit under {@code maxBytes} (UTF-8)
-     * each, entries separated by {@link #SEPARATOR}; otherwise one per entry.
-     */
-    static List<String> payloads(Collection<String> entries, int maxBytes, boolean packed) {
-        List<String> out = new ArrayList<>();
-        if (!packed) {
-            out.addAll(entries);
-            return out;
-        }
-        StringBuilder current = new StringBuilder();
-        int bytes = 0;
-        for (String e : entries) {
-            int n = e.getBytes(StandardCharsets.UTF_8).length;
-            if (bytes > 0 && bytes + 1 + n > maxBytes) {
-                out.add(current.toString());
-                current.setLength(0);
-                bytes = 0;
-            }
-            if (bytes > 0) {
-                current.append(SEPARATOR);
-                bytes++;
-            }
-            current.append(e);
-            bytes += n;
-        }
-        if (bytes > 0) {
-            out.add(current.toString());
-        }
-        return out;
     }
 
     /**

@@ -251,17 +251,17 @@ class PostgresNotifierTest {
         for (int i = 0; i < 200; i++) {
             entries.add("some_schema|tenant" + i + "|" + "session-".repeat(15) + i);
         }
-        List<String> payloads = HeadNotifier.payloads(entries, HeadNotifier.MAX_PAYLOAD_BYTES, true);
+        List<String> payloads = HintPayloads.of(entries, HintPayloads.MAX_BYTES, true);
         assertThat(payloads).hasSizeGreaterThan(1);
         List<String> back = new ArrayList<>();
         for (String p : payloads) {
-            assertThat(p.getBytes(java.nio.charset.StandardCharsets.UTF_8).length).isLessThanOrEqualTo(HeadNotifier.MAX_PAYLOAD_BYTES);
-            back.addAll(List.of(p.split(String.valueOf(HeadNotifier.SEPARATOR))));
+            assertThat(p.getBytes(java.nio.charset.StandardCharsets.UTF_8).length).isLessThanOrEqualTo(HintPayloads.MAX_BYTES);
+            back.addAll(List.of(p.split(String.valueOf(HintPayloads.SEPARATOR))));
         }
         assertThat(back).isEqualTo(entries);
-        assertThat(HeadNotifier.payloads(entries, HeadNotifier.MAX_PAYLOAD_BYTES, false)).isEqualTo(entries);
+        assertThat(HintPayloads.of(entries, HintPayloads.MAX_BYTES, false)).isEqualTo(entries);
         // the largest payload a send can carry is one the server accepts (it refuses 8000 bytes or more)
-        String largest = "a".repeat(HeadNotifier.MAX_PAYLOAD_BYTES);
+        String largest = "a".repeat(HintPayloads.MAX_BYTES);
         try (Connection c = connect(); PreparedStatement ps = c.prepareStatement("SELECT pg_notify('threadline_test', ?)")) {
             for (String p : List.of(payloads.get(0), largest)) {
                 ps.setString(1, p);
