@@ -33,6 +33,7 @@ public final class SlowClients extends AbstractLifeCycle {
 
     private record Reading(Object phase, long since) {}
 
+    /** Watches the connections of {@code server}, closing one that takes longer than {@code deadlineMillis} to send a request's headers or body. */
     public SlowClients(Server server, long deadlineMillis) {
         this.server = server;
         this.deadlineNanos = TimeUnit.MILLISECONDS.toNanos(deadlineMillis);

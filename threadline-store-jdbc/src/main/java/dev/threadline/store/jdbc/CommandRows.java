@@ -16,7 +16,11 @@ import java.sql.SQLException;
 public final class CommandRows {
     private CommandRows() {}
 
-    /** The record of {@code commandId} under {@code key}, or null. */
+    /**
+     * The record of {@code commandId} under {@code key}, or null.
+     *
+     * @throws SQLException when the database fails the statement
+     */
     public static CommandRecord find(Connection c, SessionKey key, String commandId) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT fingerprint, seq, result FROM commands"
                 + " WHERE tenant = ? AND session_id = ? AND command_id = ?")) {
@@ -32,6 +36,8 @@ public final class CommandRows {
     /**
      * Inserts the record unless its id is already recorded for the session; false when it is (the
      * unique key decides, so of two transactions racing with one id exactly one inserts it).
+     *
+     * @throws SQLException when the database fails the statement
      */
     public static boolean insert(Connection c, CommandRecord r) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO commands (tenant, session_id, command_id, fingerprint,"
@@ -46,7 +52,11 @@ public final class CommandRows {
         }
     }
 
-    /** Deletes every command record of the session. */
+    /**
+     * Deletes every command record of the session.
+     *
+     * @throws SQLException when the database fails the statement
+     */
     public static void delete(Connection c, SessionKey key) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("DELETE FROM commands WHERE tenant = ? AND session_id = ?")) {
             ps.setString(1, key.tenant());
@@ -55,7 +65,11 @@ public final class CommandRows {
         }
     }
 
-    /** Inserts the record, or refuses with {@link DuplicateCommandException} carrying the one already there. */
+    /**
+     * Inserts the record, or refuses with {@link DuplicateCommandException} carrying the one already there.
+     *
+     * @throws SQLException when the database fails the statement
+     */
     public static void record(Connection c, CommandRecord r) throws SQLException {
         if (!insert(c, r)) {
             throw new DuplicateCommandException(find(c, r.session(), r.commandId()));

@@ -28,6 +28,7 @@ import java.util.Optional;
  * calls, each one unit of work on the store's {@link Transactions}, the database's own statements
  * coming from its {@link Dialect}. A store extends it with what its database does its own way: create
  * and append, waiting for a head, snapshots, interrupts, deletion, durability and closing.
+ * Thread-safe: it keeps no state of its own beyond what its {@link Transactions} guards.
  */
 public abstract class JdbcStateStore implements StateStore {
     private final Transactions db;

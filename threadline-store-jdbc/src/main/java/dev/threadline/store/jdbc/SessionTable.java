@@ -27,7 +27,11 @@ public final class SessionTable {
     /** Where a session's journal is and who may write it: its head seq and its lease epoch. */
     public record Position(long head, long epoch) {}
 
-    /** The session's info, or null when there is no such session (in this tenant). */
+    /**
+     * The session's info, or null when there is no such session (in this tenant).
+     *
+     * @throws SQLException when the database fails the statement
+     */
     public static SessionInfo info(Connection c, SessionKey key) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT info FROM sessions WHERE tenant = ? AND id = ?")) {
             ps.setString(1, key.tenant());
@@ -47,7 +51,11 @@ public final class SessionTable {
         }
     }
 
-    /** The ids of the sessions forked from {@code key}, in id order. */
+    /**
+     * The ids of the sessions forked from {@code key}, in id order.
+     *
+     * @throws SQLException when the database fails the statement
+     */
     public static List<String> branches(Connection c, SessionKey key) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT id FROM sessions WHERE tenant = ? AND parent_id = ? ORDER BY id")) {
             ps.setString(1, key.tenant());
@@ -66,6 +74,8 @@ public final class SessionTable {
      * One page read off a listing's rows: columns (id, info, head, updated as epoch nanoseconds), most
      * recent first, the query asking for {@code limit + 1} rows so that one more row means a next page;
      * the next cursor is formatted with the query's {@code tag}.
+     *
+     * @throws SQLException when the database fails the statement
      */
     public static Page<SessionSummary> page(ResultSet rs, int limit, String tag) throws SQLException {
         List<SessionSummary> items = new ArrayList<>();

@@ -24,7 +24,11 @@ import java.util.Optional;
 public final class SharedRows {
     private SharedRows() {}
 
-    /** Saves a snapshot of an existing session; false when there is no such session. */
+    /**
+     * Saves a snapshot of an existing session; false when there is no such session.
+     *
+     * @throws SQLException when the database fails the statement
+     */
     public static boolean saveSnapshot(Connection c, SessionKey key, long seq, String payload) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO snapshots (tenant, session_id, seq, payload, v)"
                 + " SELECT tenant, id, ?, ?, ? FROM sessions WHERE tenant = ? AND id = ?"
@@ -38,7 +42,11 @@ public final class SharedRows {
         }
     }
 
-    /** The newest readable snapshot at or before {@code maxSeq}; an old-version or corrupt one is skipped (it is only a cache). */
+    /**
+     * The newest readable snapshot at or before {@code maxSeq}; an old-version or corrupt one is skipped (it is only a cache).
+     *
+     * @throws SQLException when the database fails the statement
+     */
     public static Optional<StateSnapshot> latestSnapshot(Connection c, SessionKey key, long maxSeq) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
                 "SELECT payload, v FROM snapshots WHERE tenant = ? AND session_id = ? AND seq <= ? ORDER BY seq DESC")) {
@@ -58,7 +66,11 @@ public final class SharedRows {
         return Optional.empty();
     }
 
-    /** Deletes every snapshot of the session. */
+    /**
+     * Deletes every snapshot of the session.
+     *
+     * @throws SQLException when the database fails the statement
+     */
     public static void deleteSnapshots(Connection c, SessionKey key) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("DELETE FROM snapshots WHERE tenant = ? AND session_id = ?")) {
             ps.setString(1, key.tenant());
@@ -85,7 +97,11 @@ public final class SharedRows {
         return writes.stream().map(VariableChange::of).toList();
     }
 
-    /** Applies the changes in order; within one, removals first, then puts. */
+    /**
+     * Applies the changes in order; within one, removals first, then puts.
+     *
+     * @throws SQLException when the database fails the statement
+     */
     public static void apply(Connection c, List<VariableChange> changes) throws SQLException {
         if (changes.isEmpty()) {
             return;
@@ -112,7 +128,11 @@ public final class SharedRows {
         }
     }
 
-    /** The variables of one scope and key, by name; a corrupt value is a one-line {@link StorageException}. */
+    /**
+     * The variables of one scope and key, by name; a corrupt value is a one-line {@link StorageException}.
+     *
+     * @throws SQLException when the database fails the statement
+     */
     public static Map<String, JsonNode> variables(Connection c, String scope, String key) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT name, value FROM variables WHERE scope = ? AND scope_key = ?")) {
             ps.setString(1, scope);

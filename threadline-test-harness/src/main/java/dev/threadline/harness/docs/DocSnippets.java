@@ -11,7 +11,7 @@ import java.util.List;
  * region of a compiled test source between {@code // snippet: NAME} and {@code // end snippet}: the snippet's
  * code lines are the region's (indentation aside) and each of its imports is one of the source's. So the
  * doc shows code the build compiles (and the test runs). Each module's {@code IntegrationsDocTest} checks its
- * snippets with it, run from the module's directory (so the doc is {@code ../docs/integrations.md}).
+ * snippets with it, run from the module's directory (so the doc is {@code ../docs/integrations.md}). Stateless.
  */
 public final class DocSnippets {
     /** docs/integrations.md, from a module's directory (where surefire runs its tests). */
@@ -19,12 +19,20 @@ public final class DocSnippets {
 
     private DocSnippets() {}
 
-    /** Fails with what differs when the snippet {@code name} of docs/integrations.md is not the region of {@code source}. */
+    /**
+     * Fails with what differs when the snippet {@code name} of docs/integrations.md is not the region of {@code source}.
+     *
+     * @throws IOException when the doc or the source cannot be read
+     */
     public static void assertSnippetIsCompiled(String name, Path source) throws IOException {
         assertSnippetIsCompiled(INTEGRATIONS, name, source);
     }
 
-    /** Fails with what differs when the snippet {@code name} of the Markdown {@code doc} is not the region of {@code source}. */
+    /**
+     * Fails with what differs when the snippet {@code name} of the Markdown {@code doc} is not the region of {@code source}.
+     *
+     * @throws IOException when the doc or the source cannot be read
+     */
     public static void assertSnippetIsCompiled(Path doc, String name, Path source) throws IOException {
         List<String> lines = Files.readAllLines(doc);
         int marker = lines.indexOf("<!-- snippet: " + name + " -->");
