@@ -126,6 +126,33 @@ class ChatProcessTest {
     }
 
     @Test
+    void aStreamedReplyIsPrintedAfterTheToolCallAndResultThatProducedIt() {
+        try (ChildProcess c = chat("c5")) {
+            c.awaitPrefix("Type /help", WAIT);
+            int from = c.lineCount();
+            c.send("what is 3*3");
+            after(c, from, "the reply", "assistant:");
+            exit(c);
+            List<String> out = c.lines().subList(from, c.lineCount()).stream().map(Line::text).toList();
+            int call = indexOf(out, "  -> calculate");
+            int result = indexOf(out, "  <- 9");
+            int reply = indexOf(out, "assistant:");
+            assertThat(call).as(String.join("\n", out)).isNotNegative().isLessThan(result);
+            assertThat(result).as(String.join("\n", out)).isLessThan(reply);
+            assertThat(out.get(reply)).contains("9");
+        }
+    }
+
+    private static int indexOf(List<String> lines, String prefix) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).startsWith(prefix)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Test
     void rewindingPastAPaymentIsRefusedWithTheEffectUntilForcedAndThePaymentIsNotMadeAgain() throws Exception {
         try (ChildProcess c = chat("c4")) {
             for (String line : List.of("pay 15", "y", "/checkpoints", "/rewind 1", "/rewind 1 now", "/rewind 1 --force", "/exit")) {

@@ -3,6 +3,11 @@ package dev.threadline.core.llm;
 /**
  * The model SPI: one request (system prompt, transcript view, tools, limits) in, one assistant reply
  * (content blocks, stop reason, usage) out. Implementations are thread-safe and hold no session state.
+ *
+ * <p>A call is cancelled by interrupting the thread it runs on (an interrupted turn does so, see
+ * {@code Session.interrupt()}): an implementation should then stop waiting, release what it holds
+ * (close its connection) and throw a {@link ModelException} of kind {@link ModelException.Kind#CANCELLED}.
+ * One that goes on is abandoned: the turn ends without its answer and nothing it streams is heard.
  */
 public interface ChatModel {
 

@@ -191,8 +191,10 @@ public interface Session {
     Session rewind(long seq);
 
     /**
-     * Asks the turn this process runs for the session to stop (running skills are cancelled). False when
-     * none runs here; a turn suspended for a person is not running (deny or answer its calls, or send a
+     * Asks the turn this process runs for the session to stop: running skills are cancelled, and a model
+     * call the turn waits for is abandoned at once (its thread is interrupted, so an HTTP provider closes
+     * its connection); the turn is recorded as interrupted and the session is idle again when the
+     * command that ran it returns. False when none runs here; a turn suspended for a person is not running (deny or answer its calls, or send a
      * new message, which denies them). To stop a turn another process runs, submit with
      * {@code DoubleTexting.INTERRUPT}.
      */

@@ -4,9 +4,11 @@ package dev.threadline.core.runtime;
  * Hears what a turn produces as it is produced, before it is journalled: the text of each model reply
  * and the JSON arguments of each tool call it makes, as they stream (from providers that stream;
  * others give each reply's text and each call's arguments at once). Not journalled:
- * only whole messages are. Passed per command with {@link CommandOptions#streaming}; called on the
- * turn's thread, in order, so implementations need not be thread-safe but must return promptly. An
- * exception it throws is logged and ignored.
+ * only whole messages are. Passed per command with {@link CommandOptions#streaming}; called one piece
+ * at a time, in order (from the thread the model call runs on, which is not the turn's: an interrupt
+ * abandons that call), so implementations need not be thread-safe but must return promptly. Nothing
+ * reaches it after the command returned, nor after an interrupt abandoned the call. An exception it
+ * throws is logged and ignored.
  */
 @FunctionalInterface
 public interface TurnListener {

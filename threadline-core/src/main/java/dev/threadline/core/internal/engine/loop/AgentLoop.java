@@ -189,6 +189,8 @@ public final class AgentLoop {
                 }
                 case ContextStep.Prepared.Send send -> response = call(t, send.request());
             }
+        } catch (ModelCall.Cancelled e) {
+            return end(t, Outcome.INTERRUPTED, t.control.reason()); // the call is abandoned; its connection closes
         } catch (ModelException e) {
             end(t, Outcome.INTERRUPTED, "model error: " + e.getMessage());
             throw e;
@@ -198,25 +200,30 @@ public final class AgentLoop {
         return record(t, response);
     }
 
-    /** One model call: streamed to the command's listener when it has one (models that cannot stream give the text at once). */
+    /**
+     * One model call: streamed to the command's listener when it has one (models that cannot stream give
+     * the text at once). It runs as a {@link ModelCall}, so that an interrupt cancels it at once.
+     */
     private ChatResponse call(Turn t, ChatRequest request) {
         TurnListener listener = t.cmd.listener();
         ChatModel model = t.context.model();
+        String thread = "threadline-model-call-" + t.key.id();
         if (listener == null) {
-            return model.complete(request);
+            return ModelCall.run(t.control, thread, gate -> model.complete(request));
         }
         int modelCall = t.modelCalls + 1;
-        return model.stream(request, new StreamListener() {
+        return ModelCall.run(t.control, thread, gate -> model.stream(request, new StreamListener() {
             @Override
             public void onText(String text) {
-                hear(t.key, () -> listener.onTextDelta(new TurnListener.TextDelta(modelCall, text)));
+                gate.pass(() -> hear(t.key, () -> listener.onTextDelta(new TurnListener.TextDelta(modelCall, text))));
             }
 
             @Override
             public void onToolInput(String toolUseId, String toolName, String partialJson) {
-                hear(t.key, () -> listener.onToolInputDelta(new TurnListener.ToolInputDelta(modelCall, toolUseId, toolName, partialJson)));
+                gate.pass(() -> hear(t.key, () -> listener.onToolInputDelta(
+                        new TurnListener.ToolInputDelta(modelCall, toolUseId, toolName, partialJson))));
             }
-        });
+        }));
     }
 
     private static void hear(SessionKey key, Runnable delivery) {
@@ -275,7 +282,8 @@ public final class AgentLoop {
 
     /**
      * Asks the turn this process runs for the session to stop: running skills are cancelled and
-     * recorded as failed, and the turn ends as interrupted. Returns false when no turn runs here.
+     * recorded as failed, a model call it waits for is abandoned (see {@link ModelCall}), and the turn
+     * ends as interrupted. Returns false when no turn runs here.
      */
     public boolean interrupt(SessionKey key, String reason) {
         return live.interrupt(key, reason == null ? "interrupted by the user" : reason);
