@@ -274,11 +274,12 @@ test("multitaskStrategy maps to double texting: reject, interrupt, rollback, enq
   await r.first;
   assert.ok(!(await client.threads.getState(r.t.thread_id)).values.messages.some((m) => m.content === "what is 1+1"));
 
-  // interrupt: the running turn ends as interrupted, then the new message runs
+  // interrupt: the running turn ends as interrupted at once (its model call is cancelled, no release
+  // needed: a release here would leave a permit that lets the next held turn through), then the new
+  // message runs
   const i = await held(a.assistant_id);
   const iSecond = secondRun(i.t, a.assistant_id, "what is 3*3", "interrupt");
   await iSecond.ready;
-  await release();
   await i.first;
   const iValues = (await iSecond.done).filter((e) => e.event === "values").at(-1).data;
   assert.match(iValues.messages.at(-1).content, /9/);
@@ -289,8 +290,7 @@ test("multitaskStrategy maps to double texting: reject, interrupt, rollback, enq
   // rollback: the running turn is set aside on a side branch; the thread continues as if it had not happened
   const b = await held(a.assistant_id);
   const bSecond = secondRun(b.t, a.assistant_id, "what is 4*4", "rollback");
-  await bSecond.ready;
-  await release();
+  await bSecond.ready; // interrupts the held turn at once, as above: no release
   await b.first;
   await bSecond.done;
   const bState = await client.threads.getState(b.t.thread_id);
