@@ -1,5 +1,6 @@
 package dev.threadline.cli;
 
+import dev.threadline.harness.servers.SilentServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.threadline.core.Threadline;

@@ -1,5 +1,6 @@
 package dev.threadline.server;
 
+import dev.threadline.harness.servers.SilentServer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

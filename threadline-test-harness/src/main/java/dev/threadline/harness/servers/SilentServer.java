@@ -1,4 +1,4 @@
-package dev.threadline.server;
+package dev.threadline.harness.servers;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,18 +18,24 @@ import java.util.concurrent.TimeUnit;
  * reads each request and then waits; with {@code startStream} it first sends the 200 headers of an
  * event stream (and nothing after them). It notes when a connection's request has arrived and when the
  * client closed that connection (its read sees the end), which is how tests see that a cancelled call
- * let go of its connection.
+ * let go of its connection. Thread-safe: each connection is served on a virtual thread of its own.
  */
-final class SilentServer implements AutoCloseable {
+public final class SilentServer implements AutoCloseable {
     private final ServerSocket socket;
     private final boolean startStream;
     private final List<Socket> connections = new CopyOnWriteArrayList<>();
     /** Counted down when the first request has arrived (its headers read). */
-    final CountDownLatch requested = new CountDownLatch(1);
+    public final CountDownLatch requested = new CountDownLatch(1);
     /** Counted down when the client closed the first connection. */
-    final CountDownLatch closedByClient = new CountDownLatch(1);
+    public final CountDownLatch closedByClient = new CountDownLatch(1);
 
-    SilentServer(boolean startStream) {
+    /**
+     * Starts the server.
+     *
+     * @param startStream whether each request is answered with the 200 headers of an event stream (and
+     *     nothing after them), as a streaming provider that stalls after accepting
+     */
+    public SilentServer(boolean startStream) {
         this.startStream = startStream;
         try {
             socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -40,12 +46,16 @@ final class SilentServer implements AutoCloseable {
     }
 
     /** The server's root URL, e.g. {@code http://127.0.0.1:PORT}. */
-    String url() {
+    public String url() {
         return "http://127.0.0.1:" + socket.getLocalPort();
     }
 
-    /** Whether the client closed its connection within {@code seconds}. */
-    boolean awaitClosedByClient(long seconds) throws InterruptedException {
+    /**
+     * Whether the client closed its connection within {@code seconds}.
+     *
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
+    public boolean awaitClosedByClient(long seconds) throws InterruptedException {
         return closedByClient.await(seconds, TimeUnit.SECONDS);
     }
 
@@ -91,6 +101,7 @@ final class SilentServer implements AutoCloseable {
         }
     }
 
+    /** Stops accepting and closes every connection. */
     @Override
     public void close() throws IOException {
         socket.close();
