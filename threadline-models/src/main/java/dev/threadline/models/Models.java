@@ -54,6 +54,23 @@ public final class Models {
         return SCRIPTED;
     }
 
+    /**
+     * The spec a model made from {@code spec} names itself by ({@link ChatModel#name()}): stripped, the
+     * provider's default model filled in ({@code openai} is {@code openai:gpt-4o-mini}). Checks nothing
+     * else: {@link #fromSpec} refuses what it cannot make.
+     */
+    public static String spec(String spec) {
+        String s = spec == null ? "" : spec.strip();
+        int colon = s.indexOf(':');
+        String provider = colon < 0 ? s : s.substring(0, colon);
+        String model = colon < 0 ? "" : s.substring(colon + 1).strip();
+        return switch (provider) {
+            case "anthropic" -> "anthropic:" + (model.isEmpty() ? DEFAULT_ANTHROPIC_MODEL : model);
+            case "openai" -> "openai:" + (model.isEmpty() ? DEFAULT_OPENAI_MODEL : model);
+            default -> s;
+        };
+    }
+
     /** {@link #fromSpec(String, String, Map, int, HttpSettings)} with the default context window and HTTP settings. */
     public static ChatModel fromSpec(String spec, String baseUrl, Map<String, String> env) {
         return fromSpec(spec, baseUrl, env, 0, HttpSettings.defaults());
