@@ -205,13 +205,13 @@ public interface Session {
 
     /**
      * The config the session runs with now: {@code info().config()}, with the model and base URL of its
-     * latest {@code Edit.SetModel} if it has one (see {@link State#config}). Change the model with
+     * latest {@code Edit.SetModel} if it has one ({@code SessionConfig.withModelChange}). Change the model with
      * {@code edit(author, reason, List.of(Edit.setModel(spec, baseUrl)))}.
      *
      * @throws dev.threadline.core.error.SessionNotFoundException when the session was deleted
      */
     default dev.threadline.core.session.SessionConfig config() {
-        return state().config(info().config());
+        return info().config().withModelChange(state().modelChange());
     }
 
     /** The calls of a suspended turn that wait for a person (approvals and questions); empty when none waits. A pure read. */

@@ -9,7 +9,7 @@ import java.util.List;
  * How a session runs: the model, its system prompt, the skills it may call, the context policy, and
  * the limits of one turn. Fixed when the session is created, except the model and its base URL: a
  * {@code StateEdited} step with an {@code Edit.SetModel} changes them from then on ({@code
- * State.config(created)} is the config a session runs with now).
+ * SessionConfig.withModelChange(state.modelChange())} is the config a session runs with now).
  *
  * @param model             model name as the provider knows it ("scripted" for the offline demo)
  * @param systemPrompt      the system prompt; may be empty, never null
@@ -60,7 +60,7 @@ public record SessionConfig(String model, String systemPrompt, List<String> skil
             Require.nonBlank(name, "config.requireApproval");
         }
         doubleTexting = doubleTexting == null ? DoubleTexting.ENQUEUE : doubleTexting;
-        baseUrl = checkBaseUrl(baseUrl, "config.baseUrl");
+        baseUrl = Require.httpUrl(baseUrl, "config.baseUrl");
     }
 
     /** The shape before the base URL was kept with the session: none (the resolver's default). */
@@ -71,26 +71,6 @@ public record SessionConfig(String model, String systemPrompt, List<String> skil
                 requireApproval, doubleTexting, null);
     }
 
-    /**
-     * {@code url} stripped, or null when it is null or blank.
-     *
-     * @throws dev.threadline.core.error.InvalidInputException naming {@code field} when it is not an http(s) URL with a host
-     */
-    public static String checkBaseUrl(String url, String field) {
-        if (url == null || url.isBlank()) {
-            return null;
-        }
-        String u = url.strip();
-        java.net.URI uri;
-        try {
-            uri = java.net.URI.create(u);
-        } catch (IllegalArgumentException e) {
-            throw new dev.threadline.core.error.InvalidInputException(field, "'" + u + "' is not a URL: " + e.getMessage());
-        }
-        Require.argument(("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null, field,
-                "'" + u + "' must be an http(s) URL with a host, e.g. http://127.0.0.1:11434/v1");
-        return u;
-    }
 
     /** The shape of schema version 2 before humans in the loop: no tool needs approval, second messages queue. */
     public SessionConfig(String model, String systemPrompt, List<String> skills, ContextPolicy contextPolicy,
@@ -113,6 +93,14 @@ public record SessionConfig(String model, String systemPrompt, List<String> skil
     public SessionConfig withModel(String model, String baseUrl) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
                 requireApproval, doubleTexting, baseUrl);
+    }
+
+    /**
+     * This config with the model and base URL {@code change} sets (a session's latest model edit), or this
+     * config when {@code change} is null: the config a session runs with now.
+     */
+    public SessionConfig withModelChange(dev.threadline.core.state.Edit.SetModel change) {
+        return change == null ? this : withModel(change.model(), change.baseUrl());
     }
 
     /** This config with model spec {@code model} (see {@code ModelResolver}) and the same base URL. */

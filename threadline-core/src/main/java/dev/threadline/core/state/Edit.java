@@ -60,7 +60,7 @@ public sealed interface Edit {
     /**
      * Runs the session's turns from now on with model spec {@code model} (as {@code SessionConfig.model}, resolved by
      * the runtime's {@code ModelResolver}) at API root {@code baseUrl}, or at the resolver's default when it is null.
-     * The config the session was created with stays in its description; {@code State.config(created)} applies the
+     * The config the session was created with stays in its description; {@code SessionConfig.withModelChange} applies the
      * latest such edit, so a rewind or fork to a checkpoint before it runs on the earlier model again. The
      * base URL decides where the runtime sends the transcript: take it from the operator, never from a
      * tenant's request. Refused with an {@link dev.threadline.core.error.InvalidInputException} when the
@@ -69,7 +69,7 @@ public sealed interface Edit {
     record SetModel(String model, String baseUrl) implements Edit {
         public SetModel {
             model = Require.nonBlank(model, "model").strip();
-            baseUrl = dev.threadline.core.session.SessionConfig.checkBaseUrl(baseUrl, "baseUrl");
+            baseUrl = Require.httpUrl(baseUrl, "baseUrl");
         }
     }
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.Usage;
-import dev.threadline.core.session.SessionConfig;
 import java.util.List;
 import java.util.Map;
 
@@ -23,7 +22,7 @@ import java.util.Map;
  * @param compaction   the latest compaction, or null
  * @param permissionDenials tool calls a person denied (the seeds' {@code permissionDenials}), counted over the session
  * @param modelChange  the latest {@link Edit.SetModel} of the session, or null while it runs on the model it was
- *                     created with (see {@link #config})
+ *                     created with (see {@code SessionConfig.withModelChange})
  * @param toolUseIds   every tool_use id of {@code messages} (derived from them; shared between versions, never stored)
  */
 public record State(long seq, long step, SessionStatus status, List<Message> messages, Map<String, JsonNode> variables,
@@ -121,14 +120,6 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
     public State withModelChange(Edit.SetModel change) {
         return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, permissionDenials,
                 change, toolUseIds);
-    }
-
-    /**
-     * The config this session runs with now: {@code created} (its {@code SessionInfo.config()}) with the model and
-     * base URL of the latest {@link Edit.SetModel}, if any.
-     */
-    public SessionConfig config(SessionConfig created) {
-        return modelChange == null ? created : created.withModel(modelChange.model(), modelChange.baseUrl());
     }
 
     /**

@@ -86,7 +86,7 @@ class ModelEditsTest {
         assertThat(rewound.submit("again").reply()).isEqualTo("alpha@null says again");
         assertThat(forked.config().model()).isEqualTo("beta");
         assertThat(forked.submit("later").reply()).isEqualTo("beta@null says later");
-        assertThat(s.history().stateAt(before).config(s.info().config()).model()).isEqualTo("alpha");
+        assertThat(s.info().config().withModelChange(s.history().stateAt(before).modelChange()).model()).isEqualTo("alpha");
         try (Threadline other = Threadline.builder().store(store).models(models).leaseLinger(java.time.Duration.ZERO).build()) { // loaded from a snapshot
             assertThat(other.defaultTenant().open("s1").config().model()).isEqualTo("beta");
         }

@@ -88,7 +88,7 @@ public final class Branches {
                 states.create(info, CheckpointSource.FORK, cmd, events, created -> {
                     TranscriptValidator.check(created.messages(), TranscriptValidator.Mode.CHECKPOINT);
                     Require.argument(created.pending().isEmpty(), "seq", "the branch at seq " + seq + " still has pending tool calls");
-                    SessionConfig config = created.config(info.config()); // a model edit before seq applies
+                    SessionConfig config = info.config().withModelChange(created.modelChange()); // a model edit before seq applies
                     loop.context(config).checkView(created, config);
                 });
                 return key.sibling(id);

@@ -104,10 +104,10 @@ public final class StateManager {
 
     /**
      * The config the session runs with now: its description's, with the model of its latest model edit
-     * ({@link State#config}).
+     * ({@code SessionConfig.withModelChange}).
      */
     public SessionConfig config(SessionKey key) {
-        return get(key).config(info(key).config());
+        return info(key).config().withModelChange(get(key).modelChange());
     }
 
     /** The current state. Never writes; catches up from the store's head unless this process holds the lease. */
