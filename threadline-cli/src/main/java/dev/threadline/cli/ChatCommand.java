@@ -3,6 +3,7 @@ package dev.threadline.cli;
 import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.context.ContextPolicy;
 import dev.threadline.core.llm.ChatModel;
+import dev.threadline.core.llm.ModelException;
 import dev.threadline.core.llm.ModelResolver;
 import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.Threadline;
@@ -96,10 +97,17 @@ final class ChatCommand implements Callable<Integer> {
         Map<String, String> env = System.getenv();
         String chosen = model != null ? model : Models.defaultSpec(env);
         ChatModel chatModel;
+        ModelException noKey = null;
         try {
             chatModel = Models.fromSpec(chosen, baseUrl, env, contextWindow, HttpSettings.defaults());
         } catch (InvalidInputException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
+        } catch (ModelException e) {
+            if (model == null || baseUrl != null || sessionId == null) {
+                throw e;
+            }
+            noKey = e; // the session named may keep a base URL for this model, where no key is needed: decided once it is open
+            chatModel = null;
         }
         ChatExtension extension;
         try {
@@ -107,9 +115,15 @@ final class ChatCommand implements Callable<Integer> {
         } catch (InvalidInputException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        ChatModel chosenModel = extension.model(chatModel);
+        ChatModel chosenModel = chatModel == null ? null : extension.model(chatModel);
         ModelResolver resolver = Models.resolver(baseUrl, env, contextWindow, HttpSettings.defaults());
-        SessionConfig config = SessionConfig.DEFAULT.withModel(chatModel.name());
+        SessionConfig config;
+        try { // the base URL is kept with the session, so a later chat without --base-url reaches the same server
+            config = SessionConfig.DEFAULT.withModel(chatModel != null ? chatModel.name() : Models.spec(chosen),
+                    chosen.strip().equals(Models.SCRIPTED) ? null : baseUrl);
+        } catch (InvalidInputException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
         try {
             if (contextPolicy != null) {
                 config = config.withContextPolicy(ContextPolicy.parse(contextPolicy));
@@ -132,21 +146,19 @@ final class ChatCommand implements Callable<Integer> {
             config = config.withRequireApproval(requireApproval);
         }
         PrintWriter out = spec.commandLine().getOut();
-        if (model == null && chosen.equals(Models.SCRIPTED)) {
-            out.println("No ANTHROPIC_API_KEY or OPENAI_API_KEY is set, so this chat uses the offline demo model;"
-                    + " set one, or pass --model anthropic:MODEL / openai:MODEL [--base-url URL], for a real LLM.");
-        }
-        String chosenName = chatModel.name();
+        String chosenName = config.model();
+        ModelResolver extended = spec -> spec.equals(chosenName) ? Optional.of(chosenModel) : Optional.empty();
         try (McpServers servers = McpServers.start(mcp, spec.commandLine());
              Threadline tl = Threadline.builder()
                 .models(chosenModel == chatModel ? resolver // no extension: as shipped
-                        : spec -> spec.equals(chosenName) ? Optional.of(chosenModel) : resolver.find(spec))
+                        : extended.orElse(resolver))
                 .skills(skills).skill(Builtins.askUser()) // the prompt answers ask_user
                 .skills(extension.skills()).skills(servers.skills())
                 .store(store.openForChat(out)).build();
              LineInput input = LineInput.open(main.in)) {
             servers.describe(out);
-            Repl repl = new Repl(tl, tl.tenant(tenantId), out, spec.commandLine().getErr(), input, config, store.shown(), stream);
+            Repl repl = new Repl(tl, tl.tenant(tenantId), out, spec.commandLine().getErr(), input, config, store.shown(), stream)
+                    .modelChosen(model != null, noKey);
             return repl.run(sessionId);
         }
     }

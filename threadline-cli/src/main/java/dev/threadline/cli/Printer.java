@@ -51,7 +51,7 @@ final class Printer {
         State st = s.state();
         out.println("session  " + i.id() + origin(tenant, i));
         out.println("created  " + i.createdAt() + "   tenant " + i.tenant() + "   user " + i.userId());
-        out.println("model    " + i.config().model() + "   policy " + i.config().contextPolicy());
+        out.println("model    " + SessionModel.describe(s.config()) + "   policy " + i.config().contextPolicy());
         out.println("state    " + st.status().wireName() + " at seq " + st.seq() + ", " + st.messages().size() + " messages, "
                 + st.variables().size() + " variables, tokens in/out " + st.usage().inputTokens() + "/" + st.usage().outputTokens());
     }

@@ -48,6 +48,9 @@ final class Repl {
     private final SessionConfig config;
     private final String storeUrl;
     private final boolean streamPiped;
+    /** Whether the user named the model ({@code --model}): then it applies to an existing session too. */
+    private boolean modelChosen;
+    private ThreadlineException noKey;
     private Session session;
 
     /** Whether a model call failed during this chat: then it exits with 1. */
@@ -112,9 +115,20 @@ final class Repl {
         }
     }
 
+    /**
+     * This REPL, on which {@code --model} was given: an existing session is switched to {@code config}'s model.
+     * {@code noKey}: that model needs a key at the default base URL; it stands if the session keeps no other.
+     */
+    Repl modelChosen(boolean chosen, ThreadlineException noKey) {
+        this.modelChosen = chosen;
+        this.noKey = noKey;
+        return this;
+    }
+
     int run(String sessionId) throws IOException {
         input.onInterrupt(this::onInterrupt);
         boolean existed = sessionId != null && tenant.find(sessionId).isPresent();
+        SessionModel.requireKey(noKey, existed ? tenant.open(sessionId) : null, config);
         session = sessionId == null ? tenant.create(config) : tenant.openOrCreate(sessionId, config);
         banner(existed);
         if (session.state().isSuspended()) {
@@ -169,15 +183,18 @@ final class Repl {
                 + " messages)" : " (new)"));
         out.println("store: " + storeUrl + " - " + tl.durability()
                 + (tenant.id().equals(dev.threadline.core.session.SessionInfo.DEFAULT_TENANT) ? "" : " - tenant " + tenant.id()));
-        String model = session.info().config().model();
-        if (!model.equals(config.model()) && existed) {
-            out.println("note: this session runs on " + model + ", the model it was created with (--model applies to new sessions)");
-        }
-        if (model.equals("scripted")) {
-            out.println("model: scripted - Threadline's offline demo model, not an LLM. It can do arithmetic"
-                    + " (\"what is (2+3)*4\"), notes (\"note buy milk\", \"notes\"), \"ls\" and \"read FILE\".");
+        if (existed) {
+            SessionModel.apply(session, config, modelChosen, out); // --model changes an existing session's model, journalled
         } else {
-            out.println("model: " + model);
+            if (!modelChosen && session.config().model().equals("scripted")) {
+                out.println("No ANTHROPIC_API_KEY or OPENAI_API_KEY is set, so this chat uses the offline demo model;"
+                        + " set one, or pass --model anthropic:MODEL / openai:MODEL [--base-url URL], for a real LLM.");
+            }
+            out.println("model: " + SessionModel.describe(session.config()));
+        }
+        if (session.config().model().equals("scripted")) {
+            out.println("(scripted is Threadline's offline demo model, not an LLM. It can do arithmetic"
+                    + " (\"what is (2+3)*4\"), notes (\"note buy milk\", \"notes\"), \"ls\" and \"read FILE\".)");
         }
         out.println("Type /help for commands.");
         if (session.state().isSuspended()) {

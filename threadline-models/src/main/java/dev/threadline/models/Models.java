@@ -9,6 +9,8 @@ import dev.threadline.models.http.HttpSettings;
 import dev.threadline.models.openai.OpenAiChatModel;
 import java.net.URI;
 import dev.threadline.core.llm.ModelResolver;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -50,6 +52,23 @@ public final class Models {
             return "openai:" + DEFAULT_OPENAI_MODEL;
         }
         return SCRIPTED;
+    }
+
+    /**
+     * The spec a model made from {@code spec} names itself by ({@link ChatModel#name()}): stripped, the
+     * provider's default model filled in ({@code openai} is {@code openai:gpt-4o-mini}). Checks nothing
+     * else: {@link #fromSpec} refuses what it cannot make.
+     */
+    public static String spec(String spec) {
+        String s = spec == null ? "" : spec.strip();
+        int colon = s.indexOf(':');
+        String provider = colon < 0 ? s : s.substring(0, colon);
+        String model = colon < 0 ? "" : s.substring(colon + 1).strip();
+        return switch (provider) {
+            case "anthropic" -> "anthropic:" + (model.isEmpty() ? DEFAULT_ANTHROPIC_MODEL : model);
+            case "openai" -> "openai:" + (model.isEmpty() ? DEFAULT_OPENAI_MODEL : model);
+            default -> s;
+        };
     }
 
     /** {@link #fromSpec(String, String, Map, int, HttpSettings)} with the default context window and HTTP settings. */
@@ -101,16 +120,29 @@ public final class Models {
 
     /**
      * A resolver that makes each session's model from its config's spec with {@link #fromSpec}, once per
-     * spec (models are stateless and shared). {@code baseUrl} and {@code contextWindowTokens} apply to
-     * every spec of a provider that takes them. Thread-safe.
+     * spec and base URL (models are stateless and shared). A session's own base URL
+     * ({@code SessionConfig.baseUrl}, passed to {@link ModelResolver#find(String, String)}) wins; without
+     * one, {@code baseUrl} (null: the environment's or the provider's) applies to every spec of a provider
+     * that takes one. {@code contextWindowTokens} applies to every spec. Thread-safe.
      *
      * @throws InvalidInputException (from resolving) when a spec is malformed
      * @throws ModelException        (from resolving) of kind AUTH when a spec needs a key that is not set
      */
     public static ModelResolver resolver(String baseUrl, Map<String, String> env, int contextWindowTokens, HttpSettings http) {
-        Map<String, ChatModel> made = new ConcurrentHashMap<>();
-        return spec -> Optional.of(made.computeIfAbsent(spec.strip(), s -> fromSpec(s,
-                s.equals(SCRIPTED) ? null : baseUrl, env, contextWindowTokens, http)));
+        Map<List<String>, ChatModel> made = new ConcurrentHashMap<>();
+        return new ModelResolver() {
+            @Override
+            public Optional<ChatModel> find(String spec) {
+                return find(spec, null);
+            }
+
+            @Override
+            public Optional<ChatModel> find(String spec, String sessionUrl) {
+                String s = spec.strip();
+                String url = s.equals(SCRIPTED) ? null : present(sessionUrl) ? sessionUrl.strip() : baseUrl;
+                return Optional.of(made.computeIfAbsent(Arrays.asList(s, url), k -> fromSpec(s, url, env, contextWindowTokens, http)));
+            }
+        };
     }
 
     private static String url(String given, String fromEnv, URI fallback) {

@@ -38,4 +38,25 @@ public final class Require {
             throw new InvalidInputException(field, reason);
         }
     }
+
+    /**
+     * {@code url} stripped, or null when it is null or blank.
+     *
+     * @throws InvalidInputException naming {@code field} when it is not an http(s) URL with a host
+     */
+    public static String httpUrl(String url, String field) {
+        if (url == null || url.isBlank()) {
+            return null;
+        }
+        String u = url.strip();
+        java.net.URI uri;
+        try {
+            uri = java.net.URI.create(u);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException(field, "'" + u + "' is not a URL: " + e.getMessage());
+        }
+        Require.argument(("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null, field,
+                "'" + u + "' must be an http(s) URL with a host, e.g. http://127.0.0.1:11434/v1");
+        return u;
+    }
 }

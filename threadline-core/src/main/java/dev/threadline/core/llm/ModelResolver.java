@@ -10,8 +10,11 @@ import java.util.Optional;
 /**
  * Chooses the model a session runs on from its config's model spec ({@code SessionConfig.model}: e.g.
  * {@code scripted}, {@code anthropic:claude-sonnet-4-5}, {@code openai:gpt-4o-mini}), so two sessions
- * of one runtime can use different models. Implementations are thread-safe and return shared,
- * stateless models (resolve may cache them).
+ * of one runtime can use different models. A session may also name the API root of its model's
+ * server ({@code SessionConfig.baseUrl}): {@link #find(String, String)} receives it; a resolver whose
+ * models have fixed endpoints (the default) knows no spec at another base URL, so a saved base URL is never
+ * silently ignored. Implementations are thread-safe and return shared, stateless models (resolve may
+ * cache them).
  */
 @FunctionalInterface
 public interface ModelResolver {
@@ -20,18 +23,49 @@ public interface ModelResolver {
     Optional<ChatModel> find(String spec);
 
     /**
+     * The model for {@code spec} served at API root {@code baseUrl}, or empty when this resolver does not
+     * know it. A null {@code baseUrl} means the resolver's default: {@link #find(String)}. This default
+     * implementation knows no model at a given base URL; resolvers that make models for any endpoint
+     * (e.g. {@code Models.resolver}) override it.
+     */
+    default Optional<ChatModel> find(String spec, String baseUrl) {
+        return baseUrl == null ? find(spec) : Optional.empty();
+    }
+
+    /**
      * The model for {@code spec}.
      *
      * @throws InvalidInputException naming the spec when no model is known for it
      */
     default ChatModel resolve(String spec) {
-        return find(Require.nonBlank(spec, "config.model")).orElseThrow(() ->
-                new InvalidInputException("config.model", "no model is configured for '" + spec + "'"));
+        return resolve(spec, null);
     }
 
-    /** This resolver, then {@code next} for specs it does not know. */
+    /**
+     * The model for {@code spec} at API root {@code baseUrl} (null: the resolver's default).
+     *
+     * @throws InvalidInputException naming the spec (and base URL) when no model is known for it
+     */
+    default ChatModel resolve(String spec, String baseUrl) {
+        return find(Require.nonBlank(spec, "config.model"), baseUrl).orElseThrow(() ->
+                new InvalidInputException("config.model", "no model is configured for '" + spec + "'"
+                        + (baseUrl == null ? "" : " at " + baseUrl)));
+    }
+
+    /** This resolver, then {@code next} for specs (and base URLs) it does not know. */
     default ModelResolver orElse(ModelResolver next) {
-        return spec -> find(spec).or(() -> next.find(spec));
+        ModelResolver first = this;
+        return new ModelResolver() {
+            @Override
+            public Optional<ChatModel> find(String spec) {
+                return first.find(spec).or(() -> next.find(spec));
+            }
+
+            @Override
+            public Optional<ChatModel> find(String spec, String baseUrl) {
+                return first.find(spec, baseUrl).or(() -> next.find(spec, baseUrl));
+            }
+        };
     }
 
     /** A resolver that knows exactly these models, each by its {@link ChatModel#name()}. */
@@ -41,9 +75,19 @@ public interface ModelResolver {
         return spec -> Optional.ofNullable(byName.get(spec));
     }
 
-    /** A resolver that gives {@code model} for every spec (a runtime with one model). */
+    /** A resolver that gives {@code model} for every spec and base URL (a runtime with one model). */
     static ModelResolver always(ChatModel model) {
         Require.nonNull(model, "model");
-        return spec -> Optional.of(model);
+        return new ModelResolver() {
+            @Override
+            public Optional<ChatModel> find(String spec) {
+                return Optional.of(model);
+            }
+
+            @Override
+            public Optional<ChatModel> find(String spec, String baseUrl) {
+                return Optional.of(model);
+            }
+        };
     }
 }

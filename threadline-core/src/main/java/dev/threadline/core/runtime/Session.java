@@ -203,6 +203,17 @@ public interface Session {
     /** The current state, as the store has it (a running turn elsewhere shows as running). */
     State state();
 
+    /**
+     * The config the session runs with now: {@code info().config()}, with the model and base URL of its
+     * latest {@code Edit.SetModel} if it has one ({@code SessionConfig.withModelChange}). Change the model with
+     * {@code edit(author, reason, List.of(Edit.setModel(spec, baseUrl)))}.
+     *
+     * @throws dev.threadline.core.error.SessionNotFoundException when the session was deleted
+     */
+    default dev.threadline.core.session.SessionConfig config() {
+        return info().config().withModelChange(state().modelChange());
+    }
+
     /** The calls of a suspended turn that wait for a person (approvals and questions); empty when none waits. A pure read. */
     List<PendingApproval> pendingApprovals();
 

@@ -7,7 +7,9 @@ import java.util.List;
 
 /**
  * How a session runs: the model, its system prompt, the skills it may call, the context policy, and
- * the limits of one turn. Fixed when the session is created.
+ * the limits of one turn. Fixed when the session is created, except the model and its base URL: a
+ * {@code StateEdited} step with an {@code Edit.SetModel} changes them from then on ({@code
+ * SessionConfig.withModelChange(state.modelChange())} is the config a session runs with now).
  *
  * @param model             model name as the provider knows it ("scripted" for the offline demo)
  * @param systemPrompt      the system prompt; may be empty, never null
@@ -24,11 +26,15 @@ import java.util.List;
  *                          from configs stored before humans in the loop: read as empty
  * @param doubleTexting     what a new message does while a turn runs (default {@link DoubleTexting#ENQUEUE};
  *                          absent from older stored configs: read as the default)
+ * @param baseUrl           the API root of the model's server (e.g. {@code http://127.0.0.1:11434/v1} for a local
+ *                          OpenAI-compatible server), kept with the session so every process reaches the same
+ *                          endpoint; null for the resolver's default. An http(s) URL with a host; absent from older
+ *                          stored configs: read as null
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionConfig(String model, String systemPrompt, List<String> skills, ContextPolicy contextPolicy,
                             int maxIterations, long toolTimeoutMillis, int maxOutputTokens, long turnTokenBudget,
-                            List<String> requireApproval, DoubleTexting doubleTexting) {
+                            List<String> requireApproval, DoubleTexting doubleTexting, String baseUrl) {
 
     /** The output token limit of a model call unless a session sets its own. */
     public static final int DEFAULT_MAX_OUTPUT_TOKENS = 4096;
@@ -54,7 +60,17 @@ public record SessionConfig(String model, String systemPrompt, List<String> skil
             Require.nonBlank(name, "config.requireApproval");
         }
         doubleTexting = doubleTexting == null ? DoubleTexting.ENQUEUE : doubleTexting;
+        baseUrl = Require.httpUrl(baseUrl, "config.baseUrl");
     }
+
+    /** The shape before the base URL was kept with the session: none (the resolver's default). */
+    public SessionConfig(String model, String systemPrompt, List<String> skills, ContextPolicy contextPolicy,
+                         int maxIterations, long toolTimeoutMillis, int maxOutputTokens, long turnTokenBudget,
+                         List<String> requireApproval, DoubleTexting doubleTexting) {
+        this(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
+                requireApproval, doubleTexting, null);
+    }
+
 
     /** The shape of schema version 2 before humans in the loop: no tool needs approval, second messages queue. */
     public SessionConfig(String model, String systemPrompt, List<String> skills, ContextPolicy contextPolicy,
@@ -70,64 +86,81 @@ public record SessionConfig(String model, String systemPrompt, List<String> skil
                 toolTimeoutMillis, DEFAULT_MAX_OUTPUT_TOKENS, 0);
     }
 
-    /** This config with model spec {@code model} (see {@code ModelResolver}). */
+    /**
+     * This config with model spec {@code model} (see {@code ModelResolver}) at API root {@code baseUrl} (null: the
+     * resolver's default).
+     */
+    public SessionConfig withModel(String model, String baseUrl) {
+        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
+                requireApproval, doubleTexting, baseUrl);
+    }
+
+    /**
+     * This config with the model and base URL {@code change} sets (a session's latest model edit), or this
+     * config when {@code change} is null: the config a session runs with now.
+     */
+    public SessionConfig withModelChange(dev.threadline.core.state.Edit.SetModel change) {
+        return change == null ? this : withModel(change.model(), change.baseUrl());
+    }
+
+    /** This config with model spec {@code model} (see {@code ModelResolver}) and the same base URL. */
     public SessionConfig withModel(String model) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
-                requireApproval, doubleTexting);
+                requireApproval, doubleTexting, baseUrl);
     }
 
     /** This config with system prompt {@code prompt}. */
     public SessionConfig withSystemPrompt(String prompt) {
         return new SessionConfig(model, prompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
-                requireApproval, doubleTexting);
+                requireApproval, doubleTexting, baseUrl);
     }
 
     /** This config with only the named skills enabled (empty: every skill of the runtime). */
     public SessionConfig withSkills(List<String> skills) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
-                requireApproval, doubleTexting);
+                requireApproval, doubleTexting, baseUrl);
     }
 
     /** This config with context policy {@code policy}. */
     public SessionConfig withContextPolicy(ContextPolicy policy) {
         return new SessionConfig(model, systemPrompt, skills, Require.nonNull(policy, "contextPolicy"), maxIterations,
                 toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
-                requireApproval, doubleTexting);
+                requireApproval, doubleTexting, baseUrl);
     }
 
     /** This config with at most {@code maxIterations} model calls a turn. */
     public SessionConfig withMaxIterations(int maxIterations) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
-                requireApproval, doubleTexting);
+                requireApproval, doubleTexting, baseUrl);
     }
 
     /** This config with a deadline of {@code millis} per tool call. */
     public SessionConfig withToolTimeoutMillis(long millis) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, millis, maxOutputTokens, turnTokenBudget,
-                requireApproval, doubleTexting);
+                requireApproval, doubleTexting, baseUrl);
     }
 
     /** This config with an output token limit of {@code tokens} per model call. */
     public SessionConfig withMaxOutputTokens(int tokens) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, tokens, turnTokenBudget,
-                requireApproval, doubleTexting);
+                requireApproval, doubleTexting, baseUrl);
     }
 
     /** This config with a budget of {@code tokens} per turn (0: no budget). */
     public SessionConfig withTurnTokenBudget(long tokens) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, tokens,
-                requireApproval, doubleTexting);
+                requireApproval, doubleTexting, baseUrl);
     }
 
     /** A copy in which calls of these tools wait for approval. */
     public SessionConfig withRequireApproval(List<String> toolNames) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens,
-                turnTokenBudget, toolNames, doubleTexting);
+                turnTokenBudget, toolNames, doubleTexting, baseUrl);
     }
 
     /** A copy with this double-texting strategy. */
     public SessionConfig withDoubleTexting(DoubleTexting strategy) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens,
-                turnTokenBudget, requireApproval, Require.nonNull(strategy, "doubleTexting"));
+                turnTokenBudget, requireApproval, Require.nonNull(strategy, "doubleTexting"), baseUrl);
     }
 }

@@ -11,13 +11,15 @@ import dev.threadline.core.model.Message;
  * turns: the seeds' {@code update_state}. Edits are recorded together as one {@code StateEdited}
  * step, which the reducer checks as a whole: an edit that would break an invariant is refused with
  * the reason and nothing is written. There is no edit of the status, of pending calls or of past
- * messages: to change the past, rewind to a checkpoint and edit the new branch. Immutable values.
+ * messages: to change the past, rewind to a checkpoint and edit the new branch. Of the session's
+ * config, only the model (and its base URL) is edited ({@link SetModel}). Immutable values.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "kind")
 @JsonSubTypes({
     @JsonSubTypes.Type(value = Edit.SetVariable.class, name = "set_variable"),
     @JsonSubTypes.Type(value = Edit.RemoveVariable.class, name = "remove_variable"),
-    @JsonSubTypes.Type(value = Edit.AppendMessage.class, name = "append_message")
+    @JsonSubTypes.Type(value = Edit.AppendMessage.class, name = "append_message"),
+    @JsonSubTypes.Type(value = Edit.SetModel.class, name = "set_model")
 })
 public sealed interface Edit {
 
@@ -55,6 +57,22 @@ public sealed interface Edit {
         }
     }
 
+    /**
+     * Runs the session's turns from now on with model spec {@code model} (as {@code SessionConfig.model}, resolved by
+     * the runtime's {@code ModelResolver}) at API root {@code baseUrl}, or at the resolver's default when it is null.
+     * The config the session was created with stays in its description; {@code SessionConfig.withModelChange} applies the
+     * latest such edit, so a rewind or fork to a checkpoint before it runs on the earlier model again. The
+     * base URL decides where the runtime sends the transcript: take it from the operator, never from a
+     * tenant's request. Refused with an {@link dev.threadline.core.error.InvalidInputException} when the
+     * model is blank or the base URL is not an http(s) URL with a host.
+     */
+    record SetModel(String model, String baseUrl) implements Edit {
+        public SetModel {
+            model = Require.nonBlank(model, "model").strip();
+            baseUrl = Require.httpUrl(baseUrl, "baseUrl");
+        }
+    }
+
     /** Sets a session variable. */
     static Edit set(String name, JsonNode value) {
         return new SetVariable(VariableScope.SESSION, name, value);
@@ -63,6 +81,11 @@ public sealed interface Edit {
     /** Removes a session variable. */
     static Edit remove(String name) {
         return new RemoveVariable(VariableScope.SESSION, name);
+    }
+
+    /** Sets the session's model (at the resolver's default base URL when {@code baseUrl} is null). */
+    static Edit setModel(String model, String baseUrl) {
+        return new SetModel(model, baseUrl);
     }
 
     /** Appends a message. */

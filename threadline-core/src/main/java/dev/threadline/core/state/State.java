@@ -21,15 +21,17 @@ import java.util.Map;
  * @param contextStart index of the first message the model's context starts from (moved by clear)
  * @param compaction   the latest compaction, or null
  * @param permissionDenials tool calls a person denied (the seeds' {@code permissionDenials}), counted over the session
+ * @param modelChange  the latest {@link Edit.SetModel} of the session, or null while it runs on the model it was
+ *                     created with (see {@code SessionConfig.withModelChange})
  * @param toolUseIds   every tool_use id of {@code messages} (derived from them; shared between versions, never stored)
  */
 public record State(long seq, long step, SessionStatus status, List<Message> messages, Map<String, JsonNode> variables,
                     List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction,
-                    int permissionDenials, @JsonIgnore ToolUseIds toolUseIds) {
+                    int permissionDenials, Edit.SetModel modelChange, @JsonIgnore ToolUseIds toolUseIds) {
 
     /** The state of a session before its first event. */
     public static final State EMPTY = new State(0, 0, SessionStatus.IDLE, AppendOnlyList.empty(), Map.of(), List.of(),
-            Usage.ZERO, 0, null, 0, ToolUseIds.EMPTY);
+            Usage.ZERO, 0, null, 0, null, ToolUseIds.EMPTY);
 
     /**
      * Checks and normalises the components; a null {@code toolUseIds} is derived from {@code messages}.
@@ -51,13 +53,13 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
     /** A state whose tool_use ids are derived from {@code messages} (one pass over them). */
     public State(long seq, long step, SessionStatus status, List<Message> messages, Map<String, JsonNode> variables,
                  List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction) {
-        this(seq, step, status, messages, variables, pending, usage, contextStart, compaction, 0, null);
+        this(seq, step, status, messages, variables, pending, usage, contextStart, compaction, 0, null, null);
     }
 
     /** Everything but the message bodies: what a snapshot stores. */
     public StateSnapshot snapshot() {
         return new StateSnapshot(seq, step, status, messages.size(), variables, pending, usage, contextStart, compaction,
-                permissionDenials);
+                permissionDenials, modelChange);
     }
 
     /**
@@ -72,7 +74,7 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
                     + " messages but the journal holds " + messages.size());
         }
         return new State(s.seq(), s.step(), s.status(), messages, s.variables(), s.pending(), s.usage(),
-                s.contextStart(), s.compaction(), s.permissionDenials(), ToolUseIds.of(messages));
+                s.contextStart(), s.compaction(), s.permissionDenials(), s.modelChange(), ToolUseIds.of(messages));
     }
 
     /** Whether no turn is running or suspended. */
@@ -105,12 +107,19 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
     public State with(long seq, long step, SessionStatus status, Map<String, JsonNode> variables,
                List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction) {
         return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, permissionDenials,
-                toolUseIds);
+                modelChange, toolUseIds);
     }
 
     /** A copy with another count of denied calls (the reducer counts a denial with it). */
     public State withPermissionDenials(int denials) {
-        return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, denials, toolUseIds);
+        return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, denials, modelChange,
+                toolUseIds);
+    }
+
+    /** A copy whose model is the one {@code change} sets (the reducer folds an {@link Edit.SetModel} with it). */
+    public State withModelChange(Edit.SetModel change) {
+        return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, permissionDenials,
+                change, toolUseIds);
     }
 
     /**
@@ -119,7 +128,7 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
      */
     public State withMessage(Message next, SessionStatus status, List<PendingToolCall> pending, Usage usage) {
         return new State(seq, step, status, transcript().plus(next), variables, pending, usage, contextStart, compaction,
-                permissionDenials, toolUseIds.plus(next));
+                permissionDenials, modelChange, toolUseIds.plus(next));
     }
 
     AppendOnlyList<Message> transcript() {

@@ -8,11 +8,12 @@ import java.util.Map;
 /**
  * A small snapshot of a {@link State}: everything but the message bodies. Written every K events so
  * that loading a session replays only the events after it (and reads only the transcript-bearing
- * events before it). A snapshot stored without {@code permissionDenials} reads it as 0. Immutable.
+ * events before it). A snapshot stored without {@code permissionDenials} reads it as 0, one without
+ * {@code modelChange} as null (no model edit). Immutable.
  */
 public record StateSnapshot(long seq, long step, SessionStatus status, int messageCount,
                             Map<String, JsonNode> variables, List<PendingToolCall> pending, Usage usage,
-                            int contextStart, Compaction compaction, Integer permissionDenials) {
+                            int contextStart, Compaction compaction, Integer permissionDenials, Edit.SetModel modelChange) {
     @com.fasterxml.jackson.annotation.JsonCreator
     public StateSnapshot {
         variables = variables == null ? Map.of() : Map.copyOf(variables);
@@ -20,9 +21,16 @@ public record StateSnapshot(long seq, long step, SessionStatus status, int messa
         permissionDenials = permissionDenials == null ? 0 : permissionDenials; // boxed: absent from older snapshots
     }
 
+    /** A snapshot without a model edit (the shape before models could be changed). */
+    public StateSnapshot(long seq, long step, SessionStatus status, int messageCount, Map<String, JsonNode> variables,
+                         List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction,
+                         Integer permissionDenials) {
+        this(seq, step, status, messageCount, variables, pending, usage, contextStart, compaction, permissionDenials, null);
+    }
+
     /** A snapshot without denials (the shape before humans in the loop). */
     public StateSnapshot(long seq, long step, SessionStatus status, int messageCount, Map<String, JsonNode> variables,
                          List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction) {
-        this(seq, step, status, messageCount, variables, pending, usage, contextStart, compaction, 0);
+        this(seq, step, status, messageCount, variables, pending, usage, contextStart, compaction, 0, null);
     }
 }

@@ -14,6 +14,7 @@ import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.model.StopReason;
 import dev.threadline.core.model.Usage;
 import dev.threadline.core.state.Compaction;
+import dev.threadline.core.state.Edit;
 import dev.threadline.core.state.PendingToolCall;
 import dev.threadline.core.state.SessionStatus;
 import dev.threadline.core.state.StateSnapshot;
@@ -95,6 +96,7 @@ public final class RoundTripFixtures {
                 new ContentBlock.ToolResult("toolu_9", "42 " + AWKWARD, false));
         return new StateSnapshot(seq, seq, SessionStatus.RUNNING, (int) seq,
                 Map.of("plan", parse("{\"a\": [1, 2.5, null, \"é\"]}"), "n", parse("7")), List.of(pending),
-                new Usage(100 + seq, 50, 3, 2), 1, new Compaction("earlier: " + AWKWARD, 2));
+                new Usage(100 + seq, 50, 3, 2), 1, new Compaction("earlier: " + AWKWARD, 2), 1,
+                new Edit.SetModel("openai:llama3.1", "http://127.0.0.1:11434/v1"));
     }
 }

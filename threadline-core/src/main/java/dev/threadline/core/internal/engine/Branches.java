@@ -16,6 +16,7 @@ import dev.threadline.core.error.SessionExistsException;
 import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
@@ -87,7 +88,8 @@ public final class Branches {
                 states.create(info, CheckpointSource.FORK, cmd, events, created -> {
                     TranscriptValidator.check(created.messages(), TranscriptValidator.Mode.CHECKPOINT);
                     Require.argument(created.pending().isEmpty(), "seq", "the branch at seq " + seq + " still has pending tool calls");
-                    loop.context(info.config()).checkView(created, info.config());
+                    SessionConfig config = info.config().withModelChange(created.modelChange()); // a model edit before seq applies
+                    loop.context(config).checkView(created, config);
                 });
                 return key.sibling(id);
             } catch (SessionExistsException e) {

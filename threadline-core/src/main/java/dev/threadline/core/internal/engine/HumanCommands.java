@@ -31,7 +31,7 @@ public final class HumanCommands {
 
     public TurnResult approve(SessionKey key, Cmd cmd, String toolUseId, JsonNode edited) {
         PendingToolCall p = awaited(key, toolUseId, PendingToolCall.Awaiting.APPROVAL);
-        SessionConfig config = states.info(key).config();
+        SessionConfig config = states.config(key);
         ContentBlock.ToolUse use = new ContentBlock.ToolUse(p.toolUseId(), p.name(), edited == null ? p.input() : edited);
         String problem = loop.tools().problem(use, config);
         if (problem != null) {

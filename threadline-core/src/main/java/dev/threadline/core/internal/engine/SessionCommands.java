@@ -148,8 +148,14 @@ public final class SessionCommands {
         Require.argument(edits != null && !edits.isEmpty(), "edits", "at least one edit is needed");
         edits.forEach(e -> Require.nonNull(e, "edit"));
         Event.StateEdited edited = new Event.StateEdited(author, reason, edits);
-        return new Command<>(Cmd.of(options, "edit", Json.write(edited)),
-                c -> states.update(key, CheckpointSource.EDIT, c, s -> List.of(edited)), first -> replayCommit(key, first));
+        return new Command<>(Cmd.of(options, "edit", Json.write(edited)), c -> {
+            for (Edit e : edits) {
+                if (e instanceof Edit.SetModel m) { // its model must exist here, as a new session's must: else nothing is written
+                    loop.context(states.info(key).config().withModel(m.model(), m.baseUrl()));
+                }
+            }
+            return states.update(key, CheckpointSource.EDIT, c, s -> List.of(edited));
+        }, first -> replayCommit(key, first));
     }
 
     Command<Commit> clear(SessionKey key, CommandOptions options) {
@@ -159,7 +165,7 @@ public final class SessionCommands {
 
     Command<CompactionResult> compact(SessionKey key, CommandOptions options, String focus) {
         Cmd cmd = Cmd.of(options, "compact", focus == null ? "" : focus);
-        return new Command<>(cmd, c -> loop.context(states.info(key).config()).compactNow(key, c, focus), first -> {
+        return new Command<>(cmd, c -> loop.context(states.config(key)).compactNow(key, c, focus), first -> {
             Commit c = replayCommit(key, first);
             return new CompactionResult(!c.isEmpty(), 0, 0, 0, c.state().usage());
         });

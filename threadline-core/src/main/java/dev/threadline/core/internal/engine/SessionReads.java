@@ -79,7 +79,7 @@ public final class SessionReads {
     }
 
     ContextReport context(SessionKey key) {
-        return loop.context(info(key).config()).report(key);
+        return loop.context(states.config(key)).report(key);
     }
 
     List<Checkpoint> checkpoints(SessionKey key) {

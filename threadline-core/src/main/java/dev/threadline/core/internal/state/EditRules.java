@@ -16,7 +16,8 @@ import java.util.Map;
  * The reducer's rules for {@code StateEdited}: edits happen between turns only, and each must keep the
  * invariants: variables only in journalled scopes, and appended messages that a model view can hold
  * as they are (no tool message, no tool_use no turn would answer, no empty message or blank text, no
- * other message before the context's first user message). The status is never edited. The step is
+ * other message before the context's first user message), and a model edit changes the model the
+ * session runs on from then on. The status is never edited. The step is
  * checked as a whole; one bad edit refuses it all. Pure.
  */
 final class EditRules {
@@ -49,6 +50,7 @@ final class EditRules {
                     check(next, e, where, a.message());
                     next = next.withMessage(a.message(), next.status(), next.pending(), next.usage());
                 }
+                case Edit.SetModel m -> next = next.withModelChange(m);
             }
         }
         return vars == null ? next : next.with(next.seq(), next.step(), next.status(), vars, next.pending(), next.usage(),

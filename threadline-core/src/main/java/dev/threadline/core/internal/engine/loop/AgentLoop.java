@@ -70,7 +70,7 @@ public final class AgentLoop {
 
     /** The context step of the model a config names. */
     public ContextStep context(SessionConfig config) {
-        ChatModel model = models.resolve(config.model());
+        ChatModel model = models.resolve(config.model(), config.baseUrl());
         return contexts.computeIfAbsent(model, m -> new ContextStep(states, m, skills, tokens));
     }
 
@@ -126,7 +126,7 @@ public final class AgentLoop {
         Turn(SessionKey key, Cmd cmd) {
             this.key = key;
             this.cmd = cmd;
-            this.config = states.info(key).config();
+            this.config = states.config(key); // the model of the latest model edit, if any
             this.context = context(config);
         }
 

@@ -139,7 +139,7 @@ public final class ContextStep {
 
     /** On demand: summarise the whole context (between turns) as an {@code edit} step. */
     public CompactionResult compactNow(SessionKey sessionId, Cmd cmd, String focus) {
-        SessionConfig config = states.info(sessionId).config();
+        SessionConfig config = states.config(sessionId);
         ContextLimits limits = limits(config);
         State state = states.get(sessionId);
         long before = measure(state, config, limits, false).measure().tokens();
@@ -154,7 +154,7 @@ public final class ContextStep {
 
     /** The context as the next model call would see it, counted by the provider where it offers a count. */
     public ContextReport report(SessionKey sessionId) {
-        SessionConfig config = states.info(sessionId).config();
+        SessionConfig config = states.config(sessionId);
         ContextLimits limits = limits(config);
         Prepared.Send s = measure(states.get(sessionId), config, limits, true);
         return new ContextReport(config.contextPolicy(), s.view().messages().size(), s.view().omitted(), s.measure().tokens(),

@@ -15,6 +15,7 @@ import dev.threadline.core.error.VersionConflictException;
 import dev.threadline.core.event.CheckpointSource;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
+import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.skill.VariableWrite;
 import dev.threadline.core.state.PendingToolCall;
@@ -99,6 +100,14 @@ public final class StateManager {
     /** The session's description. */
     public SessionInfo info(SessionKey key) {
         return reads.info(key);
+    }
+
+    /**
+     * The config the session runs with now: its description's, with the model of its latest model edit
+     * ({@code SessionConfig.withModelChange}).
+     */
+    public SessionConfig config(SessionKey key) {
+        return info(key).config().withModelChange(get(key).modelChange());
     }
 
     /** The current state. Never writes; catches up from the store's head unless this process holds the lease. */
