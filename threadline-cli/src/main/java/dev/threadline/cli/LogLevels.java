@@ -22,7 +22,13 @@ final class LogLevels {
             "io.modelcontextprotocol.spec.McpClientSession", "error",
             // Jetty and Javalin log every start at INFO; a healthy server says only what `serve` prints
             "org.eclipse.jetty", "warn",
-            "io.javalin", "warn");
+            // WARN per request with duplicate Host headers or another header a client got wrong: the client is answered 400
+            "org.eclipse.jetty.http.HttpParser", "error",
+            // WARN "Bad Authority" per CONNECT (or absolute URI) with a malformed authority: answered 400
+            "org.eclipse.jetty.util.HostPort", "error",
+            // WARN per body over the limit (answered 413) and per SSE write after the client left;
+            // a handler's failure is an ERROR, and Threadline logs its own storage and unexpected failures
+            "io.javalin", "error");
 
     private LogLevels() {}
 
