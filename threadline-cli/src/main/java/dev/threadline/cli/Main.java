@@ -38,6 +38,7 @@ public final class Main {
      * usage). Not thread-safe with other runs that share {@code out} or {@code err}.
      */
     public static int run(InputStream in, PrintWriter out, PrintWriter err, String... args) {
+        LogLevels.apply(); // before any library makes its logger
         return commandLine(in, out, err).execute(args);
     }
 

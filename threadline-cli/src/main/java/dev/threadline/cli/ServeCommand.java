@@ -55,7 +55,6 @@ final class ServeCommand implements Callable<Integer> {
         if (port != null && (port < 0 || port > 65535)) {
             throw new ParameterException(spec.commandLine(), "invalid --port: " + port + " is not a port (0-65535)");
         }
-        quietFrameworks();
         PrintWriter out = spec.commandLine().getOut();
         ServerConfig settings = ServerConfig.ofStore(store.url());
         if (config != null) {
@@ -133,15 +132,5 @@ final class ServeCommand implements Callable<Integer> {
             }
         }
         return null;
-    }
-
-    /** Jetty and Javalin log every start at INFO; a healthy server says only what it prints here. */
-    private static void quietFrameworks() {
-        for (String name : new String[] {"io.javalin", "org.eclipse.jetty"}) {
-            String key = "org.slf4j.simpleLogger.log." + name;
-            if (System.getProperty(key) == null) {
-                System.setProperty(key, "warn");
-            }
-        }
     }
 }

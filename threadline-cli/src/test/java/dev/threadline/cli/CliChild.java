@@ -18,16 +18,23 @@ final class CliChild {
     static final Duration WAIT = Duration.ofSeconds(60);
 
     private final Path dir;
+    private final String[] jvmOptions;
     private int runs;
 
     CliChild(Path dir) {
+        this(dir, new String[0]);
+    }
+
+    /** Children started with these JVM options, e.g. a log level. */
+    CliChild(Path dir, String... jvmOptions) {
         this.dir = dir;
+        this.jvmOptions = jvmOptions.clone();
     }
 
     /** Starts {@code threadline args}; the caller sends lines and awaits what it prints. */
     ChildProcess start(String... args) {
         return ChildProcess.of(Main.class).name("threadline " + String.join(" ", args))
-                .args(args).stderr(dir.resolve("child-" + (++runs) + ".err")).start();
+                .jvmOptions(jvmOptions).args(args).stderr(dir.resolve("child-" + (++runs) + ".err")).start();
     }
 
     /** Runs {@code threadline args} with {@code input} lines on stdin (a chat should end with /exit) to its exit. */

@@ -29,7 +29,9 @@ final class ServeProcess implements AutoCloseable {
     final Process process;
     final URI url;
     final String createdKey;
-    final List<String> output = new ArrayList<>();
+    /** Everything the child printed, stdout and stderr merged, in order. */
+    final List<String> output = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final Thread drain;
 
     ServeProcess(Path db) throws IOException {
         this("--db", db.toString());
@@ -37,9 +39,15 @@ final class ServeProcess implements AutoCloseable {
 
     /** {@code threadline serve --port 0} with these arguments, e.g. {@code --store URL} or {@code --config FILE}. */
     ServeProcess(String... args) throws IOException {
+        this(List.of(), args);
+    }
+
+    /** {@code threadline serve --port 0 ARGS} in a JVM started with {@code jvmOptions} (e.g. a log level). */
+    ServeProcess(List<String> jvmOptions, String... args) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
-                System.getProperty("java.class.path"), Main.class.getName(), "serve", "--port", "0"));
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "serve", "--port", "0"));
         command.addAll(List.of(args));
         process = new ProcessBuilder(command).redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
@@ -64,7 +72,16 @@ final class ServeProcess implements AutoCloseable {
         }
         url = found;
         createdKey = key;
-        Thread.ofVirtual().start(() -> out.lines().forEach(output::add)); // keep the pipe drained
+        drain = Thread.ofVirtual().start(() -> out.lines().forEach(output::add)); // keep the pipe drained
+    }
+
+    /** Stops the server ({@link #close}) and returns all it printed, to its last line. */
+    List<String> stopAndCollect() throws InterruptedException {
+        close();
+        if (!drain.join(Duration.ofSeconds(60))) {
+            throw new IllegalStateException("the output of threadline serve did not end: " + output);
+        }
+        return List.copyOf(output);
     }
 
     record Response(int status, String body) {

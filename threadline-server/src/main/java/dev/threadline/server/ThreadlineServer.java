@@ -166,7 +166,7 @@ public final class ThreadlineServer implements AutoCloseable {
         new OpsRoutes(api).register(cfg.routes);
         CompatMount.register(cfg, api); // /langgraph and /openai/v1: docs/compatibility.md
         InspectorRoutes.mount(cfg);
-        cfg.routes.before(Utf8Only::check); // after the keys are checked: a caller without one learns nothing more
+        cfg.routes.before(ctx -> Utf8Only.check(ctx, api.limits().maxBodyBytes())); // after the keys are checked: a caller without one learns nothing more
         cfg.routes.exception(Exception.class, (e, ctx) -> {
             if (CompatMount.serves(ctx.path())) {
                 Errors.write(ctx, e); // a refusal before the surface's route (e.g. a malformed path): in its SDKs' shape too

@@ -1,6 +1,8 @@
 package dev.threadline.server.http;
 
 import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import io.javalin.http.HttpStatus;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -18,6 +20,21 @@ public final class Utf8Only {
     public static final String JSON = "application/json;charset=utf-8";
 
     private Utf8Only() {}
+
+    /**
+     * A before-handler: refuses a request whose declared {@code Content-Length} is over
+     * {@code maxBodyBytes} (413, without reading it: Javalin would read up to the limit and log a WARN
+     * per such request, a line at a client's request rate), then checks it as {@link #check(Context)}.
+     *
+     * @throws HttpResponseException 413
+     * @throws ApiException 400 naming {@code Content-Type} or {@code body}
+     */
+    public static void check(Context ctx, long maxBodyBytes) {
+        if (ctx.req().getContentLengthLong() > maxBodyBytes) {
+            throw new HttpResponseException(HttpStatus.CONTENT_TOO_LARGE.getCode(), "");
+        }
+        check(ctx);
+    }
 
     /**
      * A before-handler: refuses a request whose {@code Content-Type} declares a charset other than
