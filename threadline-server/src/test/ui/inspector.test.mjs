@@ -385,6 +385,50 @@ uiTest('diff two checkpoints: messages added and variables changed, as the API s
   assert.equal(await page.textContent('.detail h2'), `Checkpoint seq ${noted.seq}`);
 });
 
+uiTest('at 1400×900 the newest message and the selected checkpoint\'s diff are in view, each pane scrolling on its own', async () => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  try {
+    await openSession('walk');
+    const cps = (await apiCall('GET', '/v1/sessions/walk/checkpoints?limit=1000')).items;
+    /** Where el is: its box, the viewport's and those of the scrolling boxes around it (each must hold it). */
+    const inView = sel => page.$eval(sel, el => {
+      const r = el.getBoundingClientRect();
+      const boxes = [{ top: 0, bottom: window.innerHeight, left: 0, right: window.innerWidth, what: 'the viewport' }];
+      for (let p = el.parentElement; p; p = p.parentElement) {
+        const o = getComputedStyle(p).overflowY;
+        if (o === 'auto' || o === 'scroll' || o === 'hidden') {
+          const b = p.getBoundingClientRect();
+          boxes.push({ top: b.top, bottom: b.bottom, left: b.left, right: b.right, what: p.tagName + '.' + p.className });
+        }
+      }
+      const out = boxes.filter(b => r.top < b.top - 1 || r.bottom > b.bottom + 1 || r.left < b.left - 1 || r.right > b.right + 1);
+      return { rect: { top: r.top, bottom: r.bottom, height: r.height }, outside: out.map(b => `${b.what} ${Math.round(b.top)}..${Math.round(b.bottom)}`),
+        pageScrolls: document.scrollingElement.scrollHeight > window.innerHeight + 1 };
+    });
+    // the newest message, as the session is opened: its whole row within the transcript and the window
+    const rows = await page.$eval('#transcript [aria-setsize]', el => el.getAttribute('aria-setsize'));
+    const last = `#transcript [aria-posinset="${rows}"]`;
+    await page.waitForSelector(last, WAIT);
+    await waitFor(async () => (await inView(last)).outside.length === 0).catch(() => {}); // the assertion says what is wrong
+    const m = await inView(last);
+    assert.deepEqual(m.outside, [], `the last message (${JSON.stringify(m.rect)}) is out of view`);
+    assert.equal(m.pageScrolls, false, 'the page itself does not scroll: its panes do');
+    // the checkpoint that wrote the notes, selected: its diff's heading, summary and first added message in view without scrolling
+    const noted = cps.find(c => c.preview.startsWith('result: Noted'));
+    await page.click(`button.cp[data-seq="${noted.seq}"]`);
+    await page.waitForSelector('.diff ol.diff-msgs.added li', WAIT);
+    for (const sel of ['.diff-head h3', '.diff .diff-summary', '.diff ol.diff-msgs.added li']) {
+      await waitFor(async () => (await inView(sel)).outside.length === 0).catch(() => {});
+      const d = await inView(sel);
+      assert.deepEqual(d.outside, [], `${sel} (${JSON.stringify(d.rect)}) is out of view`);
+    }
+    assert.deepEqual((await inView(last)).outside, [], 'the transcript did not move with the side panel');
+    await shot('at-1400x900');
+  } finally {
+    await page.setViewportSize({ width: 1360, height: 860 });
+  }
+});
+
 uiTest(`a ${BIG_MESSAGES}-message session: first paint of transcript and timeline, and it stays virtualised`, async () => {
   // fresh navigations, so the time counts loading the page's modules too (the key is in this tab's
   // session storage); the first open is the server's first read of the session since it started

@@ -41,6 +41,7 @@ export async function showCheckpoint(el, sessionId, cp, prev, viewState, signal,
   }
   renderState(stateBox, current, viewState);
   await compare(prev ? prev.seq : 0);
+  revealDiff(el, el.querySelector('.diff-head'), diffBox);
 
   async function compare(seq) {
     if (!Number.isInteger(seq) || seq < 0) { mount(diffBox, h('p.error', 'A seq is a whole number, 0 or more.')); return; }
@@ -53,6 +54,19 @@ export async function showCheckpoint(el, sessionId, cp, prev, viewState, signal,
       if (e.name !== 'AbortError') mount(diffBox, h('p.error', e.message + (e.field ? ` (${e.field})` : '')));
     }
   }
+}
+
+/**
+ * Scrolls the checkpoint's pane (when it scrolls) so that the diff's start shows: the pane moves down as
+ * far as the diff needs, never past the diff's heading, and moves nothing when the diff is in view.
+ */
+function revealDiff(pane, head, diffBox) {
+  if (!pane.isConnected || pane.scrollHeight <= pane.clientHeight) return;
+  const box = pane.getBoundingClientRect();
+  const top = head.getBoundingClientRect().top - box.top; // from the pane's visible top
+  const end = diffBox.getBoundingClientRect().bottom - box.top;
+  const over = Math.min(end, top + pane.clientHeight) - pane.clientHeight;
+  if (over > 0) pane.scrollTop += Math.min(over, top);
 }
 
 /** Redraws the side-effect warning of the checkpoint shown in el (the journal's calls arrived or grew). */

@@ -64,13 +64,7 @@ public final class BenchMain {
                 case "--no-alternatives" -> alternatives = false;
                 case "--no-progress" -> progress = false;
                 case "-h", "--help" -> {
-                    out.println("usage: threadline bench [--store sqlite:/path/file.db | memory:] [--quick | --smoke]"
-                            + " [--out DIR] [--no-alternatives] [--no-progress]\n"
-                            + "       threadline bench --store postgresql|redis|redis-cluster|postgresql://…|redis://…|redis-cluster://…"
-                            + " [--store …] [--quick | --smoke] [--out DIR]\n"
-                            + "       threadline bench frameworks [--dir DIR] [--quick | --smoke] [--out DIR]\n"
-                            + "       threadline bench step-parts [--store postgresql|redis|redis-cluster|URL] [--messages N] [--rounds N]\n"
-                            + "       threadline bench jmh [JMH options]");
+                    out.print(usage());
                     return 0;
                 }
                 default -> {
@@ -95,6 +89,21 @@ public final class BenchMain {
         Summary.print(r, out);
         out.printf(Locale.ROOT, "results: %s (and %s)%n", outDir.resolve("results.json"), String.join(", ", Plots.FILES));
         return 0;
+    }
+
+    /**
+     * The usage text, from {@code usage.txt} beside this class: the {@code ./threadline} script prints the
+     * same file for {@code bench --help} without building the bench's jar first.
+     */
+    static String usage() {
+        try (var in = BenchMain.class.getResourceAsStream("usage.txt")) {
+            if (in == null) {
+                throw new IllegalStateException("usage.txt is missing beside " + BenchMain.class.getName());
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private static String value(String[] args, int i, String option) {
