@@ -113,4 +113,21 @@ class ChatChangesTheSessionModelTest {
         assertThat(requests).hasSize(2);
         assertThat(cli.run("sessions", "export", "s2", "--db", db()).out()).doesNotContain("StateEdited");
     }
+
+    /** Regression: {@code threadline serve} resolved a session's model without its saved base URL, so the turn failed. */
+    @Test
+    void aSessionsSavedBaseUrlAppliesUnderServe() throws Exception {
+        CliChild cli = new CliChild(dir);
+        assertThat(cli.run(new String[] {"one", "/exit"}, "chat", "--model", "openai:test-model", "--base-url", url(),
+                "--db", db(), "--session", "s3").code()).isZero();
+        assertThat(requests).hasSize(1);
+
+        try (ServeProcess server = new ServeProcess(Path.of(db()))) {
+            ServeProcess.Response turn = server.send(server.createdKey, "POST", "/v1/sessions/s3/messages", "{\"text\":\"over http\"}");
+            assertThat(turn.status()).as(turn.body()).isEqualTo(200);
+            assertThat(turn.body()).contains("local model heard over http");
+        }
+        assertThat(requests).hasSize(2);
+        assertThat(requests.get(1).get("model").asText()).isEqualTo("test-model");
+    }
 }

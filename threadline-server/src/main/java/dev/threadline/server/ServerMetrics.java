@@ -132,7 +132,17 @@ public final class ServerMetrics {
     /** {@code models} with each model call timed, tagged by {@link #modelTag}. */
     ModelResolver timed(ModelResolver models) {
         Map<ChatModel, ChatModel> wrapped = new ConcurrentHashMap<>();
-        return spec -> models.find(spec).map(m -> wrapped.computeIfAbsent(m, TimedModel::new));
+        return new ModelResolver() {
+            @Override
+            public java.util.Optional<ChatModel> find(String spec) {
+                return models.find(spec).map(m -> wrapped.computeIfAbsent(m, TimedModel::new));
+            }
+
+            @Override
+            public java.util.Optional<ChatModel> find(String spec, String baseUrl) {
+                return models.find(spec, baseUrl).map(m -> wrapped.computeIfAbsent(m, TimedModel::new));
+            }
+        };
     }
 
     private final class TimedModel implements ChatModel {
@@ -168,6 +178,11 @@ public final class ServerMetrics {
         @Override
         public int contextWindowTokens() {
             return model.contextWindowTokens();
+        }
+
+        @Override
+        public java.util.OptionalLong countTokens(ChatRequest request) {
+            return model.countTokens(request);
         }
     }
 

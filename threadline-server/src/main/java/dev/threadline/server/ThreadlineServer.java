@@ -1,6 +1,7 @@
 package dev.threadline.server;
 
 import dev.threadline.core.json.Json;
+import dev.threadline.core.llm.ChatModel;
 import dev.threadline.core.llm.ModelResolver;
 import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.Threadline;
@@ -96,16 +97,24 @@ public final class ThreadlineServer implements AutoCloseable {
     private static ModelResolver environmentModels() {
         ModelResolver scripted = ModelResolver.always(ScriptedModel.demo());
         java.util.concurrent.atomic.AtomicReference<ModelResolver> providers = new java.util.concurrent.atomic.AtomicReference<>();
-        return spec -> {
-            if (spec.strip().equals(Models.SCRIPTED)) {
-                return scripted.find(spec);
+        return new ModelResolver() {
+            @Override
+            public Optional<ChatModel> find(String spec) {
+                return find(spec, null);
             }
-            ModelResolver r = providers.get();
-            if (r == null) {
-                providers.compareAndSet(null, Models.resolver(null, System.getenv(), 0, HttpSettings.defaults()));
-                r = providers.get();
+
+            @Override
+            public Optional<ChatModel> find(String spec, String baseUrl) {
+                if (spec.strip().equals(Models.SCRIPTED)) {
+                    return scripted.find(spec);
+                }
+                ModelResolver r = providers.get();
+                if (r == null) {
+                    providers.compareAndSet(null, Models.resolver(null, System.getenv(), 0, HttpSettings.defaults()));
+                    r = providers.get();
+                }
+                return r.find(spec, baseUrl); // a session's saved base URL (Edit.SetModel) applies under serve too
             }
-            return r.find(spec);
         };
     }
 
