@@ -31,7 +31,7 @@ final class Api {
     final KeyStore keys;
     final ServerConfig config;
     final ServerMetrics metrics;
-    final RunningTurns turns;
+    final TurnLimit turnLimit;
     final SseStreams streams;
     final AtomicBoolean closing = new AtomicBoolean();
     final InFlight inFlight = new InFlight();
@@ -44,7 +44,8 @@ final class Api {
         this.keys = keys;
         this.config = config;
         this.metrics = metrics;
-        this.turns = new RunningTurns(metrics, config.limits().maxEventsPerTurn());
+        this.turnLimit = new TurnLimit(metrics, config.limits().maxEventsPerTurn());
+        metrics.observe(runtime.live()); // one registry for the runtime: every tenant view shares it
         this.streams = new SseStreams(metrics, config.limits().maxSseStreamsPerTenant());
         this.sessionCounts = new SessionCounts(config.limits().maxSessionsPerTenant());
     }
@@ -54,7 +55,7 @@ final class Api {
         return tenants.computeIfAbsent(id, t -> {
             Tenant view = runtime.tenant(t);
             view.addListener(metrics.commitCounter(t));
-            view.addListener(turns.eventCounter(t));
+            view.addListener(turnLimit.eventCounter(t));
             return view;
         });
     }

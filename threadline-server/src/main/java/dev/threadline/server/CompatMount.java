@@ -73,13 +73,13 @@ final class CompatMount {
 
         @Override
         public CompletableFuture<TurnResult> startTurn(String tenant, Session session, String text, CommandOptions options) {
-            return api.turns.start(tenant, session, text, options);
+            return api.turnLimit.follow(tenant, session, options, () -> session.with(options).async().submit(text));
         }
 
         @Override
         public CompletableFuture<TurnResult> runCommand(String tenant, Session session, CommandOptions options,
-                                                        Supplier<TurnResult> command) {
-            return api.turns.run(tenant, session, options, command);
+                                                        Supplier<CompletableFuture<TurnResult>> command) {
+            return api.turnLimit.follow(tenant, session, options, command);
         }
 
         @Override

@@ -24,6 +24,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
 /**
@@ -92,7 +94,8 @@ final class HumanRoutes {
                 if (arguments != null && !arguments.isObject()) {
                     throw ApiException.invalid("arguments", "must be an object: the call's edited arguments");
                 }
-                turns.answer(ctx, s, options, o -> api.turns.run(tenant, s, o, refused(() -> arguments == null ? s.with(o).approve(toolUseId) : s.with(o).approve(toolUseId, arguments))));
+                turns.answer(ctx, s, options, o -> api.turnLimit.follow(tenant, s, o, refused(() -> arguments == null
+                        ? s.with(o).async().approve(toolUseId) : s.with(o).async().approve(toolUseId, arguments))));
             }
             case "deny" -> {
                 if (arguments != null) {
@@ -101,7 +104,7 @@ final class HumanRoutes {
                 if (reason == null || reason.isBlank()) {
                     throw ApiException.invalid("reason", "is required to deny: the model reads it as the call's error result");
                 }
-                turns.answer(ctx, s, options, o -> api.turns.run(tenant, s, o, refused(() -> s.with(o).deny(toolUseId, reason))));
+                turns.answer(ctx, s, options, o -> api.turnLimit.follow(tenant, s, o, refused(() -> s.with(o).async().deny(toolUseId, reason))));
             }
             default -> throw ApiException.invalid("decision", "must be \"approve\" or \"deny\"");
         }
@@ -116,7 +119,7 @@ final class HumanRoutes {
             throw ApiException.invalid("text", "must not be blank");
         }
         var options = api.options(ctx);
-        turns.answer(ctx, s, options, o -> api.turns.run(tenant, s, o, refused(() -> s.with(o).answer(toolUseId, text))));
+        turns.answer(ctx, s, options, o -> api.turnLimit.follow(tenant, s, o, refused(() -> s.with(o).async().answer(toolUseId, text))));
     }
 
     private void edit(Context ctx) {
@@ -231,19 +234,28 @@ final class HumanRoutes {
     /**
      * The core's refusals of a decision or answer as the API names them: a call that does not wait
      * (unknown, or decided already) is a 409 {@code not-awaiting}; edited arguments the schema refuses
-     * are a 422 {@code invalid-arguments}. Nothing was written either way.
+     * are a 422 {@code invalid-arguments}. Nothing was written either way. The core may refuse at once
+     * or when the queued command runs: both are translated, the first as a failed future.
      */
-    private static Supplier<TurnResult> refused(Supplier<TurnResult> command) {
+    private static Supplier<CompletableFuture<TurnResult>> refused(Supplier<CompletableFuture<TurnResult>> command) {
         return () -> {
+            CompletableFuture<TurnResult> turn;
             try {
-                return command.get();
+                turn = command.get();
             } catch (InvalidInputException e) {
-                switch (String.valueOf(e.field())) {
-                    case "toolUseId" -> throw new ApiException(409, "not-awaiting", "toolUseId", e.getMessage());
-                    case "arguments" -> throw new ApiException(422, "invalid-arguments", "arguments", e.getMessage());
-                    default -> throw e;
-                }
+                turn = CompletableFuture.failedFuture(e);
             }
+            return turn.exceptionally(error -> {
+                Throwable cause = error instanceof CompletionException ce && ce.getCause() != null ? ce.getCause() : error;
+                if (cause instanceof InvalidInputException e) {
+                    switch (String.valueOf(e.field())) {
+                        case "toolUseId" -> throw new ApiException(409, "not-awaiting", "toolUseId", e.getMessage());
+                        case "arguments" -> throw new ApiException(422, "invalid-arguments", "arguments", e.getMessage());
+                        default -> { }
+                    }
+                }
+                throw error instanceof CompletionException ce ? ce : new CompletionException(error);
+            });
         };
     }
 }

@@ -7,6 +7,7 @@ import dev.threadline.core.llm.ChatRequest;
 import dev.threadline.core.llm.ChatResponse;
 import dev.threadline.core.llm.ModelResolver;
 import dev.threadline.core.runtime.EventListener;
+import dev.threadline.core.runtime.LiveSessions;
 import dev.threadline.core.runtime.TurnResult;
 import dev.threadline.server.http.Problem;
 import io.micrometer.core.instrument.Counter;
@@ -21,7 +22,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
-import java.util.function.IntSupplier;
 
 /**
  * The server's meters, scraped at {@code /metrics} in the Prometheus text format: turns by outcome,
@@ -46,7 +46,6 @@ public final class ServerMetrics {
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final AtomicInteger sseOpen = new AtomicInteger();
-    private final AtomicInteger turnsRunning = new AtomicInteger();
     private final Counter steps;
     private final Counter events;
     private final Counter fencing;
@@ -62,7 +61,6 @@ public final class ServerMetrics {
     ServerMetrics(java.util.Collection<String> tools) {
         this.tools = java.util.Set.copyOf(tools);
         registry.gauge("threadline.sse.streams.open", sseOpen);
-        registry.gauge("threadline.turns.running", turnsRunning);
         steps = Counter.builder("threadline.steps").description("steps committed by this node").register(registry);
         events = Counter.builder("threadline.events.appended").description("journal events appended by this node").register(registry);
         fencing = Counter.builder("threadline.fencing.refusals")
@@ -70,13 +68,16 @@ public final class ServerMetrics {
     }
 
     /**
-     * Publishes the queue depth: commands this node holds that wait behind another command of their
-     * session. The gauge holds {@code depth} strongly: a gauge keeps only a weak reference by default,
-     * and a method reference held by nothing else is collected at the next GC, after which the gauge
-     * reads NaN.
+     * Publishes what the engine has live ({@code Threadline.live()}): the turns this node runs now
+     * ({@code threadline.turns.running}; a turn suspended for a person does not run) and the commands
+     * waiting behind another command of their session ({@code threadline.commands.queued}). The gauges
+     * hold {@code live} strongly: a gauge keeps only a weak reference by default, and an object held by
+     * nothing else is collected at the next GC, after which the gauge reads NaN.
      */
-    void queueDepth(IntSupplier depth) {
-        Gauge.builder("threadline.commands.queued", depth, IntSupplier::getAsInt)
+    void observe(LiveSessions live) {
+        Gauge.builder("threadline.turns.running", live, LiveSessions::runningTurns)
+                .description("turns this node runs now").strongReference(true).register(registry);
+        Gauge.builder("threadline.commands.queued", live, LiveSessions::queuedCommands)
                 .description("commands this node holds that wait behind another command of their session")
                 .strongReference(true).register(registry);
     }
@@ -219,11 +220,6 @@ public final class ServerMetrics {
     /** The open SSE streams counter. */
     public AtomicInteger sseOpen() {
         return sseOpen;
-    }
-
-    /** The running turns counter. */
-    public AtomicInteger turnsRunning() {
-        return turnsRunning;
     }
 
     /** The Prometheus text exposition of every meter. */

@@ -5,6 +5,7 @@ import dev.threadline.core.llm.ChatModel;
 import dev.threadline.core.llm.ModelResolver;
 import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.Threadline;
+import dev.threadline.core.runtime.LiveSessions;
 import dev.threadline.core.skill.Skill;
 import dev.threadline.core.skill.builtin.Builtins;
 import dev.threadline.core.skill.builtin.ListFilesSkill;
@@ -43,6 +44,8 @@ import org.slf4j.LoggerFactory;
 public final class ThreadlineServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ThreadlineServer.class);
     private static final String COUNTED = "threadline.inFlight";
+    /** What a turn interrupted by shutdown records as its reason. */
+    static final String SHUTDOWN_REASON = "the server is shutting down";
 
     private final Api api;
     private final Javalin app;
@@ -288,12 +291,27 @@ public final class ThreadlineServer implements AutoCloseable {
         if (!api.closing.compareAndSet(false, true)) {
             return;
         }
-        api.turns.drain(api.config.shutdownGrace());
+        drain(api.config.shutdownGrace());
         api.streams.closeAll(); // observers' streams; a turn's stream ends with its turn
         api.inFlight.awaitIdle(api.config.shutdownGrace()); // the answers of the turns that just ended are written
         app.stop();
         api.keys.close();
         api.runtime.close();
         LOG.debug("stopped {}", url);
+    }
+
+    /**
+     * Lets the commands this node runs or holds end within {@code grace}; then interrupts the turns still
+     * running and waits (another {@code grace} at most) for them to record their interruption. What runs
+     * is the engine's to know ({@code Threadline.live()}): it covers every tenant, and the commands of the
+     * compatible surfaces too.
+     */
+    private void drain(Duration grace) {
+        LiveSessions live = api.runtime.live();
+        if (!live.awaitQuiet(grace)) {
+            int asked = live.interruptAll(SHUTDOWN_REASON);
+            LOG.info("shutdown: {} turn(s) still running after {}; interrupted", asked, grace);
+            live.awaitQuiet(grace);
+        }
     }
 }

@@ -72,7 +72,7 @@ final class TurnRoutes {
         if (api.config.logContent()) { // opt-in (ServerConfig.logContent): by default no log line holds what users wrote
             LOG.info("session {} of tenant {}: message {}", s.id(), tenant, text);
         }
-        answer(ctx, s, options, o -> api.turns.start(tenant, s, text, o));
+        answer(ctx, s, options, o -> api.turnLimit.follow(tenant, s, o, () -> s.with(o).async().submit(text)));
     }
 
     /**

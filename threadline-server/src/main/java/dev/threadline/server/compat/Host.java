@@ -14,7 +14,7 @@ import java.util.function.Supplier;
 
 /**
  * What the server lends its compatible surfaces (the LangGraph and OpenAI wire formats): the tenant of
- * an API key, the request limits, turns started so that shutdown drains them, and SSE responses
+ * an API key, the request limits, turns sent under the server's per-turn policy, and SSE responses
  * counted like the server's own. The surfaces use nothing else of the server, and only the core's
  * public API besides. Implementations are thread-safe.
  */
@@ -33,17 +33,19 @@ public interface Host {
     SessionConfig sessionDefaults();
 
     /**
-     * Queues a turn on {@code session} of {@code tenant} and tracks it until it ends, so that a graceful
-     * shutdown lets it finish or interrupts it (and the server's per-turn limits apply). {@code options}
-     * must carry a command id.
+     * Queues a turn on {@code session} of {@code tenant} and follows it until it ends, so that the
+     * server's per-turn limit applies and its outcome is metered (a graceful shutdown lets it finish or
+     * interrupts it, as every command the runtime runs). {@code options} must carry a command id.
      */
     CompletableFuture<TurnResult> startTurn(String tenant, Session session, String text, CommandOptions options);
 
     /**
-     * Runs {@code command}, which continues a suspended turn (approvals, denials, answers), on a thread of
-     * its own, tracked like a turn. {@code options} must carry a command id.
+     * Sends {@code command}, which continues a suspended turn (approvals, denials, answers) through
+     * {@link Session#async()}, so that it runs on the runtime's threads, and follows it like a turn.
+     * {@code options} must carry a command id.
      */
-    CompletableFuture<TurnResult> runCommand(String tenant, Session session, CommandOptions options, Supplier<TurnResult> command);
+    CompletableFuture<TurnResult> runCommand(String tenant, Session session, CommandOptions options,
+                                             Supplier<CompletableFuture<TurnResult>> command);
 
     /**
      * Starts a server-sent-event response on {@code ctx}, served by the calling thread until closed.

@@ -10,6 +10,7 @@ import dev.threadline.core.session.DoubleTexting;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.Role;
 import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.runtime.AsyncSession;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.NewSession;
 import dev.threadline.core.runtime.PendingApproval;
@@ -237,13 +238,13 @@ final class Runs {
             check(d.getKey(), d.getValue());
         }
         return host.runCommand(tenant, s, options, () -> {
-            TurnResult last = null;
+            CompletableFuture<TurnResult> last = CompletableFuture.completedFuture(null);
             int k = 0;
-            for (var d : decisions) {
+            for (var d : decisions) { // one after the other: each is queued once the one before has ended
                 CommandOptions.Builder ob = CommandOptions.builder().commandId(options.commandId().orElseThrow() + "-" + k++);
                 options.listener().ifPresent(ob::listener);
                 CommandOptions o = ob.build();
-                last = decide(s, d.getKey(), d.getValue(), o);
+                last = last.thenCompose(previous -> decide(s.with(o).async(), d.getKey(), d.getValue()));
             }
             return last;
         });
@@ -271,17 +272,18 @@ final class Runs {
         }
     }
 
-    private static TurnResult decide(Session s, PendingApproval p, JsonNode v, CommandOptions o) {
+    /** Queues the decision {@code v} on the call {@code p} through {@code s}, a session's async view with the decision's options. */
+    private static CompletableFuture<TurnResult> decide(AsyncSession s, PendingApproval p, JsonNode v) {
         if (p.kind() == PendingApproval.Kind.QUESTION) {
-            return s.with(o).answer(p.toolUseId(), v.asText());
+            return s.answer(p.toolUseId(), v.asText());
         }
         if (v.isBoolean()) {
-            return v.asBoolean() ? s.with(o).approve(p.toolUseId()) : s.with(o).deny(p.toolUseId(), "rejected");
+            return v.asBoolean() ? s.approve(p.toolUseId()) : s.deny(p.toolUseId(), "rejected");
         }
         return switch (v.path("type").asText()) {
-            case "approve" -> s.with(o).approve(p.toolUseId());
-            case "edit" -> s.with(o).approve(p.toolUseId(), v.get("args"));
-            default -> s.with(o).deny(p.toolUseId(), v.path("message").asText("rejected").isBlank() ? "rejected" : v.path("message").asText("rejected"));
+            case "approve" -> s.approve(p.toolUseId());
+            case "edit" -> s.approve(p.toolUseId(), v.get("args"));
+            default -> s.deny(p.toolUseId(), v.path("message").asText("rejected").isBlank() ? "rejected" : v.path("message").asText("rejected"));
         };
     }
 
