@@ -7,6 +7,7 @@ import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.jdbc.SessionTable;
+import dev.threadline.store.jdbc.LeaseStatements;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -21,8 +22,9 @@ import java.time.Instant;
  * the store clock's {@code now} (passed in, never the server's clock). The epoch stays when a lease
  * is released, so the next acquisition moves it on and the released writer stays fenced. Stateless.
  */
-final class LeaseRows {
-    private LeaseRows() {}
+enum LeaseRows implements LeaseStatements {
+    /** The one instance: the statements hold no state. */
+    INSTANCE;
 
     /**
      * One statement: lock the row, take the lease when it is free, expired, the caller's own or a
@@ -45,7 +47,8 @@ final class LeaseRows {
             SELECT old.lease_owner, old.lease_epoch, old.lease_expires, taken.lease_epoch FROM old LEFT JOIN taken ON true""";
 
     /** See {@link dev.threadline.core.store.Leases#acquire}; arguments already checked. */
-    static LeaseResult acquire(Connection c, SessionKey key, String owner, Duration ttl, String deadHolder, Instant now)
+    @Override
+    public LeaseResult acquire(Connection c, SessionKey key, String owner, Duration ttl, String deadHolder, Instant now)
             throws SQLException {
         Instant expires = now.plus(ttl);
         try (PreparedStatement ps = c.prepareStatement(ACQUIRE)) {
@@ -75,7 +78,8 @@ final class LeaseRows {
     }
 
     /** See {@link dev.threadline.core.store.Leases#renew}; arguments already checked. */
-    static Lease renew(Connection c, Lease lease, Duration ttl, Instant now) throws SQLException {
+    @Override
+    public Lease renew(Connection c, Lease lease, Duration ttl, Instant now) throws SQLException {
         Instant expires = now.plus(ttl);
         try (PreparedStatement ps = c.prepareStatement("UPDATE heads SET lease_expires = ?"
                 + " WHERE tenant = ? AND id = ? AND lease_owner = ? AND lease_epoch = ?")) {
@@ -93,7 +97,8 @@ final class LeaseRows {
     }
 
     /** Clears the lease if it is still {@code lease} (same owner and epoch); otherwise changes nothing. */
-    static void release(Connection c, Lease lease) throws SQLException {
+    @Override
+    public void release(Connection c, Lease lease) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE heads SET lease_owner = NULL, lease_expires = NULL"
                 + " WHERE tenant = ? AND id = ? AND lease_owner = ? AND lease_epoch = ?")) {
             ps.setString(1, lease.key().tenant());
@@ -105,7 +110,8 @@ final class LeaseRows {
     }
 
     /** The current lease (possibly expired), or null when free; {@link SessionNotFoundException} when there is no session. */
-    static Lease current(Connection c, SessionKey key) throws SQLException {
+    @Override
+    public Lease lease(Connection c, SessionKey key) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
                 "SELECT lease_owner, lease_epoch, lease_expires FROM heads WHERE tenant = ? AND id = ?")) {
             ps.setString(1, key.tenant());

@@ -2,11 +2,11 @@ package dev.threadline.store.postgres;
 
 import dev.threadline.core.error.StorageException;
 import dev.threadline.core.event.Event;
-import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.internal.store.Segments;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.jdbc.OneLine;
+import dev.threadline.store.jdbc.SegmentReader;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -28,65 +28,18 @@ import java.util.List;
  * after. Stateless.
  */
 final class SegmentRows {
-    private static final String SID = EventRows.SID;
-
     private SegmentRows() {}
 
-    /** The reads {@link Segments}' walks need, on {@code c} for {@code key}. */
+    /** The reads {@link Segments}' walks need, on {@code c} for {@code key}: the kit's, with this store's lean rows. */
     static Segments.Reader<SQLException> reader(Connection c, SessionKey key) {
-        return new Segments.Reader<>() {
-            @Override
-            public List<Segments.Segment> overlapping(long from, long to) throws SQLException {
-                try (PreparedStatement ps = c.prepareStatement("SELECT first_seq, last_seq, v, payloads FROM segments WHERE sid = "
-                        + SID + " AND last_seq >= ? AND first_seq <= ? ORDER BY last_seq")) {
-                    bind(ps, key, from, to);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        List<Segments.Segment> out = new ArrayList<>();
-                        while (rs.next()) {
-                            out.add(new Segments.Segment(rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getBytes(4)));
-                        }
-                        return out;
-                    }
-                }
-            }
-
-            @Override
-            public List<Event> events(Segments.Segment s) {
-                try {
-                    return RecordCodec.decodeSegment(key.id(), s.firstSeq(), s.lastSeq(), s.version(), s.payloads());
-                } catch (StorageException e) {
-                    throw OneLine.of(e);
-                }
-            }
-
-            @Override
-            public List<Long> transcriptSeqs(Segments.Segment s) throws SQLException {
-                try (PreparedStatement ps = c.prepareStatement("SELECT seq FROM events WHERE sid = " + SID
-                        + " AND seq BETWEEN ? AND ? AND touches_transcript ORDER BY seq")) {
-                    bind(ps, key, s.firstSeq(), s.lastSeq());
-                    try (ResultSet rs = ps.executeQuery()) {
-                        List<Long> out = new ArrayList<>();
-                        while (rs.next()) {
-                            out.add(rs.getLong(1));
-                        }
-                        return out;
-                    }
-                }
-            }
-
-            /**
-             * The rows' payloads joined into one JSON array and parsed in one go (ADR 0031), as a segment
-             * is; row by row when a row is of an older version that needs an upgrade, or when the array
-             * does not parse (so that the error names the row). False when a row was sealed meanwhile.
-             */
+        return new SegmentReader(c, key, "touches_transcript", PostgresDialect.INSTANCE) {
             @Override
             public boolean leanRows(long from, long to, List<Event> out) throws SQLException {
                 List<long[]> seqs = new ArrayList<>(); // seq and version of each row
                 List<byte[]> payloads = new ArrayList<>();
                 boolean asIs = true;
-                try (PreparedStatement ps = c.prepareStatement("SELECT seq, v, payload FROM events WHERE sid = " + SID
-                        + " AND seq BETWEEN ? AND ? AND touches_transcript ORDER BY seq")) {
-                    bind(ps, key, from, to);
+                try (PreparedStatement ps = c.prepareStatement(leanRowsSql())) {
+                    bind(ps, from, to);
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {
                             byte[] payload = rs.getBytes(3);
@@ -120,25 +73,9 @@ final class SegmentRows {
                 }
                 return true;
             }
-
-            @Override
-            public List<Event> fullRows(long from, long to) throws SQLException {
-                return EventRows.select(c, key, from, to, true).stream().map(StoredEvent::event).toList();
-            }
-
-            @Override
-            public void requireSession() throws SQLException {
-                SessionRows.head(c, key);
-            }
         };
     }
 
-    private static void bind(PreparedStatement ps, SessionKey key, long from, long to) throws SQLException {
-        ps.setString(1, key.tenant());
-        ps.setString(2, key.id());
-        ps.setLong(3, from);
-        ps.setLong(4, to);
-    }
 
     /** The session's own transcript events with {@code from <= seq <= to}, without envelopes (see {@link Segments#transcriptEvents}). */
     static List<Event> transcriptEvents(Connection c, SessionKey key, long from, long to) throws SQLException {

@@ -6,6 +6,7 @@ import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.SessionKey;
+import dev.threadline.store.jdbc.LeaseStatements;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,8 +20,9 @@ import java.time.Instant;
  * (owner and expiry cleared), so the next acquisition moves it on and a released writer stays fenced.
  * Every method runs inside a write transaction of the caller's, so a check and its update are atomic.
  */
-final class LeaseRows {
-    private LeaseRows() {}
+enum LeaseRows implements LeaseStatements {
+    /** The one instance: the statements hold no state. */
+    INSTANCE;
 
     /** The session's epoch and its lease (null when free). */
     private record State(long epoch, Lease lease) {}
@@ -42,12 +44,14 @@ final class LeaseRows {
     }
 
     /** The current lease (possibly expired), or null. */
-    static Lease current(Connection c, SessionKey key) throws SQLException {
+    @Override
+    public Lease lease(Connection c, SessionKey key) throws SQLException {
         return state(c, key).lease();
     }
 
     /** See {@link dev.threadline.core.store.Leases#acquire}; arguments already checked. */
-    static LeaseResult acquire(Connection c, SessionKey key, String owner, Duration ttl, String deadHolder, Instant now)
+    @Override
+    public LeaseResult acquire(Connection c, SessionKey key, String owner, Duration ttl, String deadHolder, Instant now)
             throws SQLException {
         State s = state(c, key);
         Lease current = s.lease();
@@ -61,7 +65,8 @@ final class LeaseRows {
     }
 
     /** See {@link dev.threadline.core.store.Leases#renew}; arguments already checked. */
-    static Lease renew(Connection c, Lease lease, Duration ttl, Instant now) throws SQLException {
+    @Override
+    public Lease renew(Connection c, Lease lease, Duration ttl, Instant now) throws SQLException {
         State s = state(c, lease.key());
         if (s.lease() == null || s.epoch() != lease.epoch() || !s.lease().owner().equals(lease.owner())) {
             throw new LeaseLostException(lease.key().id(), lease.epoch(), s.epoch());
@@ -70,7 +75,8 @@ final class LeaseRows {
     }
 
     /** Clears the lease if it is still {@code lease} (same owner and epoch); otherwise changes nothing. */
-    static void release(Connection c, Lease lease) throws SQLException {
+    @Override
+    public void release(Connection c, Lease lease) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET lease_owner = NULL, lease_expires = NULL"
                 + " WHERE tenant = ? AND id = ? AND lease_owner = ? AND lease_epoch = ?")) {
             ps.setString(1, lease.key().tenant());

@@ -2,11 +2,11 @@ package dev.threadline.store.sqlite;
 
 import dev.threadline.core.error.StorageException;
 import dev.threadline.core.event.Event;
-import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.internal.store.Segments;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.jdbc.OneLine;
+import dev.threadline.store.jdbc.SegmentReader;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -101,54 +101,14 @@ final class SegmentRows {
         }
     }
 
-    /** The reads {@link Segments}' walks need, on {@code c} for {@code key}. */
+    /** The reads {@link Segments}' walks need, on {@code c} for {@code key}: the kit's, with this store's lean rows. */
     static Segments.Reader<SQLException> reader(Connection c, SessionKey key) {
-        return new Segments.Reader<>() {
-            @Override
-            public List<Segments.Segment> overlapping(long from, long to) throws SQLException {
-                try (PreparedStatement ps = c.prepareStatement("SELECT first_seq, last_seq, v, payloads FROM segments WHERE sid = "
-                        + SessionRows.SID + " AND last_seq >= ? AND first_seq <= ? ORDER BY last_seq")) {
-                    bind(ps, key, from, to);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        List<Segments.Segment> out = new ArrayList<>();
-                        while (rs.next()) {
-                            out.add(new Segments.Segment(rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getBytes(4)));
-                        }
-                        return out;
-                    }
-                }
-            }
-
-            @Override
-            public List<Event> events(Segments.Segment s) {
-                try {
-                    return RecordCodec.decodeSegment(key.id(), s.firstSeq(), s.lastSeq(), s.version(), s.payloads());
-                } catch (StorageException e) {
-                    throw OneLine.of(e); // the parser's detail runs onto more lines
-                }
-            }
-
-            @Override
-            public List<Long> transcriptSeqs(Segments.Segment s) throws SQLException {
-                try (PreparedStatement ps = c.prepareStatement("SELECT seq FROM events WHERE sid = " + SessionRows.SID
-                        + " AND seq BETWEEN ? AND ? AND touches_transcript = 1 ORDER BY seq")) {
-                    bind(ps, key, s.firstSeq(), s.lastSeq());
-                    try (ResultSet rs = ps.executeQuery()) {
-                        List<Long> out = new ArrayList<>();
-                        while (rs.next()) {
-                            out.add(rs.getLong(1));
-                        }
-                        return out;
-                    }
-                }
-            }
-
+        return new SegmentReader(c, key, "touches_transcript = 1", SqliteDialect.INSTANCE) {
             @Override
             public boolean leanRows(long from, long to, List<Event> out) throws SQLException {
                 int start = out.size();
-                try (PreparedStatement ps = c.prepareStatement("SELECT seq, v, payload FROM events WHERE sid = " + SessionRows.SID
-                        + " AND seq BETWEEN ? AND ? AND touches_transcript = 1 ORDER BY seq")) {
-                    bind(ps, key, from, to);
+                try (PreparedStatement ps = c.prepareStatement(leanRowsSql())) {
+                    bind(ps, from, to);
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {
                             byte[] payload = rs.getBytes(3);
@@ -166,25 +126,9 @@ final class SegmentRows {
                 }
                 return true;
             }
-
-            @Override
-            public List<Event> fullRows(long from, long to) throws SQLException {
-                return EventRows.select(c, key, from, to, true).stream().map(StoredEvent::event).toList();
-            }
-
-            @Override
-            public void requireSession() throws SQLException {
-                SessionRows.head(c, key);
-            }
         };
     }
 
-    private static void bind(PreparedStatement ps, SessionKey key, long from, long to) throws SQLException {
-        ps.setString(1, key.tenant());
-        ps.setString(2, key.id());
-        ps.setLong(3, from);
-        ps.setLong(4, to);
-    }
 
     /** The session's own transcript events with {@code from <= seq <= to}, without envelopes (see {@link Segments#transcriptEvents}). */
     static List<Event> transcriptEvents(Connection c, SessionKey key, long from, long to) throws SQLException {
@@ -197,5 +141,12 @@ final class SegmentRows {
             ps.setString(2, key.id());
             ps.executeUpdate();
         }
+    }
+
+    private static void bind(PreparedStatement ps, SessionKey key, long from, long to) throws SQLException {
+        ps.setString(1, key.tenant());
+        ps.setString(2, key.id());
+        ps.setLong(3, from);
+        ps.setLong(4, to);
     }
 }
