@@ -106,7 +106,7 @@ public interface Dialect extends LeaseStatements {
         };
     }
 
-    /** {@link #head}, as a store's statement. */
+    /** {@link #head}, as a store's statement; stateless, so thread-safe. */
     @FunctionalInterface
     interface Head {
         /**
@@ -117,7 +117,7 @@ public interface Dialect extends LeaseStatements {
         long read(Connection c, SessionKey key) throws SQLException;
     }
 
-    /** {@link #events}, as a store's statement. */
+    /** {@link #events}, as a store's statement; stateless, so thread-safe. */
     @FunctionalInterface
     interface Events {
         /**
@@ -128,7 +128,7 @@ public interface Dialect extends LeaseStatements {
         List<StoredEvent> read(Connection c, SessionKey key, long from, long to, boolean transcriptOnly) throws SQLException;
     }
 
-    /** {@link #transcriptEvents}, as a store's statement. */
+    /** {@link #transcriptEvents}, as a store's statement; stateless, so thread-safe. */
     @FunctionalInterface
     interface Transcript {
         /**
@@ -139,7 +139,7 @@ public interface Dialect extends LeaseStatements {
         List<Event> read(Connection c, SessionKey key, long from, long to) throws SQLException;
     }
 
-    /** {@link #list}, as a store's statement. */
+    /** {@link #list}, as a store's statement; stateless, so thread-safe. */
     @FunctionalInterface
     interface Listing {
         /**

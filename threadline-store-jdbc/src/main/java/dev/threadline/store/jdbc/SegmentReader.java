@@ -18,7 +18,8 @@ import java.util.Objects;
  * The reads {@link Segments}' walks need from a {@code segments} table (ADR 0028) and the journal beside
  * it, the same on SQLite and PostgreSQL but for how a transcript row is tested ({@code touches_transcript}
  * is an integer on one, a boolean on the other) and how a range of unsealed rows is read
- * ({@link #leanRows}, each store's own). One reader serves one walk: one connection, one session.
+ * ({@link #leanRows}, each store's own). One reader serves one walk: one connection, one session, one
+ * thread (not thread-safe, as the connection is not).
  */
 public abstract class SegmentReader implements Segments.Reader<SQLException> {
     /** The sub-select both stores use for a session's surrogate key; binds tenant, then id. */
