@@ -7,6 +7,7 @@ import dev.threadline.core.runtime.SessionFilter;
 import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.store.Page;
 import dev.threadline.core.store.SessionSummary;
+import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -49,8 +50,11 @@ final class SessionsCommand {
         }
     }
 
-    @Command(name = "show", description = "Show a session: its description, state and transcript.", mixinStandardHelpOptions = true)
-    static final class Show implements Callable<Integer> {
+    /**
+     * A sessions subcommand on one session: the store, the tenant and the session's id, and what it does
+     * with them once the runtime is open.
+     */
+    abstract static class OneSession implements Callable<Integer> {
         @Mixin
         StoreOptions store;
         @Mixin
@@ -61,58 +65,42 @@ final class SessionsCommand {
         CommandSpec spec;
 
         @Override
-        public Integer call() {
+        public final Integer call() {
             tenant.id(spec);
-            return store.withRuntime(spec, (tl, out) -> {
-                Tenant t = tenant.of(tl, spec);
-                Session s = t.open(id);
-                Printer.describe(out, t, s);
-                Printer.history(out, s.state());
-            });
+            return store.withRuntime(spec, (tl, out) -> run(tenant.of(tl, spec), out));
+        }
+
+        /** The command's work on the tenant's view; output to {@code out}. */
+        abstract void run(Tenant t, PrintWriter out);
+    }
+
+    @Command(name = "show", description = "Show a session: its description, state and transcript.", mixinStandardHelpOptions = true)
+    static final class Show extends OneSession {
+        @Override
+        void run(Tenant t, PrintWriter out) {
+            Session s = t.open(id);
+            Printer.describe(out, t, s);
+            Printer.history(out, s.state());
         }
     }
 
     @Command(name = "export", description = "Write the session's journal to stdout as JSON Lines, one event a line.",
             mixinStandardHelpOptions = true)
-    static final class Export implements Callable<Integer> {
-        @Mixin
-        StoreOptions store;
-        @Mixin
-        TenantOption tenant;
-        @Parameters(paramLabel = "ID", description = "session id")
-        String id;
-        @Spec
-        CommandSpec spec;
-
+    static final class Export extends OneSession {
         @Override
-        public Integer call() {
-            tenant.id(spec);
-            return store.withRuntime(spec, (tl, out) -> {
-                for (StoredEvent e : tenant.of(tl, spec).open(id).history().journal()) {
-                    out.println(ExportLines.of(e));
-                }
-            });
+        void run(Tenant t, PrintWriter out) {
+            for (StoredEvent e : t.open(id).history().journal()) {
+                out.println(ExportLines.of(e));
+            }
         }
     }
 
     @Command(name = "delete", description = "Delete a session (refused while branches depend on it).", mixinStandardHelpOptions = true)
-    static final class Delete implements Callable<Integer> {
-        @Mixin
-        StoreOptions store;
-        @Mixin
-        TenantOption tenant;
-        @Parameters(paramLabel = "ID", description = "session id")
-        String id;
-        @Spec
-        CommandSpec spec;
-
+    static final class Delete extends OneSession {
         @Override
-        public Integer call() {
-            tenant.id(spec);
-            return store.withRuntime(spec, (tl, out) -> {
-                tenant.of(tl, spec).delete(id);
-                out.println("Deleted session " + id + tenant.shown(spec) + ".");
-            });
+        void run(Tenant t, PrintWriter out) {
+            t.delete(id);
+            out.println("Deleted session " + id + tenant.shown(spec) + ".");
         }
     }
 }
