@@ -63,19 +63,30 @@ public record Message(Role role, List<ContentBlock> content, StopReason stopReas
     /** The text blocks joined by newlines (empty when there are none). */
     @JsonIgnore
     public String text() {
-        return content.stream().filter(b -> b instanceof ContentBlock.Text)
-                .map(b -> ((ContentBlock.Text) b).text()).collect(Collectors.joining("\n"));
+        return content.stream().<String>mapMulti((b, out) -> {
+            if (b instanceof ContentBlock.Text t) {
+                out.accept(t.text());
+            }
+        }).collect(Collectors.joining("\n"));
     }
 
     /** The tool_use blocks of this message, in order (empty for all but assistant messages). */
     @JsonIgnore
     public List<ContentBlock.ToolUse> toolUses() {
-        return content.stream().filter(b -> b instanceof ContentBlock.ToolUse).map(b -> (ContentBlock.ToolUse) b).toList();
+        return content.stream().<ContentBlock.ToolUse>mapMulti((b, out) -> {
+            if (b instanceof ContentBlock.ToolUse u) {
+                out.accept(u);
+            }
+        }).toList();
     }
 
     /** The tool_result blocks of this message, in order (empty for all but tool messages). */
     @JsonIgnore
     public List<ContentBlock.ToolResult> toolResults() {
-        return content.stream().filter(b -> b instanceof ContentBlock.ToolResult).map(b -> (ContentBlock.ToolResult) b).toList();
+        return content.stream().<ContentBlock.ToolResult>mapMulti((b, out) -> {
+            if (b instanceof ContentBlock.ToolResult r) {
+                out.accept(r);
+            }
+        }).toList();
     }
 }

@@ -23,11 +23,11 @@ public final class SideEffects {
         if (seq >= head) {
             return List.of();
         }
-        Map<String, StoredEvent> started = new LinkedHashMap<>();
+        Map<String, Started> started = new LinkedHashMap<>();
         Map<String, String> outcomes = new LinkedHashMap<>();
         for (StoredEvent e : store.read(key, seq + 1, head)) {
             if (e.event() instanceof Event.ToolCallStarted s && s.effect() == Effect.SIDE_EFFECT) {
-                started.put(s.toolUseId(), e);
+                started.put(s.toolUseId(), new Started(e.seq(), s));
             } else if (e.event() instanceof Event.EffectCompensated c && started.containsKey(c.toolUseId())) {
                 if (c.error()) {
                     outcomes.merge(c.toolUseId(), "; compensation failed: " + c.outcome(), String::concat);
@@ -40,10 +40,13 @@ public final class SideEffects {
             }
         }
         List<SideEffect> out = new ArrayList<>(started.size());
-        for (StoredEvent e : started.values()) {
-            Event.ToolCallStarted s = (Event.ToolCallStarted) e.event();
+        for (Started e : started.values()) {
+            Event.ToolCallStarted s = e.call();
             out.add(new SideEffect(s.toolUseId(), s.name(), e.seq(), outcomes.getOrDefault(s.toolUseId(), "no result recorded")));
         }
         return out;
     }
+
+    /** A side-effecting call and the seq of its start. */
+    private record Started(long seq, Event.ToolCallStarted call) {}
 }
