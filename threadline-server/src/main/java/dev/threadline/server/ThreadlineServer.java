@@ -1,6 +1,5 @@
 package dev.threadline.server;
 
-import dev.threadline.core.json.Json;
 import dev.threadline.core.llm.ChatModel;
 import dev.threadline.core.llm.ModelResolver;
 import dev.threadline.core.llm.ScriptedModel;
@@ -15,6 +14,7 @@ import dev.threadline.models.Models;
 import dev.threadline.models.http.HttpSettings;
 import dev.threadline.server.http.JettyProblems;
 import dev.threadline.server.http.Problem;
+import dev.threadline.server.http.ProblemWriter;
 import dev.threadline.server.http.Problems;
 import dev.threadline.server.http.RequestChecks;
 import dev.threadline.server.http.SlowClients;
@@ -295,16 +295,9 @@ public final class ThreadlineServer implements AutoCloseable {
     }
 
     private static void problem(Context ctx, ServerMetrics metrics, Problem p) {
-        if (ctx.res().isCommitted()) {
-            return; // a stream already started; it reports its own errors
+        if (ProblemWriter.write(ctx, p, ProblemWriter.RFC_9457)) {
+            metrics.problem(p);
         }
-        metrics.problem(p);
-        if (p.status() == 409 && p.type().endsWith("/session-busy")) {
-            ctx.header("Retry-After", "1");
-        } else if (p.status() == 429) {
-            ctx.header("Retry-After", "5");
-        }
-        ctx.status(p.status()).contentType(Problem.CONTENT_TYPE).result(Json.write(p) + "\n");
     }
 
     /** Where the server listens, e.g. {@code http://127.0.0.1:43121} (the bound port when started on 0). */
