@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * What every route needs: the runtime, the caller's tenant (set by {@link Auth}), the session a
+ * What every route needs: the runtime, the caller's tenant (set by the server's {@link dev.threadline.server.http.KeyAuth}), the session a
  * path names, the Idempotency-Key as command options, the limits and meters. Thread-safe.
  */
 final class Api {

@@ -13,6 +13,7 @@ import dev.threadline.core.store.StateStores;
 import dev.threadline.models.Models;
 import dev.threadline.models.http.HttpSettings;
 import dev.threadline.server.http.JettyProblems;
+import dev.threadline.server.http.KeyAuth;
 import dev.threadline.server.http.Problem;
 import dev.threadline.server.http.ProblemWriter;
 import dev.threadline.server.http.Problems;
@@ -210,13 +211,14 @@ public final class ThreadlineServer implements AutoCloseable {
                 api.routes.add(h.getHttpMethod().name() + " " + h.getPath());
             }
         });
-        Auth auth = new Auth(api);
+        KeyAuth auth = new KeyAuth(List.of("Authorization"), api.closing::get, secret -> api.keys.tenantOf(secret).map(api::tenantView),
+                "send a valid API key as Authorization: Bearer <key>");
         cfg.routes.before(ctx -> {
             api.inFlight.begin();
             ctx.attribute(COUNTED, Boolean.TRUE);
         });
         cfg.routes.before(RequestChecks::escapes); // before any route reads an id or a query parameter
-        cfg.routes.before("/v1/*", auth::check);
+        cfg.routes.before("/v1/*", ctx -> ctx.attribute(Api.TENANT, auth.authenticate(ctx)));
         new SessionRoutes(api).register(cfg.routes);
         new TurnRoutes(api).register(cfg.routes);
         new EventRoutes(api).register(cfg.routes);
