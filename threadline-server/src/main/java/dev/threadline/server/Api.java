@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * What every route needs: the runtime, the caller's tenant (set by {@link Auth}), the session a
+ * What every route needs: the runtime, the caller's tenant (set by the server's {@link dev.threadline.server.http.KeyAuth}), the session a
  * path names, the Idempotency-Key as command options, the limits and meters. Thread-safe.
  */
 final class Api {
@@ -38,6 +38,8 @@ final class Api {
     final SessionCounts sessionCounts;
     final java.util.List<String> routes = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Map<String, Tenant> tenants = new ConcurrentHashMap<>();
+    /** Takes the listeners {@link #tenantView} added off their views again (for a runtime the server does not own). */
+    private final java.util.Queue<Runnable> detach = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     Api(Threadline runtime, KeyStore keys, ServerConfig config, ServerMetrics metrics) {
         this.runtime = runtime;
@@ -54,10 +56,19 @@ final class Api {
     Tenant tenantView(String id) {
         return tenants.computeIfAbsent(id, t -> {
             Tenant view = runtime.tenant(t);
-            view.addListener(metrics.commitCounter(t));
-            view.addListener(turnLimit.eventCounter(t));
+            for (dev.threadline.core.runtime.EventListener l : java.util.List.of(metrics.commitCounter(t), turnLimit.eventCounter(t))) {
+                view.addListener(l);
+                detach.add(() -> view.removeListener(l));
+            }
             return view;
         });
+    }
+
+    /** Removes the listeners this server added to the runtime's tenants, which outlives the server when it is the caller's. */
+    void detachListeners() {
+        for (Runnable r; (r = detach.poll()) != null; ) {
+            r.run();
+        }
     }
 
     /** The caller's tenant. */

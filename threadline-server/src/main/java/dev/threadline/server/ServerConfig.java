@@ -14,7 +14,9 @@ import java.util.Objects;
  * file ({@link ConfigFile}) gives the same settings to {@code threadline serve --config FILE}.
  *
  * @param store           the store URL of the sessions and the API keys ({@code sqlite:PATH}, {@code postgresql://…},
- *                        {@code redis://…}, {@code redis-cluster://…}, {@code memory:}); every node on one store shares both
+ *                        {@code redis://…}, {@code redis-cluster://…}, {@code memory:}); every node on one store shares both.
+ *                        A server of a caller's runtime ({@link ThreadlineServer#start(dev.threadline.core.Threadline, ServerConfig)})
+ *                        serves that runtime's store instead, and ignores this, {@code leaseWait} and {@code leaseLinger}
  * @param host            the address to bind (default {@code 127.0.0.1}: loopback only)
  * @param port            the port, or 0 for a free one (the bound URL is {@link ThreadlineServer#url()})
  * @param limits          what one request, turn and tenant may use

@@ -1,6 +1,5 @@
 package dev.threadline.server;
 
-import dev.threadline.core.json.Json;
 import dev.threadline.core.llm.ChatModel;
 import dev.threadline.core.llm.ModelResolver;
 import dev.threadline.core.llm.ScriptedModel;
@@ -14,7 +13,9 @@ import dev.threadline.core.store.StateStores;
 import dev.threadline.models.Models;
 import dev.threadline.models.http.HttpSettings;
 import dev.threadline.server.http.JettyProblems;
+import dev.threadline.server.http.KeyAuth;
 import dev.threadline.server.http.Problem;
+import dev.threadline.server.http.ProblemWriter;
 import dev.threadline.server.http.Problems;
 import dev.threadline.server.http.RequestChecks;
 import dev.threadline.server.http.SlowClients;
@@ -51,17 +52,20 @@ public final class ThreadlineServer implements AutoCloseable {
     private final Javalin app;
     private final URI url;
     private final NewKey createdKey;
+    private final boolean ownsRuntime;
 
-    private ThreadlineServer(Api api, Javalin app, URI url, NewKey createdKey) {
+    private ThreadlineServer(Api api, Javalin app, URI url, NewKey createdKey, boolean ownsRuntime) {
         this.api = api;
         this.app = app;
         this.url = url;
         this.createdKey = createdKey;
+        this.ownsRuntime = ownsRuntime;
     }
 
     /**
-     * Opens the store, creates a key for tenant {@code default} when the store has no valid key, and
-     * starts listening.
+     * Opens the store, builds a runtime on it with the config's models and skills, creates a key for
+     * tenant {@code default} when the store has no valid key, and starts listening. {@link #close}
+     * closes that runtime and the store.
      *
      * @throws dev.threadline.core.error.StorageException when the store cannot be opened
      * @throws dev.threadline.core.error.InvalidInputException when the store URL names no known kind of store
@@ -76,18 +80,62 @@ public final class ThreadlineServer implements AutoCloseable {
         KeyStore keys = null;
         try {
             keys = KeyStore.open(config.store());
-            NewKey created = keys.hasActiveKey() ? null : keys.create("default");
-            Api api = new Api(runtime, keys, config, metrics);
-            Javalin app = Javalin.create(cfg -> configure(cfg, api)).start(config.host(), config.port());
-            String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
-            URI url = URI.create("http://" + host + ":" + app.port());
-            LOG.debug("serving {} on {}", StateStores.redact(config.store()), url);
-            return new ThreadlineServer(api, app, url, created);
+            return serve(runtime, true, keys, config, metrics, StateStores.redact(config.store()));
         } catch (RuntimeException e) {
             if (keys != null) {
                 keys.close();
             }
             runtime.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Serves {@code runtime}, which the caller built (its store, models, skills, leases), with the HTTP
+     * settings of {@code config}: host, port, limits, grace, heartbeat, session defaults, logging, metrics
+     * token. The runtime's own settings win: {@code config.store()}, {@code leaseWait()} and
+     * {@code leaseLinger()} are not used, and a config that sets models, skills or a workspace is refused,
+     * since those belong on the runtime's builder. The API keys are kept in the runtime's store, in its
+     * reserved tenant {@value KeyStore#TENANT} ({@link KeyStore#on}); a key for tenant {@code default} is
+     * created when it has no valid key. The {@code tool} tag of the meters is {@code other} for every
+     * tool, and no model latency is metered, since the server cannot see the runtime's skills or models.
+     *
+     * <p>{@link #close} stops the server, not the runtime: it refuses new requests, lets the answers in
+     * flight finish within the grace period (turns are not interrupted: the runtime may run the caller's
+     * own), stops listening and takes its listeners off the runtime. The caller closes the runtime, after
+     * the server.
+     *
+     * @throws IllegalArgumentException when {@code config} sets models, skills or a workspace
+     * @throws dev.threadline.core.error.StorageException when the runtime's store cannot be read
+     * @throws IllegalStateException    when the port cannot be bound
+     */
+    public static ThreadlineServer start(Threadline runtime, ServerConfig config) {
+        java.util.Objects.requireNonNull(runtime, "runtime");
+        if (config.models() != null || !config.skills().isEmpty() || config.workspace() != null) {
+            throw new IllegalArgumentException("a server of a caller's runtime takes its models, skills and files from that runtime:"
+                    + " set them on its Threadline.builder(), not on the ServerConfig");
+        }
+        KeyStore keys = KeyStore.on(runtime);
+        try {
+            return serve(runtime, false, keys, config, new ServerMetrics(List.of()), "a caller's runtime");
+        } catch (RuntimeException e) {
+            keys.close();
+            throw e;
+        }
+    }
+
+    private static ThreadlineServer serve(Threadline runtime, boolean owned, KeyStore keys, ServerConfig config, ServerMetrics metrics,
+                                          String what) {
+        NewKey created = keys.hasActiveKey() ? null : keys.create("default");
+        Api api = new Api(runtime, keys, config, metrics);
+        try {
+            Javalin app = Javalin.create(cfg -> configure(cfg, api)).start(config.host(), config.port());
+            String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
+            URI url = URI.create("http://" + host + ":" + app.port());
+            LOG.debug("serving {} on {}", what, url);
+            return new ThreadlineServer(api, app, url, created, owned);
+        } catch (RuntimeException e) {
+            api.detachListeners();
             throw e;
         }
     }
@@ -163,13 +211,14 @@ public final class ThreadlineServer implements AutoCloseable {
                 api.routes.add(h.getHttpMethod().name() + " " + h.getPath());
             }
         });
-        Auth auth = new Auth(api);
+        KeyAuth auth = new KeyAuth(List.of("Authorization"), api.closing::get, secret -> api.keys.tenantOf(secret).map(api::tenantView),
+                "send a valid API key as Authorization: Bearer <key>");
         cfg.routes.before(ctx -> {
             api.inFlight.begin();
             ctx.attribute(COUNTED, Boolean.TRUE);
         });
         cfg.routes.before(RequestChecks::escapes); // before any route reads an id or a query parameter
-        cfg.routes.before("/v1/*", auth::check);
+        cfg.routes.before("/v1/*", ctx -> ctx.attribute(Api.TENANT, auth.authenticate(ctx)));
         new SessionRoutes(api).register(cfg.routes);
         new TurnRoutes(api).register(cfg.routes);
         new EventRoutes(api).register(cfg.routes);
@@ -248,16 +297,9 @@ public final class ThreadlineServer implements AutoCloseable {
     }
 
     private static void problem(Context ctx, ServerMetrics metrics, Problem p) {
-        if (ctx.res().isCommitted()) {
-            return; // a stream already started; it reports its own errors
+        if (ProblemWriter.write(ctx, p, ProblemWriter.RFC_9457)) {
+            metrics.problem(p);
         }
-        metrics.problem(p);
-        if (p.status() == 409 && p.type().endsWith("/session-busy")) {
-            ctx.header("Retry-After", "1");
-        } else if (p.status() == 429) {
-            ctx.header("Retry-After", "5");
-        }
-        ctx.status(p.status()).contentType(Problem.CONTENT_TYPE).result(Json.write(p) + "\n");
     }
 
     /** Where the server listens, e.g. {@code http://127.0.0.1:43121} (the bound port when started on 0). */
@@ -283,20 +325,28 @@ public final class ThreadlineServer implements AutoCloseable {
     /**
      * Shuts down gracefully: refuses new requests (503), lets running turns finish within the grace
      * period and interrupts the rest, ends observers' SSE streams, waits (bounded by the grace period)
-     * for the answers in flight to be written, stops listening, then closes the runtime, which releases
-     * this node's leases. Idempotent.
+     * for the answers in flight to be written, stops listening, then closes the key store and the
+     * runtime, which releases this node's leases. A server of a caller's runtime
+     * ({@link #start(Threadline, ServerConfig)}) neither interrupts that runtime's turns nor closes it.
+     * Idempotent.
      */
     @Override
     public void close() {
         if (!api.closing.compareAndSet(false, true)) {
             return;
         }
-        drain(api.config.shutdownGrace());
+        if (ownsRuntime) {
+            drain(api.config.shutdownGrace());
+        }
         api.streams.closeAll(); // observers' streams; a turn's stream ends with its turn
         api.inFlight.awaitIdle(api.config.shutdownGrace()); // the answers of the turns that just ended are written
         app.stop();
         api.keys.close();
-        api.runtime.close();
+        if (ownsRuntime) {
+            api.runtime.close();
+        } else {
+            api.detachListeners();
+        }
         LOG.debug("stopped {}", url);
     }
 

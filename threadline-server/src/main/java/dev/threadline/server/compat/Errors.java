@@ -1,10 +1,10 @@
 package dev.threadline.server.compat;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.core.error.SessionBusyException;
 import dev.threadline.core.json.Json;
 import dev.threadline.server.http.ApiException;
 import dev.threadline.server.http.Problem;
+import dev.threadline.server.http.ProblemWriter;
 import dev.threadline.server.http.Problems;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
@@ -12,7 +12,8 @@ import io.javalin.http.Handler;
 /**
  * Errors of the compatible surfaces: every failure is an RFC 9457 problem (as on {@code /v1}) that
  * also carries the OpenAI SDK's {@code error} member ({@code message}, {@code type}, {@code param},
- * {@code code}), so each client shows the field at fault. Stateless.
+ * {@code code}), so each client shows the field at fault; {@link ProblemWriter} writes it in that
+ * shape. Stateless.
  */
 public final class Errors {
     private Errors() {}
@@ -48,26 +49,12 @@ public final class Errors {
         r.delete(prefix + "/*", refuse);
     }
 
-    /** Answers {@code error} as a problem, unless the response was already committed (a stream reports its own). */
+    /**
+     * Answers {@code error} as a problem with the OpenAI SDK's {@code error} member
+     * ({@link ProblemWriter#OPENAI_ERROR}), unless the response was already committed (a stream reports its own).
+     */
     public static void write(Context ctx, Throwable error) {
-        if (ctx.res().isCommitted()) {
-            return;
-        }
-        Problem p = problem(error);
-        ObjectNode o = (ObjectNode) Json.tree(p);
-        ObjectNode e = o.putObject("error");
-        e.put("message", p.detail());
-        e.put("type", p.type().substring(p.type().lastIndexOf('/') + 1));
-        if (p.field() != null) {
-            e.put("param", p.field());
-        } else {
-            e.putNull("param");
-        }
-        e.put("code", p.status() == 422 ? "unsupported" : e.get("type").asText());
-        if (p.status() == 409 && p.type().endsWith("busy")) {
-            ctx.header("Retry-After", "1");
-        }
-        ctx.status(p.status()).contentType(Problem.CONTENT_TYPE).result(Json.write(o) + "\n");
+        ProblemWriter.write(ctx, problem(error), ProblemWriter.OPENAI_ERROR);
     }
 
     /** The problem for {@code error}: the server's mapping, and a 409 for a turn refused while another runs. */

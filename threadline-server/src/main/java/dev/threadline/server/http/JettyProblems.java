@@ -1,8 +1,6 @@
 package dev.threadline.server.http;
 
-import dev.threadline.core.json.Json;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -47,6 +45,6 @@ public final class JettyProblems extends ErrorHandler {
                 ? Problem.of(status, "request-too-large", "the request line or headers are over the limit", null)
                 : status >= 500 ? Problem.of(status, "internal-error", "the server failed", null)
                 : Problem.of(status, "bad-request", "the request is malformed (its URI or headers could not be read)", null);
-        return ByteBuffer.wrap(Json.write(p).getBytes(StandardCharsets.UTF_8));
+        return ByteBuffer.wrap(ProblemWriter.bytes(p));
     }
 }

@@ -90,6 +90,18 @@ public final class KeyStore implements AutoCloseable {
     }
 
     /**
+     * The keys kept in {@code runtime}'s store, in its reserved tenant {@value #TENANT}; closing the key
+     * store leaves the runtime open (it is the caller's). For a server that serves a runtime its caller
+     * built: the keys then live beside the sessions, as with {@link #open}, but are written with that
+     * runtime's lease settings (its lease linger may make another node that writes keys wait for it).
+     *
+     * @throws dev.threadline.core.error.StorageException when the store cannot be read
+     */
+    public static KeyStore on(Threadline runtime) {
+        return new KeyStore(java.util.Objects.requireNonNull(runtime, "runtime"), false, Clock.systemUTC());
+    }
+
+    /**
      * Creates a key for {@code tenant} and returns it with its secret (the only time the secret is seen).
      *
      * @throws InvalidInputException when the tenant id is invalid or reserved
