@@ -3,6 +3,8 @@ package dev.threadline.store.postgres;
 import static dev.threadline.store.tck.StoreFixtures.first;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.threadline.core.Threadline;
+import dev.threadline.core.runtime.SweepResult;
 import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.SessionKey;
@@ -42,7 +44,7 @@ class PostgresExpiryUpgradeTest {
     }
 
     @Test
-    void aVersion6DatabaseTakesEachExpiryFromItsSessionInfo() throws Exception {
+    void aVersion6DatabaseTakesEachExpiryFromItsSessionInfoAndSweeps() throws Exception {
         String schema = PgStores.freshSchema("v6");
         String url = PgStores.url();
         PostgresStateStore.Options options = PostgresStateStore.Options.defaults().withSchema(schema);
@@ -69,5 +71,11 @@ class PostgresExpiryUpgradeTest {
         assertThat(count(schema, "SELECT max(version) FROM schema_version")).isEqualTo(Migrations.latest());
         assertThat(count(schema, "SELECT count(*) FROM sessions WHERE expires_at IS NULL")).isEqualTo(1);
         assertThat(count(schema, "SELECT max(expires_at) FROM sessions")).as("beyond 2262: saturated").isEqualTo(Long.MAX_VALUE);
+
+        try (Threadline tl = Threadline.builder().store(PostgresStateStore.open(url, options.withClock(clock))).clock(clock).build()) {
+            assertThat(tl.sweep(10)).isEqualTo(new SweepResult(1, 0, 0));
+            assertThat(tl.tenant("acme").sessions().items()).extracting(s -> s.info().id())
+                    .containsExactlyInAnyOrder("later", "never", "far");
+        }
     }
 }

@@ -3,6 +3,8 @@ package dev.threadline.store.sqlite;
 import static dev.threadline.store.tck.StoreFixtures.first;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.threadline.core.Threadline;
+import dev.threadline.core.runtime.SweepResult;
 import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.SessionKey;
@@ -30,7 +32,7 @@ class SqliteExpiryUpgradeTest {
     }
 
     @Test
-    void aVersion6FileTakesEachExpiryFromItsSessionInfo() throws Exception {
+    void aVersion6FileTakesEachExpiryFromItsSessionInfoAndSweeps() throws Exception {
         Path file = dir.resolve("v6.db");
         Instant soon = StoreFixtures.T0.plus(Duration.ofHours(1)).plusNanos(123_456_789);
         SessionInfo expiring = session("expiring", soon);
@@ -56,6 +58,12 @@ class SqliteExpiryUpgradeTest {
             assertThat(raw.queryLong("PRAGMA user_version")).isEqualTo(Schema.VERSION);
             assertThat(raw.queryLong("SELECT count(*) FROM sessions WHERE expires_at IS NULL")).isEqualTo(1);
             assertThat(raw.queryString("PRAGMA integrity_check")).isEqualTo("ok");
+        }
+
+        try (Threadline tl = Threadline.builder().store(SqliteStateStore.open(file,
+                SqliteStateStore.Options.defaults().withClock(clock))).clock(clock).build()) {
+            assertThat(tl.sweep(10)).isEqualTo(new SweepResult(1, 0, 0));
+            assertThat(tl.tenant("acme").sessions().items()).extracting(s -> s.info().id()).containsExactlyInAnyOrder("later", "never");
         }
     }
 }
