@@ -1,5 +1,5 @@
 /**
- * The store conformance suite (TCK): one JUnit suite per role of the store SPI, three that span the
+ * The store conformance suite (TCK): one JUnit suite per role of the store SPI, four that span the
  * roles, the whole contract a backend's test extends ({@code StateStoreContract}), the guard that
  * proves a backend runs all of it, and the fixtures the suites build data with. The process harness
  * and the server launchers the stores' other tests use are in {@code dev.threadline.harness}.

@@ -4,6 +4,7 @@ import dev.threadline.core.export.ExportLines;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.SessionFilter;
+import dev.threadline.core.runtime.SweepResult;
 import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.store.Page;
 import dev.threadline.core.store.SessionSummary;
@@ -12,13 +13,18 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code threadline sessions list|show|export|delete}, each on one tenant ({@code --tenant}, default {@code default}). */
-@Command(name = "sessions", description = "List, show, export and delete sessions.", mixinStandardHelpOptions = true,
+/**
+ * {@code threadline sessions list|show|export|delete}, each on one tenant ({@code --tenant}, default
+ * {@code default}), and {@code sweep}, one retention pass over every tenant.
+ */
+@Command(name = "sessions", description = "List, show, export, delete and sweep sessions.", mixinStandardHelpOptions = true,
         subcommands = {SessionsCommand.ListSessions.class, SessionsCommand.Show.class, SessionsCommand.Export.class,
-                SessionsCommand.Delete.class})
+                SessionsCommand.Delete.class, SessionsCommand.Sweep.class})
 final class SessionsCommand {
 
     @Command(name = "list", description = "List the sessions, most recently updated first.", mixinStandardHelpOptions = true)
@@ -101,6 +107,31 @@ final class SessionsCommand {
         void run(Tenant t, PrintWriter out) {
             t.delete(id);
             out.println("Deleted session " + id + tenant.shown(spec) + ".");
+        }
+    }
+
+    @Command(name = "sweep", description = {"Delete the expired sessions of every tenant: one retention pass, oldest expiry first.",
+            "Keeps a session whose lease is held (a turn may be running) and one that live branches depend on."},
+            mixinStandardHelpOptions = true)
+    static final class Sweep implements Callable<Integer> {
+        @Mixin
+        StoreOptions store;
+        @Option(names = "--limit", paramLabel = "N", defaultValue = "1000",
+                description = "look at N expired sessions at most (1 to 1000, default ${DEFAULT-VALUE})")
+        int limit;
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            if (limit < 1 || limit > 1000) {
+                throw new ParameterException(spec.commandLine(), "--limit must be 1 to 1000, was " + limit);
+            }
+            return store.withRuntime(spec, (tl, out) -> {
+                SweepResult r = tl.sweep(limit);
+                out.println("Swept " + store.shown() + ": removed " + r.removed() + ", kept " + r.running()
+                        + " leased (a turn may be running) and " + r.withBranches() + " with live branches.");
+            });
         }
     }
 }

@@ -107,4 +107,48 @@ class CliTest {
         assertThat(run("", "sessions", "delete", "s1", "--db", db()).code()).isZero();
         assertThat(run("", "sessions", "list", "--db", db()).out()).contains("No sessions");
     }
+
+    /** Creates root session {@code id} of {@code tenant} in the test's SQLite file, expiring at {@code expiresAt} (null: never). */
+    private void stored(String tenant, String id, java.time.Instant expiresAt, boolean leased) {
+        try (var store = dev.threadline.store.sqlite.SqliteStateStore.open(Path.of(db()))) {
+            var info = new dev.threadline.core.session.SessionInfo(id, tenant, "local", dev.threadline.core.session.SessionConfig.DEFAULT,
+                    java.util.Map.of(), java.time.Instant.now(), expiresAt, null, 0);
+            store.create(info, List.of(new dev.threadline.core.event.StoredEvent(id, 1, 1, java.time.Instant.now(), "c-" + id,
+                    dev.threadline.core.event.CheckpointSource.LOOP, new dev.threadline.core.event.Event.SessionCreated(info))));
+            if (leased) {
+                store.acquire(dev.threadline.core.store.SessionKey.of(info), "another-process", java.time.Duration.ofMinutes(10), null);
+            }
+        }
+    }
+
+    @Test
+    void sweepRemovesTheExpiredSessionsOfEveryTenantButNotALeasedOne() {
+        java.time.Instant past = java.time.Instant.now().minus(java.time.Duration.ofHours(1));
+        stored("default", "old", past, false);
+        stored("acme", "old-too", past, false);
+        stored("default", "busy", past, true);
+        stored("default", "fresh", java.time.Instant.now().plus(java.time.Duration.ofDays(1)), false);
+        stored("default", "forever", null, false);
+
+        Run sweep = run("", "sessions", "sweep", "--db", db());
+        assertThat(sweep.code()).as(sweep.err()).isZero();
+        assertThat(sweep.out().strip()).isEqualTo("Swept sqlite:" + db() + ": removed 2, kept 1 leased (a turn may be running)"
+                + " and 0 with live branches.");
+        assertThat(run("", "sessions", "list", "--db", db()).out()).contains("busy").contains("fresh").contains("forever")
+                .doesNotContain("old");
+        assertThat(run("", "sessions", "list", "--db", db(), "--tenant", "acme").out()).contains("No sessions");
+    }
+
+    @Test
+    void sweepRefusesABadLimitAndAMissingStore() {
+        Run zero = run("", "sessions", "sweep", "--db", db(), "--limit", "0");
+        assertThat(zero.code()).isEqualTo(2);
+        assertThat(zero.err()).startsWith("threadline: --limit must be 1 to 1000, was 0");
+        Run word = run("", "sessions", "sweep", "--db", db(), "--limit", "many");
+        assertThat(word.code()).isEqualTo(2);
+        assertThat(word.err()).contains("--limit").contains("many");
+        Run missing = run("", "sessions", "sweep", "--db", db());
+        assertThat(missing.code()).isEqualTo(1);
+        assertThat(missing.err()).contains("no store at").contains("nothing was created");
+    }
 }

@@ -65,6 +65,7 @@ public final class Threadline implements AutoCloseable {
     private final Sessions sessions;
     private final SessionCommands commands;
     private final SessionReads reads;
+    private final dev.threadline.core.internal.engine.Retention retention;
     private final Listeners listeners;
     private final ExecutorService deliveries;
     private final ExecutorService skillExecutor;
@@ -102,6 +103,7 @@ public final class Threadline implements AutoCloseable {
                 branches, journal, runner::execute);
         this.reads = new SessionReads(states, journal, store, loop);
         this.sessions = new Sessions(states, loop, gate, store, leases, b.clock, b.userId);
+        this.retention = new dev.threadline.core.internal.engine.Retention(store, store, b.clock, states, leases);
     }
 
     /**
@@ -161,13 +163,22 @@ public final class Threadline implements AutoCloseable {
         return tenant(SessionInfo.DEFAULT_TENANT);
     }
 
-
     /**
      * What this runtime has live now: sessions with commands queued or running here, turns running here,
      * leases held; for gauges, and to let running turns finish (or interrupt them) before closing.
      */
     public LiveSessions live() {
         return live.view();
+    }
+
+    /**
+     * One pass of retention over every tenant: deletes up to {@code limit} (1 to 1000) sessions whose {@link
+     * SessionInfo#expiresAt() expiry} passed by this runtime's clock, oldest first; never one whose lease is held and
+     * not expired (a turn may be running), nor one that unexpired branches depend on. Any number of processes may
+     * sweep a store at once. Fails with an {@code InvalidInputException} (a bad limit) or a {@code StorageException}.
+     */
+    public dev.threadline.core.runtime.SweepResult sweep(int limit) {
+        return retention.sweep(limit);
     }
 
     /** The state manager, for the engine's own tests (package-private: not API). */

@@ -2,11 +2,13 @@ package dev.threadline.core.store;
 
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.session.SessionInfo;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The store's role as the index of sessions: create, describe, list by page, find branches, delete.
+ * The store's role as the index of sessions: create, describe, list by page, find branches, find the
+ * expired ones, delete.
  * Implementations are thread-safe; each method is atomic.
  */
 public interface SessionIndex {
@@ -45,6 +47,16 @@ public interface SessionIndex {
      * @throws dev.threadline.core.error.SessionNotFoundException when the session does not exist
      */
     List<String> branches(SessionKey key);
+
+    /**
+     * Up to {@code limit} sessions, of every tenant, whose {@link SessionInfo#expiresAt()} is at or
+     * before {@code now}: the oldest expiry first, ties by tenant, then id. A session without an expiry
+     * is never listed, nor one that has been deleted. Reads an index by expiry, so the work is bounded
+     * by {@code limit}, not by the number of sessions; retention calls it once per pass.
+     *
+     * @throws dev.threadline.core.error.InvalidInputException when {@code now} is null or {@code limit} is not 1 to 1000
+     */
+    List<SessionKey> expired(Instant now, int limit);
 
     /**
      * Deletes a session: its index entry, its own events, snapshots, command records and lease.

@@ -32,6 +32,7 @@ class ForwardingStore implements StateStore {
     @Override public Page<SessionSummary> list(SessionQuery query) { return inner.list(query); }
     @Override public List<String> branches(SessionKey key) { return inner.branches(key); }
     @Override public void delete(SessionKey key) { inner.delete(key); }
+    @Override public List<SessionKey> expired(java.time.Instant now, int limit) { return inner.expired(now, limit); }
     @Override public long append(AppendRequest request) { return inner.append(request); }
     @Override public long head(SessionKey key) { return inner.head(key); }
     @Override public List<StoredEvent> readOwn(SessionKey key, long fromSeq, long toSeq) { return inner.readOwn(key, fromSeq, toSeq); }

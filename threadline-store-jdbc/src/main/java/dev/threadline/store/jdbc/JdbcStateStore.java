@@ -17,6 +17,7 @@ import dev.threadline.core.store.SessionSummary;
 import dev.threadline.core.store.StateStore;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -24,7 +25,7 @@ import java.util.Optional;
 
 /**
  * The part of a JDBC {@link StateStore} that is the same on SQLite and PostgreSQL: the reads (head,
- * events, sessions, listings, branches, snapshots, shared variables, command records) and the lease
+ * events, sessions, listings, branches, expired sessions, snapshots, shared variables, command records) and the lease
  * calls, each one unit of work on the store's {@link Transactions}, the database's own statements
  * coming from its {@link Dialect}. A store extends it with what its database does its own way: create
  * and append, waiting for a head, snapshots, interrupts, deletion, durability and closing.
@@ -95,6 +96,12 @@ public abstract class JdbcStateStore implements StateStore {
             dialect.head(c, key);
             return SessionTable.branches(c, key);
         });
+    }
+
+    @Override
+    public List<SessionKey> expired(Instant now, int limit) {
+        StoreChecks.expired(now, limit);
+        return db.read(() -> "list the sessions expired at " + now, c -> SessionTable.expired(c, now, limit));
     }
 
     @Override

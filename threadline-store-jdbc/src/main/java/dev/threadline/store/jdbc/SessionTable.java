@@ -12,13 +12,16 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * What the {@code sessions} table is the same for on both databases: a session's stored info (its
  * {@link RecordCodec} JSON in the {@code info} column), its branches (rows whose {@code parent_id} is
- * it), and one page of a listing read off a query's rows. Where the head and the lease live, and how a
+ * it), the expired sessions (by the {@code expires_at} column, epoch nanoseconds or NULL for never,
+ * read through an index on {@code (expires_at, tenant, id)}), and one page of a listing read off a query's rows. Where the head and the lease live, and how a
  * listing is queried, each store decides. Stateless.
  */
 public final class SessionTable {
@@ -67,6 +70,41 @@ public final class SessionTable {
                 }
             }
             return out;
+        }
+    }
+
+    /**
+     * Up to {@code limit} sessions whose {@code expires_at} is at or before {@code now}, oldest expiry
+     * first, ties by tenant and id: one range read of the expiry index.
+     *
+     * @throws SQLException when the database fails the statement
+     */
+    public static List<SessionKey> expired(Connection c, Instant now, int limit) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT tenant, id FROM sessions WHERE expires_at <= ?"
+                + " ORDER BY expires_at, tenant, id LIMIT ?")) {
+            ps.setLong(1, EpochNanos.of(now));
+            ps.setInt(2, limit);
+            List<SessionKey> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new SessionKey(rs.getString(1), rs.getString(2)));
+                }
+            }
+            return out;
+        }
+    }
+
+    /**
+     * Sets parameter {@code index} of {@code ps} to the {@code expires_at} value of {@code info}: its
+     * expiry as epoch nanoseconds, or NULL when it never expires.
+     *
+     * @throws SQLException when the driver refuses the value
+     */
+    public static void setExpiresAt(PreparedStatement ps, int index, SessionInfo info) throws SQLException {
+        if (info.expiresAt() == null) {
+            ps.setNull(index, Types.BIGINT);
+        } else {
+            ps.setLong(index, EpochNanos.of(info.expiresAt()));
         }
     }
 

@@ -254,8 +254,35 @@ final class Migrations {
                     + " DROP COLUMN lease_epoch, DROP COLUMN lease_expires",
             "ALTER TABLE events DROP CONSTRAINT events_sid_fkey"));
 
+    /** A session row's stored expiry ({@code SessionInfo.expiresAt}, ISO-8601 text in its info), as SQL. */
+    private static final String STORED_EXPIRY = "(info::jsonb ->> 'expiresAt')";
+
+    /**
+     * {@link #STORED_EXPIRY} as epoch nanoseconds, exact: the whole seconds through {@code timestamptz}
+     * (which would round a fraction to microseconds), the fraction's digits added as they are written.
+     */
+    private static final String STORED_EXPIRY_NANOS = "extract(epoch FROM regexp_replace(" + STORED_EXPIRY
+            + ", '\\.[0-9]+Z$', 'Z')::timestamptz)::numeric * 1000000000"
+            + " + COALESCE(rpad(substring(" + STORED_EXPIRY + " FROM '\\.([0-9]{1,9})Z$'), 9, '0')::numeric, 0)";
+
+    /**
+     * Version 7: each session's expiry beside its info, as epoch nanoseconds (NULL: never), and the
+     * index retention reads the expired sessions through, oldest first ({@code SessionIndex.expired}).
+     * Existing rows take it from their stored info (saturated like {@code EpochNanos} outside 1678 to
+     * 2262); rows without one stay NULL.
+     */
+    static final Migration V7 = new Migration(7, "sessions.expires_at and its index, for retention", List.of(
+            "ALTER TABLE sessions ADD COLUMN expires_at bigint",
+            "UPDATE sessions SET expires_at = CASE"
+                    + " WHEN " + STORED_EXPIRY + " ~ '^[0-9]{4}-' THEN GREATEST(LEAST(" + STORED_EXPIRY_NANOS
+                    + ", 9223372036854775807), -9223372036854775808)::bigint"
+                    + " WHEN " + STORED_EXPIRY + " LIKE '+%' THEN 9223372036854775807"
+                    + " ELSE -9223372036854775808 END"
+                    + " WHERE " + STORED_EXPIRY + " IS NOT NULL",
+            "CREATE INDEX sessions_by_expiry ON sessions (expires_at, tenant, id) WHERE expires_at IS NOT NULL"));
+
     /** Every migration, in order: element i brings version i to i + 1. */
-    static final List<Migration> ALL = List.of(V1, V2, V3, V4, V5, V6);
+    static final List<Migration> ALL = List.of(V1, V2, V3, V4, V5, V6, V7);
 
     /** The version this code writes. */
     static int latest() {

@@ -32,7 +32,7 @@ final class SessionRows {
      */
     static boolean insert(Connection c, SessionInfo info, long head, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("WITH s AS (INSERT INTO sessions (tenant, id, user_id, parent_id,"
-                + " parent_seq, info, v, created_at, metadata) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)"
+                + " parent_seq, info, v, created_at, metadata, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?)"
                 + " ON CONFLICT (tenant, id) DO NOTHING RETURNING sid, tenant, id, user_id)"
                 + " INSERT INTO heads (sid, head_seq, lease_epoch, updated_at, recent, tenant, id, user_id)"
                 + " SELECT sid, ?, 0, ?, ?, tenant, id, user_id FROM s")) {
@@ -46,9 +46,10 @@ final class SessionRows {
             ps.setInt(7, RecordCodec.VERSION);
             ps.setLong(8, EpochNanos.of(info.createdAt()));
             ps.setString(9, Json.write(info.metadata()));
-            ps.setLong(10, head);
-            ps.setLong(11, updated);
-            ps.setLong(12, Migrations.recent(updated));
+            SessionTable.setExpiresAt(ps, 10, info);
+            ps.setLong(11, head);
+            ps.setLong(12, updated);
+            ps.setLong(13, Migrations.recent(updated));
             return ps.executeUpdate() == 1;
         }
     }

@@ -105,6 +105,7 @@ final class Branches {
             }
             scripts.raw(new String[] {keys.index(key.tenant())}, Scripts.UNINDEX, key.id(),
                     Long.toString((long) Records.score(Instant.parse(r.text(2)))));
+            Expiry.remove(redis, keys, key);
             return;
         }
         throw new StorageException("session '" + key.id() + "': its branches kept changing while it was being deleted; try again");

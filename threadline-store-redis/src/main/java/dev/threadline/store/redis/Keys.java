@@ -7,7 +7,8 @@ import dev.threadline.core.store.SessionKey;
  * The keyspace. Every key of one session carries the hash tag {@code {tenant/id}}, so all of them are
  * in one hash slot and one Lua script may touch them atomically, on Redis Cluster too (ids and tenants
  * cannot hold braces, so the tag is exactly that). What spans sessions is kept apart, each under a tag
- * of its own: a tenant's index {@code {tenant}} and each scope of shared variables. Immutable.
+ * of its own: a tenant's index {@code {tenant}} and each scope of shared variables; the expiry index of
+ * all tenants is one key. Immutable.
  *
  * @param prefix the first part of every key (one prefix per Threadline deployment on a server)
  */
@@ -24,6 +25,11 @@ record Keys(String prefix) {
     /** The sorted set of a tenant's session ids, by update time (score: minus the epoch millisecond). */
     String index(String tenant) {
         return prefix + ":idx:{" + tenant + "}";
+    }
+
+    /** The sorted set of every tenant's sessions that expire, by expiry (see {@link Expiry}). */
+    String expiry() {
+        return prefix + ":exp";
     }
 
     /** The hash of one scope's shared variables ({@code key} is a ScopedWrite key). */

@@ -111,7 +111,7 @@ final class Listing {
         }
     }
 
-    private static <T> T await(RedisFuture<T> f, long timeoutMillis) {
+    static <T> T await(RedisFuture<T> f, long timeoutMillis) {
         try {
             return f.get(timeoutMillis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {

@@ -22,6 +22,7 @@ import dev.threadline.core.store.SessionSummary;
 import dev.threadline.core.store.StateStore;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -241,6 +242,17 @@ public final class RedisStateStore implements StateStore {
         SessionInfo.checkId(tenant, "tenant");
         return call("prune the index of tenant '" + tenant + "'",
                 () -> Listing.prune(redis, keys, tenant, options.commandTimeout().toMillis()));
+    }
+
+    /**
+     * Read from the deployment's expiry index (to the millisecond, never early); a session whose keys
+     * Redis already removed at its expiry is not listed, and its index entries are removed.
+     */
+    @Override
+    public List<SessionKey> expired(Instant now, int limit) {
+        StoreChecks.expired(now, limit);
+        return call("list the sessions expired at " + now,
+                () -> Expiry.expired(redis, keys, now, limit, options.commandTimeout().toMillis()));
     }
 
     @Override

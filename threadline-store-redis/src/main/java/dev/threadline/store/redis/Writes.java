@@ -76,6 +76,7 @@ final class Writes {
                 branches.adopt(info, token, onParent, now);
             }
             index(key, now);
+            Expiry.add(redis, keys, info);
             return null;
         });
     }

@@ -142,6 +142,29 @@ class RedisFaultsTest {
     }
 
     @Test
+    void aSessionWhoseKeysRedisExpiredIsNotListedAsExpiredAndLeavesNoIndexEntries() {
+        dev.threadline.store.tck.TickingClock clock = new dev.threadline.store.tck.TickingClock(StoreFixtures.T0);
+        Keys keys = new Keys("exp");
+        try (RedisStateStore store = RedisStateStore.open(server.url(), RedisStateStore.Options.defaults()
+                .withPrefix("exp").withClock(clock)); RawKeys raw = new RawKeys(server.url())) {
+            for (String id : List.of("gone", "kept")) {
+                SessionInfo info = new SessionInfo(id, "default", "local", dev.threadline.core.session.SessionConfig.DEFAULT,
+                        Map.of(), StoreFixtures.T0, StoreFixtures.T0.plus(Duration.ofHours(1)), null, 0);
+                store.create(info, List.of(StoreFixtures.first(info)));
+            }
+            assertThat(raw.redis().zrange(keys.expiry(), 0, -1)).containsExactly("default gone", "default kept");
+            raw.redis().del(keys.session(new SessionKey("default", "gone"))); // as if Redis expired its keys
+            clock.advance(Duration.ofHours(2));
+
+            assertThat(store.expired(clock.instant(), 10)).containsExactly(new SessionKey("default", "kept"));
+            assertThat(raw.redis().zrange(keys.expiry(), 0, -1)).containsExactly("default kept");
+            assertThat(raw.redis().zrange(keys.index("default"), 0, -1)).containsExactly("kept");
+            store.delete(new SessionKey("default", "kept"));
+            assertThat(raw.redis().exists(keys.expiry(), keys.index("default"))).isZero();
+        }
+    }
+
+    @Test
     void scriptsAreLoadedAgainWhenTheServerForgotThem() {
         try (RedisStateStore store = open("flush"); RawKeys raw = new RawKeys(server.url())) {
             SessionKey key = SessionKey.of(root(store, "s", 1));

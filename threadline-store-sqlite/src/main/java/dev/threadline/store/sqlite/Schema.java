@@ -20,14 +20,15 @@ final class Schema {
      * The table layout this code creates and reads. Version 3: sessions keyed by (tenant, id), events,
      * snapshots and commands by tenant and session, and each session's lease on its row. Version 4 adds
      * the {@code interrupts} table. Version 5 keeps events and snapshots in their keys' b-trees, the
-     * event time as nanoseconds, and no type column (ADR 0025).
+     * event time as nanoseconds, and no type column (ADR 0025). Version 6 seals transcript segments;
+     * version 7 adds each session's expiry and its index, for retention.
      */
-    static final int VERSION = 6;
+    static final int VERSION = 7;
 
     /** {@code UPGRADES.get(v - 1)} turns a version {@code v} file into a version {@code v + 1} one. */
     private static final List<List<String>> UPGRADES = List.of(SchemaDdl.UPGRADE_1_TO_2, SchemaDdl.UPGRADE_2_TO_3,
             SchemaDdl.UPGRADE_3_TO_4, SchemaDdl.UPGRADE_4_TO_5,
-            SchemaDdl.UPGRADE_5_TO_6);
+            SchemaDdl.UPGRADE_5_TO_6, SchemaDdl.UPGRADE_6_TO_7);
 
     private Schema() {}
 
@@ -56,7 +57,7 @@ final class Schema {
                 }
             } else {
                 Connections.exec(c, "PRAGMA defer_foreign_keys = ON"); // rows are copied parent and child in any order
-                Instants.registerNanosFunction(c); // threadline_nanos(text), for the upgrade to version 5
+                Instants.registerNanosFunction(c); // threadline_nanos(text), for the upgrades to versions 5 and 7
                 for (int v = version; v < VERSION; v++) {
                     for (String ddl : UPGRADES.get(v - 1)) {
                         Connections.exec(c, ddl);

@@ -3,7 +3,7 @@ package dev.threadline.store.sqlite;
 import java.util.List;
 
 /**
- * The statements of {@link Schema}: the version 5 tables and indexes, and the upgrades from earlier
+ * The statements of {@link Schema}: the version 7 tables and indexes, and the upgrades from earlier
  * versions. Stateless.
  */
 final class SchemaDdl {
@@ -128,8 +128,13 @@ final class SchemaDdl {
               lease_epoch    INTEGER NOT NULL DEFAULT 0,
               lease_expires  INTEGER,
               sid            INTEGER NOT NULL DEFAULT 0,
+              expires_at     INTEGER,
               PRIMARY KEY (tenant, id),
               FOREIGN KEY (tenant, parent_id) REFERENCES sessions(tenant, id))""";
+
+    /** The expiry index (version 7): retention reads the expired sessions, oldest first, off its front. */
+    private static final String SESSIONS_BY_EXPIRY =
+            "CREATE INDEX sessions_by_expiry ON sessions(expires_at, tenant, id) WHERE expires_at IS NOT NULL";
 
     /** The sessions table of versions 3 and 4 (frozen), with its head column. */
     private static final String SESSIONS_V3 = """
@@ -205,7 +210,8 @@ final class SchemaDdl {
     static final List<String> INDEXES = List.of(
             "CREATE UNIQUE INDEX sessions_by_sid ON sessions(sid)",
             "CREATE INDEX sessions_by_user ON sessions(tenant, user_id, id)",
-            "CREATE INDEX sessions_by_parent ON sessions(tenant, parent_id) WHERE parent_id IS NOT NULL");
+            "CREATE INDEX sessions_by_parent ON sessions(tenant, parent_id) WHERE parent_id IS NOT NULL",
+            SESSIONS_BY_EXPIRY);
 
     /** Version 1 to 2: swap the two sessions indexes that held {@code updated_at}. Rows are unchanged. */
     static final List<String> UPGRADE_1_TO_2 = List.of(
@@ -281,4 +287,15 @@ final class SchemaDdl {
                     + " SELECT sid, seq, step, time, command_id, source, touches_transcript, payload, v, appended FROM events_v5",
             "DROP TABLE events_v5",
             SEGMENTS);
+
+    /**
+     * Version 6 to 7: each session's expiry ({@code SessionInfo.expiresAt}) beside its info, as epoch
+     * nanoseconds (NULL: never), and the index retention reads it through. Existing rows take it from
+     * their stored info, converted by {@code threadline_nanos}; rows without one stay NULL.
+     */
+    static final List<String> UPGRADE_6_TO_7 = List.of(
+            "ALTER TABLE sessions ADD COLUMN expires_at INTEGER",
+            "UPDATE sessions SET expires_at = threadline_nanos(json_extract(info, '$.expiresAt'))"
+                    + " WHERE json_extract(info, '$.expiresAt') IS NOT NULL",
+            SESSIONS_BY_EXPIRY);
 }

@@ -37,7 +37,7 @@ final class SessionRows {
 
     static void insert(Connection c, SessionInfo info, String json, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO sessions (tenant, id, user_id, parent_id, parent_seq,"
-                + " info, created_at, updated_at, v, sid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                + " info, created_at, updated_at, v, expires_at, sid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
                 + " (SELECT COALESCE(max(sid), 0) + 1 FROM sessions))")) {
             ps.setString(1, info.tenant());
             ps.setString(2, info.id());
@@ -48,6 +48,7 @@ final class SessionRows {
             ps.setLong(7, EpochNanos.of(info.createdAt()));
             ps.setLong(8, EpochNanos.of(now));
             ps.setInt(9, RecordCodec.VERSION);
+            SessionTable.setExpiresAt(ps, 10, info);
             ps.executeUpdate();
         }
     }

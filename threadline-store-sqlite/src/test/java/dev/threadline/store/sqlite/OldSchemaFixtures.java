@@ -233,6 +233,7 @@ final class OldSchemaFixtures {
      * table and the segments table (nothing may be sealed yet): events back into the version 5 table.
      */
     static void downgradeToV5(Path file) throws Exception {
+        downgradeToV6(file);
         try (RawDb raw = new RawDb(file)) {
             if (raw.queryLong("SELECT count(*) FROM segments") != 0) {
                 throw new IllegalStateException("a version 5 file has no segments; write it without snapshots");
@@ -244,6 +245,18 @@ final class OldSchemaFixtures {
                     + " appended FROM events_v6");
             raw.exec("DROP TABLE events_v6");
             raw.exec("PRAGMA user_version = 5");
+        }
+    }
+
+    /**
+     * Turns a file written by this code into layout version 6, which differs from 7 only in the sessions'
+     * {@code expires_at} column and its index (the expiry stays in each session's info, as it always was).
+     */
+    static void downgradeToV6(Path file) throws Exception {
+        try (RawDb raw = new RawDb(file)) {
+            raw.exec("DROP INDEX sessions_by_expiry");
+            raw.exec("ALTER TABLE sessions DROP COLUMN expires_at");
+            raw.exec("PRAGMA user_version = 6");
         }
     }
 }

@@ -40,9 +40,9 @@ public final class ContractGuard {
     /** Each role {@link StateStore} is composed of, with the suite that tests it. */
     public static final Map<Class<?>, Class<?>> ROLE_SUITES = roleSuites();
 
-    /** The suites of what spans the roles: a session's ancestry, its tenant, the store as one object. */
+    /** The suites of what spans the roles: a session's ancestry, its tenant, its expiry, the store as one object. */
     public static final List<Class<?>> SPANNING_SUITES = List.of(LineageContract.class, TenancyContract.class,
-            LifecycleContract.class);
+            ExpiryContract.class, LifecycleContract.class);
 
     /** Every suite of the contract: the roles' first, then those that span them. */
     public static final List<Class<?>> SUITES = Stream.concat(ROLE_SUITES.values().stream(), SPANNING_SUITES.stream()).toList();

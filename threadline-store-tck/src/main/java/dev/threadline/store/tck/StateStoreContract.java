@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Nested;
  * The whole conformance suite, which every {@link StateStore} runs. A backend's test extends this
  * class and implements {@link #open} (a fresh, empty store per test, taking its time from the given
  * clock), and {@link #capabilities} where the SPI lets it choose; that is its {@link StoreFixture}.
- * The tests are in one suite per role of the store ({@link ContractGuard#ROLE_SUITES}) and three
- * that span roles (lineage, tenancy, the store's lifecycle), each run here as a nested class, so a
+ * The tests are in one suite per role of the store ({@link ContractGuard#ROLE_SUITES}) and four
+ * that span roles (lineage, tenancy, expiry, the store's lifecycle), each run here as a nested class, so a
  * report shows them by role ({@code SqliteStateStoreTest$LeasesTests}). Each suite stands alone: a
  * backend that wants one role alone extends that suite instead. The tests are final so that no
  * backend can skip one by overriding it, and {@link ContractGuard} checks the rest.
@@ -95,6 +95,14 @@ public abstract class StateStoreContract implements StoreFixture<StateStore> {
 
     @Nested
     final class TenancyTests extends TenancyContract<StateStore> {
+        @Override
+        protected StoreFixture<StateStore> fixture() {
+            return StateStoreContract.this;
+        }
+    }
+
+    @Nested
+    final class ExpiryTests extends ExpiryContract<StateStore> {
         @Override
         protected StoreFixture<StateStore> fixture() {
             return StateStoreContract.this;

@@ -33,6 +33,16 @@ public final class StoreChecks {
         }
     }
 
+    /** The most sessions one {@link dev.threadline.core.store.SessionIndex#expired} call lists. */
+    public static final int MAX_EXPIRED = 1000;
+
+    /** Arguments of {@link dev.threadline.core.store.SessionIndex#expired}: a time, and a limit of 1 to {@link #MAX_EXPIRED}. */
+    public static void expired(java.time.Instant now, int limit) {
+        dev.threadline.core.error.Require.nonNull(now, "now");
+        dev.threadline.core.error.Require.argument(limit >= 1 && limit <= MAX_EXPIRED, "limit",
+                "must be 1 to " + MAX_EXPIRED + ", was " + limit);
+    }
+
     /** Lease arguments: a non-blank owner and a positive ttl. */
     public static void lease(String owner, java.time.Duration ttl) {
         dev.threadline.core.error.Require.nonBlank(owner, "owner");

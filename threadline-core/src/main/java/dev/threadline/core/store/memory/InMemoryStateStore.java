@@ -202,6 +202,17 @@ public final class InMemoryStateStore implements StateStore {
     }
 
     @Override
+    public synchronized List<SessionKey> expired(Instant now, int limit) {
+        StoreChecks.expired(now, limit);
+        open();
+        return sessions.entrySet().stream()
+                .filter(e -> e.getValue().info.expiresAt() != null && !e.getValue().info.expiresAt().isAfter(now))
+                .sorted(Comparator.comparing((Map.Entry<SessionKey, Row> e) -> e.getValue().info.expiresAt())
+                        .thenComparing(e -> e.getKey().tenant()).thenComparing(e -> e.getKey().id()))
+                .limit(limit).map(Map.Entry::getKey).toList();
+    }
+
+    @Override
     public synchronized void saveSnapshot(SessionKey key, StateSnapshot snapshot) {
         row(key).snapshots.put(snapshot.seq(), snapshot);
     }
