@@ -3,14 +3,8 @@ package dev.threadline.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpServer;
-import dev.threadline.core.json.Json;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,36 +21,28 @@ class ChatChangesTheSessionModelTest {
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
 
-    HttpServer server;
-    final List<JsonNode> requests = new CopyOnWriteArrayList<>();
+    LocalChatCompletions server;
+    List<JsonNode> requests;
 
     @BeforeEach
-    void start() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/v1/chat/completions", ex -> {
-            JsonNode req = Json.parse(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8), "request");
-            requests.add(req);
-            JsonNode messages = req.get("messages");
+    void start() {
+        server = new LocalChatCompletions(request -> {
+            JsonNode messages = request.get("messages");
             String last = messages.get(messages.size() - 1).get("content").asText();
-            String body = "{\"id\":\"c\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
+            return "{\"id\":\"c\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
                     + "\"content\":\"local model heard " + last + "\"},\"finish_reason\":\"stop\"}],"
                     + "\"usage\":{\"prompt_tokens\":5,\"completion_tokens\":4}}";
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            ex.getResponseHeaders().add("content-type", "application/json");
-            ex.sendResponseHeaders(200, bytes.length);
-            ex.getResponseBody().write(bytes);
-            ex.close();
         });
-        server.start();
+        requests = server.requests;
     }
 
     @AfterEach
     void stop() {
-        server.stop(0);
+        server.close();
     }
 
     private String url() {
-        return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+        return server.url();
     }
 
     private String db() {

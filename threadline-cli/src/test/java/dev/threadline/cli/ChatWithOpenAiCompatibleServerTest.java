@@ -3,19 +3,15 @@ package dev.threadline.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.sun.net.httpserver.HttpServer;
 import dev.threadline.core.json.Json;
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,37 +26,29 @@ class ChatWithOpenAiCompatibleServerTest {
     @TempDir
     Path dir;
 
-    HttpServer server;
     final Deque<String> replies = new ArrayDeque<>();
-    final List<JsonNode> requests = new CopyOnWriteArrayList<>();
-    final List<String> authorization = new CopyOnWriteArrayList<>();
+    LocalChatCompletions server;
+    List<JsonNode> requests;
+    List<String> authorization;
 
     @BeforeEach
-    void start() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/v1/chat/completions", ex -> {
-            requests.add(Json.parse(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8), "request"));
-            authorization.add(String.valueOf(ex.getRequestHeaders().getFirst("authorization")));
-            String body;
+    void start() {
+        server = new LocalChatCompletions(request -> {
             synchronized (replies) {
-                body = replies.isEmpty() ? "{\"error\":{\"message\":\"no scripted reply\"}}" : replies.poll();
+                return replies.isEmpty() ? "{\"error\":{\"message\":\"no scripted reply\"}}" : replies.poll();
             }
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            ex.getResponseHeaders().add("content-type", "application/json");
-            ex.sendResponseHeaders(body.startsWith("{\"error\"") ? 400 : 200, bytes.length);
-            ex.getResponseBody().write(bytes);
-            ex.close();
         });
-        server.start();
+        requests = server.requests;
+        authorization = server.authorization;
     }
 
     @AfterEach
     void stop() {
-        server.stop(0);
+        server.close();
     }
 
     private String url() {
-        return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+        return server.url();
     }
 
     private CliTest.Run run(String input, String... args) {
