@@ -406,6 +406,7 @@ uiTest('at 1400×900 the newest message and the selected checkpoint\'s diff are 
         pageScrolls: document.scrollingElement.scrollHeight > window.innerHeight + 1 };
     });
     // the newest message, as the session is opened: its whole row within the transcript and the window
+    await page.waitForSelector('#transcript [aria-setsize]', WAIT); // the transcript renders after the state arrives
     const rows = await page.$eval('#transcript [aria-setsize]', el => el.getAttribute('aria-setsize'));
     const last = `#transcript [aria-posinset="${rows}"]`;
     await page.waitForSelector(last, WAIT);
