@@ -22,18 +22,46 @@ public final class Utf8Only {
     private Utf8Only() {}
 
     /**
+     * The most of a refused body the server reads and discards before answering 413 (Tomcat's
+     * {@code maxSwallowSize} does the same, with 2 MiB). A client that sends its whole body before
+     * reading the answer, as the JDK's HttpClient does, would otherwise find the connection closed
+     * under it mid-upload and never see the 413: the answer is lost to the reset. Past this the
+     * connection is closed at once; a client sending more should ask with {@code Expect: 100-continue}.
+     */
+    static final long SWALLOW_BYTES = 8L << 20;
+
+    /**
      * A before-handler: refuses a request whose declared {@code Content-Length} is over
-     * {@code maxBodyBytes} (413, without reading it: Javalin would read up to the limit and log a WARN
+     * {@code maxBodyBytes} (413, without parsing it: Javalin would read up to the limit and log a WARN
      * per such request, a line at a client's request rate), then checks it as {@link #check(Context)}.
+     * The refused body is discarded, up to {@link #SWALLOW_BYTES}, so the client can read the answer;
+     * with {@code Expect: 100-continue} it is never asked for.
      *
      * @throws HttpResponseException 413
      * @throws ApiException 400 naming {@code Content-Type} or {@code body}
      */
     public static void check(Context ctx, long maxBodyBytes) {
-        if (ctx.req().getContentLengthLong() > maxBodyBytes) {
+        long declared = ctx.req().getContentLengthLong();
+        if (declared > maxBodyBytes) {
+            ctx.header("Connection", "close");
+            if (declared <= SWALLOW_BYTES && !"100-continue".equalsIgnoreCase(ctx.header("Expect"))) {
+                swallow(ctx, declared);
+            }
             throw new HttpResponseException(HttpStatus.CONTENT_TOO_LARGE.getCode(), "");
         }
         check(ctx);
+    }
+
+    private static void swallow(Context ctx, long declared) {
+        try (java.io.InputStream in = ctx.req().getInputStream()) {
+            byte[] buffer = new byte[64 << 10];
+            long left = declared;
+            for (int n; left > 0 && (n = in.read(buffer, 0, (int) Math.min(buffer.length, left))) > 0; ) {
+                left -= n;
+            }
+        } catch (java.io.IOException gone) {
+            // the client stopped sending; the answer is still attempted
+        }
     }
 
     /**
