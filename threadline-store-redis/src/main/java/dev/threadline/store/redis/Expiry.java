@@ -15,9 +15,10 @@ import org.slf4j.Logger;
  * The sessions that expire, by when: one sorted set per deployment ({@link Keys#expiry()}), scored by
  * the expiry in epoch milliseconds rounded up (so a session is never listed before it expires), whose
  * members are {@code tenant + " " + id} (a space sorts before every character of an id, so ties go by
- * tenant, then id). A create adds its session after its script, a delete removes it. Redis also removes
- * a session's keys itself at its expiry ({@code PEXPIRE}); {@link #expired} drops the entries of such
- * sessions, from this set and from their tenant's index, and does not list them. Stateless.
+ * tenant, then id). A create adds its session after its script, a delete removes it. Redis never removes
+ * a session's keys by itself (retention does, after taking the lease); {@link #expired} drops the entries
+ * of sessions whose keys are gone anyway, from this set and from their tenant's index, and does not list
+ * them. Stateless.
  */
 final class Expiry {
     private static final Logger LOG = Logs.get(RedisStateStore.class);
@@ -28,7 +29,7 @@ final class Expiry {
         return key.tenant() + " " + key.id();
     }
 
-    /** Records when the session expires, if it does; a failure is logged (Redis still removes its keys then). */
+    /** Records when the session expires, if it does; a failure is logged (the session is then kept past its expiry). */
     static void add(Connection redis, Keys keys, SessionInfo info) {
         if (info.expiresAt() == null) {
             return;
@@ -38,8 +39,8 @@ final class Expiry {
         try {
             redis.sync.zadd(keys.expiry(), score, member(SessionKey.of(info)));
         } catch (RuntimeException e) {
-            LOG.warn("redis store: session '{}' is stored but not in the expiry index ({}); Redis removes its keys at its"
-                    + " expiry, but retention will not list it", info.id(), Failures.cause(e));
+            LOG.warn("redis store: session '{}' is stored but not in the expiry index ({}); retention will not"
+                    + " remove it at its expiry", info.id(), Failures.cause(e));
         }
     }
 

@@ -1,5 +1,5 @@
 -- On the parent: the commit point of a branch's create. ARGV: 1 branch id, 2 its token, 3 branch point,
--- 4 command id (or ''), 5 command record, 6 now (epoch ms).
+-- 4 command id (or ''), 5 command record, 6 now (epoch ms; unused, as in create.lua).
 local g = gate(); if g then return g end
 local head = tonumber(redis.call('HGET', meta, 'head'))
 if tonumber(ARGV[3]) > head then return {'PASTHEAD', head} end
@@ -9,5 +9,4 @@ if ARGV[4] ~= '' then
   redis.call('HSET', cmd, ARGV[4], ARGV[5])
 end
 redis.call('HSET', kids, ARGV[1], ARGV[2])
-expire(ARGV[6])
 return {'OK'}

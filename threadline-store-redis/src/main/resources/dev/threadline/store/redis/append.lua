@@ -1,5 +1,5 @@
 -- The fenced, conditional append. ARGV: 1 expected seq, 2 epoch, 3 updated, 4 command id (or ''),
--- 5 command record, 6 shared writes to apply after it (or ''), 7 now (epoch ms), 8.. events (numbered from expected + 1).
+-- 5 command record, 6 shared writes to apply after it (or ''), 7 now (epoch ms; unused, as in create.lua), 8.. events (numbered from expected + 1).
 local g = gate(); if g then return g end
 local m = redis.call('HMGET', meta, 'epoch', 'head', 'wip')
 local epoch, head = tonumber(m[1]), tonumber(m[2])
@@ -15,5 +15,4 @@ local nh = head + #ARGV - 7
 redis.call('HSET', meta, 'head', nh, 'upd', ARGV[3])
 if ARGV[4] ~= '' then redis.call('HSET', cmd, ARGV[4], ARGV[5]) end
 if ARGV[6] ~= '' then redis.call('HSET', meta, 'wip', ARGV[6]) end
-expire(ARGV[7])
 return {'OK', nh}

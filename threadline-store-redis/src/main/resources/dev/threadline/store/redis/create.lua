@@ -1,6 +1,6 @@
 -- Creates a session with its first events. ARGV: 1 token of a stale pending create to replace (or ''),
 -- 2 info json, 3 base (parentSeq), 4 updated, 5 token, 6 pending flag, 7 parent id (or ''), 8 expiry ms (or ''),
--- 9 command id (or ''), 10 command record, 11 now (epoch ms), 12.. events.
+-- 9 command id (or ''), 10 command record, 11 now (epoch ms; unused since expiry left Redis for the sweeper), 12.. events.
 if redis.call('EXISTS', meta) == 1 then
   local t = redis.call('HMGET', meta, 'pend', 'tok', 'par', 'upd')
   if not t[1] then return {'EXISTS'} end
@@ -15,5 +15,4 @@ if ARGV[7] ~= '' then redis.call('HSET', meta, 'par', ARGV[7]) end
 if ARGV[8] ~= '' then redis.call('HSET', meta, 'exp', ARGV[8]) end
 for i = 12, #ARGV do redis.call('RPUSH', ev, ARGV[i]) end
 if ARGV[9] ~= '' then redis.call('HSET', cmd, ARGV[9], ARGV[10]) end
-expire(ARGV[11])
 return {'OK'}

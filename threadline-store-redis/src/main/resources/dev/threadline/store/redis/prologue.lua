@@ -14,12 +14,6 @@ local function gate()
   return nil
 end
 
--- Gives every key of the session its expiry (SessionInfo.expiresAt, epoch ms), when it has one. The time
--- left is judged by the writer's clock (now_ms, passed in), not the server's, like lease expiry.
-local function expire(now_ms)
-  local at = redis.call('HGET', meta, 'exp')
-  if at then
-    local left = math.max(1, tonumber(at) - tonumber(now_ms))
-    for _, k in ipairs(KEYS) do redis.call('PEXPIRE', k, left) end
-  end
-end
+-- Redis never removes a session by itself: retention does (Threadline.sweep, after taking its lease), as on
+-- the other stores, since a PEXPIRE would drop a session whose turn is still running. Keys an older version
+-- gave a PEXPIRE keep it (those sessions may not be in the expiry index, which came later).

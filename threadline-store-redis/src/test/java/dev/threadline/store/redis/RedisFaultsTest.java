@@ -110,8 +110,13 @@ class RedisFaultsTest {
         }
     }
 
+    /**
+     * Regression (issue 24): Redis gave an expiring session's keys a {@code PEXPIRE} and removed them at
+     * the expiry itself, even while a turn ran; now retention alone removes a session (after taking its
+     * lease), so no key has a TTL.
+     */
     @Test
-    void aSessionWithAnExpiryGetsATtlOnEveryKeyJudgedByTheStoresClock() {
+    void anExpiringSessionsKeysHaveNoTtlSoRedisNeverRemovesOneMidTurn() {
         dev.threadline.store.tck.TickingClock clock = new dev.threadline.store.tck.TickingClock(StoreFixtures.T0);
         try (RedisStateStore store = RedisStateStore.open(server.url(), RedisStateStore.Options.defaults()
                 .withPrefix("ttl").withClock(clock)); RawKeys raw = new RawKeys(server.url())) {
@@ -119,25 +124,32 @@ class RedisFaultsTest {
                     Map.of(), StoreFixtures.T0, StoreFixtures.T0.plus(Duration.ofHours(2)), null, 0);
             store.create(info, List.of(StoreFixtures.first(info)));
             SessionKey key = SessionKey.of(info);
+            String[] sessionKeys = new Keys("ttl").session(key);
             long epoch = lease(store, key, "w1");
             store.append(new AppendRequest(key, 1, epoch, StoreFixtures.messages("s", 2, 1), List.of(),
                     new CommandRecord(key, "c1", "submit:x", 2, null)));
             store.saveSnapshot(key, dev.threadline.store.tck.RoundTripFixtures.snapshot(2));
-            SessionKey forever = SessionKey.of(root(store, "forever", 1));
-
-            for (String k : new Keys("ttl").session(key)) {
+            for (String k : sessionKeys) {
                 if (raw.redis().exists(k) == 1) {
-                    assertThat(raw.redis().pttl(k)).as("ttl of %s", k)
-                            .isBetween(Duration.ofMinutes(119).toMillis(), Duration.ofHours(2).toMillis());
+                    assertThat(raw.redis().pttl(k)).as("ttl of %s", k).isEqualTo(-1L);
                 }
             }
-            assertThat(raw.redis().pttl(new Keys("ttl").session(forever)[Keys.META])).isEqualTo(-1L);
+            assertThat(store.expired(StoreFixtures.T0.plus(Duration.ofHours(3)), 10)).containsExactly(key);
 
-            raw.redis().del(new Keys("ttl").session(key)); // as if it expired
+        }
+    }
+
+    @Test
+    void aSessionRemovedBehindTheStoresBackLeavesIndexEntriesThatPruningRemoves() {
+        try (RedisStateStore store = RedisStateStore.open(server.url(), RedisStateStore.Options.defaults().withPrefix("gone"));
+             RawKeys raw = new RawKeys(server.url())) {
+            SessionKey key = SessionKey.of(root(store, "s", 1));
+            root(store, "forever", 1);
+            raw.redis().del(new Keys("gone").session(key)); // as a PEXPIRE of an older version did
             assertThat(store.list(dev.threadline.core.store.SessionQuery.tenant("default")).items())
                     .extracting(s -> s.info().id()).containsExactly("forever");
             assertThat(store.pruneIndex("default")).isEqualTo(1);
-            assertThat(raw.redis().zrange(new Keys("ttl").index("default"), 0, -1)).containsExactly("forever");
+            assertThat(raw.redis().zrange(new Keys("gone").index("default"), 0, -1)).containsExactly("forever");
         }
     }
 
