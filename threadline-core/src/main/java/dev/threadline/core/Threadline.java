@@ -39,7 +39,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -80,7 +79,7 @@ public final class Threadline implements AutoCloseable {
         this.ownsSkillExecutor = b.skillExecutor == null;
         this.skillExecutor = ownsSkillExecutor ? Executors.newVirtualThreadPerTaskExecutor() : b.skillExecutor;
         this.ownsScheduler = b.scheduler == null;
-        this.scheduler = ownsScheduler ? defaultScheduler() : b.scheduler;
+        this.scheduler = ownsScheduler ? Waits.defaultScheduler() : b.scheduler;
         this.deliveries = Executors.newVirtualThreadPerTaskExecutor();
         Waits waits = new Waits(b.clock, scheduler);
         this.live = new LiveRegistry(scheduler);
@@ -102,23 +101,8 @@ public final class Threadline implements AutoCloseable {
                 new DoubleTexts(states, loop, branches, journal, store, leases, b.clock), new Compensations(states, skills, journal, b.clock),
                 branches, journal, runner::execute);
         this.reads = new SessionReads(states, journal, store, loop);
-        this.sessions = new Sessions(states, loop, gate, store, leases, b.clock, b.userId);
+        this.sessions = new Sessions(states, loop, gate, store, leases, b.clock, b.userId, b.sessionTtl);
         this.retention = new dev.threadline.core.internal.engine.Retention(store, store, b.clock, states, leases);
-    }
-
-    /**
-     * The runtime's own scheduler: one daemon thread that keeps the deadlines (lease renewals, waits, tool
-     * timeouts). A cancelled alarm leaves its queue at once: a tool call that ends before its timeout
-     * cancels its alarm, and a busy runtime would otherwise keep every cancelled one until it was due.
-     */
-    private static ScheduledExecutorService defaultScheduler() {
-        ScheduledThreadPoolExecutor s = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "threadline-scheduler");
-            t.setDaemon(true);
-            return t;
-        });
-        s.setRemoveOnCancelPolicy(true);
-        return s;
     }
 
     /**
@@ -236,6 +220,7 @@ public final class Threadline implements AutoCloseable {
         private Duration leaseLinger = Duration.ofMillis(50);
         private ScheduledExecutorService scheduler;
         private ExecutorService skillExecutor;
+        private java.util.function.Function<String, Duration> sessionTtl = tenant -> null;
         private boolean demoStore;
 
         private Builder() {}
@@ -317,6 +302,16 @@ public final class Threadline implements AutoCloseable {
         public Builder cacheCapacity(int n) {
             Require.argument(n >= 1, "cacheCapacity", "must be at least 1, was " + n);
             this.cacheCapacity = n;
+            return this;
+        }
+
+        /**
+         * How long a session created without its own {@link NewSession#ttl()} lives before retention
+         * ({@link #sweep}) may remove it, by tenant: {@code byTenant} answers a tenant's default, or null for
+         * never (the default for every tenant). Called at each create; a fork or rewind keeps its parent's expiry.
+         */
+        public Builder sessionTtl(java.util.function.Function<String, Duration> byTenant) {
+            this.sessionTtl = Require.nonNull(byTenant, "sessionTtl");
             return this;
         }
 

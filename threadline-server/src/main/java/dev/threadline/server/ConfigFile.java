@@ -21,7 +21,8 @@ import java.util.Set;
  *  "limits": {"maxBodyBytes": 1048576, "maxTextChars": 100000, "maxMetadataPairs": 64, "maxValueChars": 512,
  *             "maxEventsPerTurn": 2000, "maxSessionsPerTenant": 100000, "maxSseStreamsPerTenant": 200,
  *             "maxConnections": 1000, "readTimeoutMillis": 30000},
- *  "session": {"model": "scripted", "systemPrompt": "…", "requireApproval": ["calculate"], "doubleTexting": "enqueue"}}
+ *  "session": {"model": "scripted", "systemPrompt": "…", "requireApproval": ["calculate"], "doubleTexting": "enqueue"},
+ *  "retention": {"sessionTtlSeconds": 2592000, "sweepEverySeconds": 60, "sweepLimit": 1000}}
  * }</pre>
  *
  * {@code session} takes the fields of a create's {@code config} and is the config of sessions created
@@ -31,7 +32,8 @@ import java.util.Set;
  */
 public final class ConfigFile {
     private static final Set<String> TOP = Set.of("store", "host", "port", "workspace", "shutdownGraceSeconds", "leaseWaitSeconds",
-            "leaseLingerMillis", "logContent", "metricsToken", "limits", "session");
+            "leaseLingerMillis", "logContent", "metricsToken", "limits", "session", "retention");
+    private static final Set<String> RETENTION = Set.of("sessionTtlSeconds", "sweepEverySeconds", "sweepLimit");
     private static final Set<String> LIMITS = Set.of("maxBodyBytes", "maxTextChars", "maxMetadataPairs", "maxValueChars",
             "maxEventsPerTurn", "maxSessionsPerTenant", "maxSseStreamsPerTenant", "maxConnections", "readTimeoutMillis");
 
@@ -107,6 +109,14 @@ public final class ConfigFile {
                     (int) or(l.integer("maxSseStreamsPerTenant", 1, Integer.MAX_VALUE), d.maxSseStreamsPerTenant()),
                     (int) or(l.integer("maxConnections", 1, Integer.MAX_VALUE), d.maxConnections()),
                     or(l.integer("readTimeoutMillis", 100, 3_600_000), d.readTimeoutMillis())));
+        }
+        JsonBody r = f.object("retention", RETENTION);
+        if (r != null) {
+            RetentionPolicy d = c.retention();
+            Long ttl = r.integer("sessionTtlSeconds", 1, 100L * 365 * 24 * 3600);
+            Long every = r.integer("sweepEverySeconds", 0, 24 * 3600);
+            c = c.withRetention(new RetentionPolicy(ttl != null ? Duration.ofSeconds(ttl) : d.sessionTtl(),
+                    every != null ? Duration.ofSeconds(every) : d.sweepEvery(), (int) or(r.integer("sweepLimit", 1, 1000), d.sweepLimit())));
         }
         JsonBody session = f.object("session", SessionRoutes.CONFIG);
         if (session != null) {

@@ -201,6 +201,19 @@ public final class ServerMetrics {
         }
     }
 
+    /** Counts what one retention pass did: sessions removed, and kept because leased or because of live branches. */
+    void swept(dev.threadline.core.runtime.SweepResult r) {
+        registry.counter("threadline.sweep.sessions", "outcome", "removed").increment(r.removed());
+        registry.counter("threadline.sweep.sessions", "outcome", "leased").increment(r.running());
+        registry.counter("threadline.sweep.sessions", "outcome", "branches").increment(r.withBranches());
+        registry.counter("threadline.sweep.passes", "result", "ok").increment();
+    }
+
+    /** Counts a retention pass that failed (the store unreachable, ...). */
+    void sweepFailed() {
+        registry.counter("threadline.sweep.passes", "result", "failed").increment();
+    }
+
     /** Counts a finished turn by its outcome. */
     public void turnEnded(TurnResult result) {
         registry.counter("threadline.turns", "outcome", result.outcome().name().toLowerCase(Locale.ROOT)).increment();

@@ -53,6 +53,7 @@ public final class ThreadlineServer implements AutoCloseable {
     private final URI url;
     private final NewKey createdKey;
     private final boolean ownsRuntime;
+    private final Sweeper sweeper;
 
     private ThreadlineServer(Api api, Javalin app, URI url, NewKey createdKey, boolean ownsRuntime) {
         this.api = api;
@@ -60,6 +61,7 @@ public final class ThreadlineServer implements AutoCloseable {
         this.url = url;
         this.createdKey = createdKey;
         this.ownsRuntime = ownsRuntime;
+        this.sweeper = Sweeper.start(api.runtime, api.config.retention(), api.metrics);
     }
 
     /**
@@ -76,7 +78,8 @@ public final class ThreadlineServer implements AutoCloseable {
         ServerMetrics metrics = new ServerMetrics(skills.stream().map(Skill::name).toList());
         Threadline runtime = Threadline.builder().store(StateStores.open(config.store()))
                 .models(metrics.timed(config.models() != null ? config.models() : environmentModels()))
-                .skills(skills).leaseWait(config.leaseWait()).leaseLinger(config.leaseLinger()).build();
+                .skills(skills).leaseWait(config.leaseWait()).leaseLinger(config.leaseLinger())
+                .sessionTtl(tenant -> config.retention().sessionTtl()).build();
         KeyStore keys = null;
         try {
             keys = KeyStore.open(config.store());
@@ -93,9 +96,9 @@ public final class ThreadlineServer implements AutoCloseable {
     /**
      * Serves {@code runtime}, which the caller built (its store, models, skills, leases), with the HTTP
      * settings of {@code config}: host, port, limits, grace, heartbeat, session defaults, logging, metrics
-     * token. The runtime's own settings win: {@code config.store()}, {@code leaseWait()} and
-     * {@code leaseLinger()} are not used, and a config that sets models, skills or a workspace is refused,
-     * since those belong on the runtime's builder. The API keys are kept in the runtime's store, in its
+     * token, retention sweeps. The runtime's own settings win: {@code config.store()}, {@code leaseWait()} and
+     * {@code leaseLinger()} are not used, and a config that sets models, skills, a workspace or a default
+     * session ttl is refused, since those belong on the runtime's builder. The API keys are kept in the runtime's store, in its
      * reserved tenant {@value KeyStore#TENANT} ({@link KeyStore#on}); a key for tenant {@code default} is
      * created when it has no valid key. The {@code tool} tag of the meters is {@code other} for every
      * tool, and no model latency is metered, since the server cannot see the runtime's skills or models.
@@ -105,15 +108,16 @@ public final class ThreadlineServer implements AutoCloseable {
      * own), stops listening and takes its listeners off the runtime. The caller closes the runtime, after
      * the server.
      *
-     * @throws IllegalArgumentException when {@code config} sets models, skills or a workspace
+     * @throws IllegalArgumentException when {@code config} sets models, skills, a workspace or a default session ttl
      * @throws dev.threadline.core.error.StorageException when the runtime's store cannot be read
      * @throws IllegalStateException    when the port cannot be bound
      */
     public static ThreadlineServer start(Threadline runtime, ServerConfig config) {
         java.util.Objects.requireNonNull(runtime, "runtime");
-        if (config.models() != null || !config.skills().isEmpty() || config.workspace() != null) {
-            throw new IllegalArgumentException("a server of a caller's runtime takes its models, skills and files from that runtime:"
-                    + " set them on its Threadline.builder(), not on the ServerConfig");
+        if (config.models() != null || !config.skills().isEmpty() || config.workspace() != null
+                || config.retention().sessionTtl() != null) {
+            throw new IllegalArgumentException("a server of a caller's runtime takes its models, skills, files and sessions' default"
+                    + " ttl from that runtime: set them on its Threadline.builder(), not on the ServerConfig");
         }
         KeyStore keys = KeyStore.on(runtime);
         try {
@@ -334,6 +338,9 @@ public final class ThreadlineServer implements AutoCloseable {
     public void close() {
         if (!api.closing.compareAndSet(false, true)) {
             return;
+        }
+        if (sweeper != null) {
+            sweeper.close();
         }
         if (ownsRuntime) {
             drain(api.config.shutdownGrace());

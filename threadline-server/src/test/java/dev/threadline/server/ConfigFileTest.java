@@ -30,7 +30,8 @@ class ConfigFileTest {
                 {"store": "memory:", "host": "0.0.0.0", "port": 9090, "shutdownGraceSeconds": 3, "leaseWaitSeconds": 7,
                  "leaseLingerMillis": 20, "logContent": true, "metricsToken": "scrape-me-0123456789",
                  "limits": {"maxTextChars": 500, "maxEventsPerTurn": 40, "maxSessionsPerTenant": 3, "maxSseStreamsPerTenant": 2},
-                 "session": {"model": "scripted", "systemPrompt": "be brief", "requireApproval": ["calculate"], "doubleTexting": "reject"}}""");
+                 "session": {"model": "scripted", "systemPrompt": "be brief", "requireApproval": ["calculate"], "doubleTexting": "reject"},
+                 "retention": {"sessionTtlSeconds": 3600, "sweepEverySeconds": 0}}""");
         assertThat(c.store()).isEqualTo("memory:");
         assertThat(c.host()).isEqualTo("0.0.0.0");
         assertThat(c.port()).isEqualTo(9090);
@@ -49,6 +50,7 @@ class ConfigFileTest {
         assertThat(c.sessionDefaults().systemPrompt()).isEqualTo("be brief");
         assertThat(c.sessionDefaults().requireApproval()).isEqualTo(List.of("calculate"));
         assertThat(c.sessionDefaults().doubleTexting()).isEqualTo(DoubleTexting.REJECT);
+        assertThat(c.retention()).isEqualTo(new RetentionPolicy(Duration.ofHours(1), Duration.ZERO, 1000));
         assertThat(read("{}")).isEqualTo(ServerConfig.ofStore("sqlite:/tmp/x.db"));
     }
 
@@ -61,6 +63,10 @@ class ConfigFileTest {
                 .hasMessageContaining("limits.maxTextChars");
         assertThatThrownBy(() -> read("{\"session\": {\"doubleTexting\": \"shout\"}}")).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("session.doubleTexting");
+        assertThatThrownBy(() -> read("{\"retention\": {\"sessionTtlSeconds\": 0}}")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("retention.sessionTtlSeconds");
+        assertThatThrownBy(() -> read("{\"retention\": {\"sweepLimit\": 5000}}")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("retention.sweepLimit");
         assertThatThrownBy(() -> read("not json")).isInstanceOf(InvalidInputException.class).hasMessageContaining("serve.json");
         assertThatThrownBy(() -> ConfigFile.apply(dir.resolve("missing.json"), ServerConfig.ofStore("memory:")))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("missing.json");

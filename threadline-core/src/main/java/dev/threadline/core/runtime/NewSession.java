@@ -12,9 +12,13 @@ import java.util.Map;
  * @param userId   the user it belongs to, or null for the runtime's default user
  * @param config   how it runs
  * @param metadata free-form string pairs to find it by
- * @param ttl      how long until retention may remove it, or null for never
+ * @param ttl      how long until retention may remove it; null for the tenant's default
+ *                 ({@code Threadline.Builder#sessionTtl}, never unless one is set), {@link #FOREVER} for never
  */
 public record NewSession(String id, String userId, SessionConfig config, Map<String, String> metadata, Duration ttl) {
+    /** A ttl that never ends, whatever the tenant's default: the session is kept until it is deleted. */
+    public static final Duration FOREVER = java.time.temporal.ChronoUnit.FOREVER.getDuration();
+
     /** @throws dev.threadline.core.error.InvalidInputException when the config is missing or the ttl not positive */
     public NewSession {
         Require.nonNull(config, "config");
@@ -24,7 +28,7 @@ public record NewSession(String id, String userId, SessionConfig config, Map<Str
         }
     }
 
-    /** A session with this id and config, the default user, no metadata and no ttl. */
+    /** A session with this id and config, the default user, no metadata and the tenant's default ttl. */
     public static NewSession of(String id, SessionConfig config) {
         return new NewSession(id, null, config, Map.of(), null);
     }

@@ -63,7 +63,8 @@ public final class KeyStore implements AutoCloseable {
             return s.get();
         }
         try {
-            return t.create(new NewSession(SESSION, null, SessionConfig.DEFAULT, Map.of("purpose", "the server's API keys"), null));
+            return t.create(new NewSession(SESSION, null, SessionConfig.DEFAULT, Map.of("purpose", "the server's API keys"),
+                    NewSession.FOREVER)); // never swept, whatever the runtime's default ttl
         } catch (SessionExistsException raced) { // another node created it at the same moment
             return t.open(SESSION);
         }

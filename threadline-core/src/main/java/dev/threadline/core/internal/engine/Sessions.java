@@ -38,10 +38,14 @@ public final class Sessions {
     private final LeaseKeeper leases;
     private final Clock clock;
     private final String defaultUser;
+    private final java.util.function.Function<String, java.time.Duration> defaultTtl;
 
-    /** New sessions belong to {@code defaultUser} unless they name their own. */
+    /**
+     * New sessions belong to {@code defaultUser} unless they name their own, and live for their tenant's
+     * {@code defaultTtl} (null: for ever) unless they give their own ttl.
+     */
     public Sessions(StateManager states, AgentLoop loop, CommandGate gate, SessionIndex index, LeaseKeeper leases, Clock clock,
-                    String defaultUser) {
+                    String defaultUser, java.util.function.Function<String, java.time.Duration> defaultTtl) {
         this.states = states;
         this.loop = loop;
         this.gate = gate;
@@ -49,6 +53,7 @@ public final class Sessions {
         this.leases = leases;
         this.clock = clock;
         this.defaultUser = defaultUser;
+        this.defaultTtl = defaultTtl;
     }
 
     /**
@@ -59,9 +64,12 @@ public final class Sessions {
         Require.nonNull(session, "session");
         String id = session.id() != null ? session.id() : "s-" + UUID.randomUUID().toString().substring(0, 8);
         Instant now = clock.instant();
+        java.time.Duration ttl = session.ttl() != null ? session.ttl() : defaultTtl.apply(tenant);
+        Require.argument(ttl == null || ttl.isPositive(), "sessionTtl",
+                "the runtime's default for tenant '" + tenant + "' must be positive or null, was " + ttl);
         SessionInfo info = new SessionInfo(SessionInfo.checkId(id, "session id"), tenant,
                 session.userId() != null ? session.userId() : defaultUser, session.config(), session.metadata(), now,
-                session.ttl() == null ? null : now.plus(session.ttl()), null, 0);
+                ttl == null || ttl.equals(NewSession.FOREVER) ? null : now.plus(ttl), null, 0);
         SessionKey key = SessionKey.of(info);
         Cmd cmd = Cmd.of(options, "create", Json.write(Map.of("id", id, "user", info.userId(), "config", info.config(),
                 "metadata", info.metadata())));

@@ -25,6 +25,21 @@ public final class Waits {
         this.scheduler = Require.nonNull(scheduler, "scheduler");
     }
 
+    /**
+     * The runtime's own scheduler: one daemon thread that keeps the deadlines (lease renewals, waits, tool
+     * timeouts). A cancelled alarm leaves its queue at once: a tool call that ends before its timeout
+     * cancels its alarm, and a busy runtime would otherwise keep every cancelled one until it was due.
+     */
+    public static ScheduledExecutorService defaultScheduler() {
+        java.util.concurrent.ScheduledThreadPoolExecutor s = new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "threadline-scheduler");
+            t.setDaemon(true);
+            return t;
+        });
+        s.setRemoveOnCancelPolicy(true);
+        return s;
+    }
+
     /** The clock's reading now. */
     public Instant now() {
         return clock.instant();
