@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * refused with the new epoch, so the journal never forks. Waits are bounded polls, never sleeps.
  */
 class PostgresTwoProcessesTest {
-    private static final Duration CHILD_TTL = Duration.ofSeconds(3);
+    private static final Duration CHILD_TTL = Duration.ofSeconds(10); // 3 s ran out under load before the parent looked
 
     @Test
     void aProcessWhoseLeaseWasTakenOverCanNoLongerAppend() throws Exception {

@@ -170,30 +170,52 @@ public final class PgServer implements AutoCloseable {
         }
         try {
             Path log = dir.resolve("server.log");
+            int readyBefore = readyLines(log);
             List<String> command = new ArrayList<>(asServerUser(bin.resolve("postgres").toString(), "-D",
                     dir.resolve("data").toString(), "-k", dir.toString(), "-p", Integer.toString(port),
                     "-c", "listen_addresses=127.0.0.1", "-c", "max_connections=300", "-c", "fsync=off",
-                    "-c", "full_page_writes=off"));
+                    "-c", "full_page_writes=off", "-c", "lc_messages=C"));
             settings.forEach(s -> command.addAll(List.of("-c", s)));
             process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-            awaitReady(log);
+            awaitReady(log, readyBefore);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    /** Polls for a connection, bounded: fails when the server exits or is not up after 60 s. */
-    private void awaitReady(Path log) throws IOException {
+    /** How many times the server has said in {@code log} that it is ready (once per start). */
+    private static int readyLines(Path log) throws IOException {
+        if (!Files.exists(log)) {
+            return 0;
+        }
+        String text = Files.readString(log, java.nio.charset.StandardCharsets.ISO_8859_1);
+        int n = 0;
+        for (int i = text.indexOf(READY); i >= 0; i = text.indexOf(READY, i + 1)) {
+            n++;
+        }
+        return n;
+    }
+
+    private static final String READY = "database system is ready to accept connections";
+
+    /**
+     * Polls, bounded, until this start has logged that it is ready and takes a connection: a connection
+     * alone was not enough, since a store's first call after a restart then still met "the database
+     * system is starting up" (seen under load). Fails when the server exits or is not up after 60 s.
+     */
+    private void awaitReady(Path log, int readyBefore) throws IOException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         SQLException last = null;
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("postgres exited with " + process.exitValue() + ": " + Files.readString(log));
             }
-            try (Connection c = connect("postgres")) {
-                return;
-            } catch (SQLException e) {
-                last = e;
+            if (readyLines(log) > readyBefore) {
+                try (Connection c = connect("postgres")) {
+                    return;
+                } catch (SQLException e) {
+                    last = e;
+                }
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
         }
