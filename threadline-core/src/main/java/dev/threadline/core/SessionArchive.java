@@ -52,6 +52,17 @@ public final class SessionArchive {
     }
 
     /**
+     * Checks the export {@code file} whole, as {@link #importFile} does first, and writes nothing.
+     *
+     * @return what the file holds (its tenant, sessions, events and lines)
+     * @throws IOException                                      when the file cannot be read
+     * @throws dev.threadline.core.error.DamagedArchiveException when the file is damaged, naming the line
+     */
+    public static ExportReport check(Path file) throws IOException {
+        return Archives.check(Require.nonNull(file, "file"));
+    }
+
+    /**
      * Imports the export {@code file} into {@code store}.
      *
      * @return what was written and compared

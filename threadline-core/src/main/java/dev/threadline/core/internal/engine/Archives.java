@@ -140,6 +140,25 @@ public final class Archives {
         return writer.report(tenant);
     }
 
+    /**
+     * Checks the whole file and writes nothing: what it holds.
+     *
+     * @throws DamagedArchiveException when a line, a block or a checksum is wrong
+     * @throws IOException             when the file cannot be read
+     */
+    public static ExportReport check(Path file) throws IOException {
+        long[] counts = new long[2];
+        String tenant = read(file, block -> {
+            counts[0]++;
+            counts[1] += block.own().size();
+        });
+        long lines;
+        try (var all = Files.lines(file, StandardCharsets.UTF_8)) {
+            lines = all.count();
+        }
+        return new ExportReport(tenant, (int) counts[0], counts[1], lines);
+    }
+
     /** One checked session block of a file, as a source to write from. */
     private record Block(SessionInfo info, long head, List<StoredEvent> own, Map<String, CommandRecord> records) implements SessionSource {
         @Override
