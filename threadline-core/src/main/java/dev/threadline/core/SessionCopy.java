@@ -19,9 +19,10 @@ import java.util.function.Consumer;
  * refused, naming it and the seq). It ends by reading back every copied session's journal from the
  * destination and comparing it, event by event, with the source's. The source is only read.
  *
- * <p>Shared variables are rebuilt by replaying each copied step's writes, one session after another: where
- * sessions of one user (or tenant) wrote the same user (or app) variable, the destination keeps the value
- * of the session copied last, which may differ from the source's.
+ * <p>Shared (user and app) variables: a first pass reads every copied session's events, and of all the
+ * writes of one variable only the last (by the time of its event) is applied, with the step that made it;
+ * so a variable that sessions of one user wrote in turn ends as the source has it. A variable no copied
+ * session's journal wrote (e.g. one written by a session since deleted) is not copied.
  *
  * {@snippet :
  * try (StateStore from = StateStores.open("sqlite:threadline.db");

@@ -149,4 +149,27 @@ class SessionCopyTest {
         assertThat(SessionCopy.between(source, dest).tenant("nobody").run().sessions()).isZero();
         assertThat(dest.list(dev.threadline.core.store.SessionQuery.tenant("acme")).items()).isEmpty();
     }
+
+    @Test
+    void aSharedVariableThatSessionsWroteInTurnEndsAsTheSourceHasIt() {
+        Tenant t = src.tenant("acme");
+        Session a = t.create(new dev.threadline.core.runtime.NewSession("a", "u", SessionConfig.DEFAULT, null, null));
+        Session b = t.create(new dev.threadline.core.runtime.NewSession("b", "u", SessionConfig.DEFAULT, null, null));
+        for (var w : List.of(List.of(a, "red"), List.of(b, "blue"), List.of(a, "green"), List.of(b, "removed"))) {
+            Session s = (Session) w.get(0);
+            String colour = (String) w.get(1);
+            s.edit("test", "in turn", List.of(colour.equals("removed") ? new Edit.RemoveVariable(VariableScope.APP, "shape")
+                    : new Edit.SetVariable(VariableScope.APP, "shape", TextNode.valueOf(colour)),
+                    new Edit.SetVariable(VariableScope.USER, "colour", TextNode.valueOf(colour.equals("removed") ? "grey" : colour))));
+        }
+        a.edit("test", "last", List.of(new Edit.SetVariable(VariableScope.USER, "colour", TextNode.valueOf("green"))));
+
+        SessionCopy.between(source, dest).tenant("acme").run();
+
+        assertThat(dest.variables(VariableScope.USER, ScopedWrite.userKey("acme", "u")))
+                .isEqualTo(source.variables(VariableScope.USER, ScopedWrite.userKey("acme", "u")))
+                .containsEntry("colour", TextNode.valueOf("green"));
+        assertThat(dest.variables(VariableScope.APP, ScopedWrite.appKey("acme"))).as("b removed it last, after a set it")
+                .isEqualTo(source.variables(VariableScope.APP, ScopedWrite.appKey("acme"))).doesNotContainKey("shape");
+    }
 }

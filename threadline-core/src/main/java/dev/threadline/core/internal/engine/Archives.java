@@ -134,8 +134,9 @@ public final class Archives {
      */
     public static CopyReport importFile(StateStore store, Path file, java.util.function.Consumer<CopyReport.Copied> progress)
             throws IOException {
-        String tenant = read(file, block -> { });
-        SessionWriter writer = new SessionWriter(store);
+        SharedWrites shared = new SharedWrites();
+        String tenant = read(file, block -> block.own().forEach(e -> shared.see(block.info(), e)));
+        SessionWriter writer = new SessionWriter(store, shared);
         read(file, block -> progress.accept(writer.write(block)));
         return writer.report(tenant);
     }

@@ -5,7 +5,6 @@ import dev.threadline.core.error.StorageException;
 import dev.threadline.core.error.ThreadlineException;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.export.ExportLines;
-import dev.threadline.core.internal.engine.state.VariableWrites;
 import dev.threadline.core.runtime.CopyReport;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.state.StateSnapshot;
@@ -29,8 +28,8 @@ import java.util.Optional;
  *
  * <p>A session goes in as it was written: its description as it is, then its own events step by step
  * ({@code create} with the first step, then one {@code append} per step with the expected seq), seqs,
- * steps, times and command ids unchanged; the shared-variable writes a step's events carry are applied
- * with it, a command record (a caller's command id) with the step that starts its command, a fork's
+ * steps, times and command ids unchanged; of the shared-variable writes a step's events carry, those that
+ * are the last of their variable ({@link SharedWrites}) are applied with it; a command record (a caller's command id) with the step that starts its command, a fork's
  * record with the fork's create. The caller hands parents in before their branches.
  *
  * <p>Resumable: a session the destination has a prefix of is compared event by event with the source over
@@ -50,6 +49,7 @@ final class SessionWriter {
     static final int CHUNK = 500;
 
     private final StateStore to;
+    private final SharedWrites shared;
     int sessions;
     int created;
     int resumed;
@@ -58,8 +58,10 @@ final class SessionWriter {
     int commands;
     long compared;
 
-    SessionWriter(StateStore to) {
+    /** A writer to {@code to} that applies the shared-variable writes {@code shared} picks (it has seen every event to write). */
+    SessionWriter(StateStore to, SharedWrites shared) {
         this.to = to;
+        this.shared = shared;
     }
 
     CopyReport report(String tenant) {
@@ -151,7 +153,7 @@ final class SessionWriter {
                 CommandRecord record = recordAt(source, records, key, first);
                 try {
                     to.append(new AppendRequest(key, first.seq() - 1, lease.epoch(), step,
-                            VariableWrites.stored(step.stream().map(StoredEvent::event).toList(), () -> info), record));
+                            shared.of(info, step), record));
                 } catch (DuplicateCommandException e) {
                     throw new ThreadlineException(named(key) + " already has command " + record.commandId() + " in the destination at seq "
                             + e.existing().seq() + ", not at seq " + first.seq() + "; it was copied up to seq " + (first.seq() - 1), e);

@@ -19,19 +19,20 @@ import java.util.function.Consumer;
 
 /**
  * Copies one tenant's sessions (or one session with its ancestors and branches) from one store to
- * another through the store SPI, so any two backends work: each session, parents first, goes through a
- * {@link SessionWriter} (which makes a rerun resume and compares each journal at the end). The source is
- * only read. Used by one thread at a time (one instance per copy).
+ * another through the store SPI, so any two backends work: a first pass reads every session's events to
+ * find each shared variable's last write ({@link SharedWrites}); then each session, parents first, up to
+ * the head it had in that pass, goes through a {@link SessionWriter} (which makes a rerun resume and
+ * compares each journal at the end). The source is only read. Used by one thread at a time (one instance per copy).
  */
 public final class StoreCopy {
     private final StateStore from;
-    private final SessionWriter writer;
+    private final StateStore to;
     private final Consumer<CopyReport.Copied> progress;
 
     /** A copy from {@code from} to {@code to} that tells {@code progress} of each session once it is copied. */
     public StoreCopy(StateStore from, StateStore to, Consumer<CopyReport.Copied> progress) {
         this.from = from;
-        this.writer = new SessionWriter(to);
+        this.to = to;
         this.progress = progress;
     }
 
@@ -43,8 +44,19 @@ public final class StoreCopy {
      * @throws dev.threadline.core.error.ThreadlineException when a destination session differs from the source's, naming it
      */
     public CopyReport copy(String tenant, String sessionId) {
-        for (SessionInfo info : sessions(from, tenant, sessionId)) {
-            progress.accept(writer.write(SessionSource.of(from, info)));
+        List<SessionInfo> sessions = sessions(from, tenant, sessionId);
+        List<SessionSource> sources = new ArrayList<>();
+        SharedWrites shared = new SharedWrites();
+        for (SessionInfo info : sessions) { // a first pass finds each shared variable's last write
+            SessionSource s = SessionSource.of(from, info);
+            for (long lo = info.parentSeq() + 1; lo <= s.head(); lo += SessionWriter.CHUNK) {
+                s.readOwn(lo, Math.min(s.head(), lo + SessionWriter.CHUNK - 1)).forEach(e -> shared.see(info, e));
+            }
+            sources.add(s);
+        }
+        SessionWriter writer = new SessionWriter(to, shared);
+        for (SessionSource s : sources) {
+            progress.accept(writer.write(s));
         }
         return writer.report(tenant);
     }
