@@ -29,9 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 class SessionsCopyTest {
     private static final String TENANT = "acme";
     /**
-     * Sessions (before forks) of the round trip: 100 by default (about a minute on two cores, most of it
-     * writing the fixture and Redis's fsync per append); the acceptance's thousand with
-     * {@code -Dthreadline.copyTest.sessions=1000}.
+     * Sessions (before forks) of the round trip: 100 by default (10 to 50 s on two shared cores, most of it
+     * writing the fixture); the acceptance's thousand (1,446 sessions with the forks) with
+     * {@code -Dthreadline.copyTest.sessions=1000}: 40 s on an idle two-core machine, minutes on a busy one.
      */
     private static final int ROUND_TRIP = Integer.getInteger("threadline.copyTest.sessions", 100);
 
