@@ -316,32 +316,7 @@ public final class StateManager {
     }
 
     private List<ScopedWrite> scopedWrites(SessionKey key, List<Event> events) {
-        List<ScopedWrite> writes = new ArrayList<>();
-        SessionInfo[] info = new SessionInfo[1];
-        for (Event e : events) {
-            if (e instanceof Event.VariablesChanged v && v.scope() != VariableScope.SESSION) {
-                writes.add(new ScopedWrite(v.scope(), sharedKey(key, info, v.scope()), v.set(), v.removed()));
-            } else if (e instanceof Event.StateEdited edited) {
-                for (dev.threadline.core.state.Edit edit : edited.edits()) {
-                    switch (edit) {
-                        case dev.threadline.core.state.Edit.SetVariable sv when sv.scope() != VariableScope.SESSION ->
-                                writes.add(new ScopedWrite(sv.scope(), sharedKey(key, info, sv.scope()), Map.of(sv.name(), sv.value()), List.of()));
-                        case dev.threadline.core.state.Edit.RemoveVariable rv when rv.scope() != VariableScope.SESSION ->
-                                writes.add(new ScopedWrite(rv.scope(), sharedKey(key, info, rv.scope()), Map.of(), List.of(rv.name())));
-                        default -> { } // session variables and messages fold into State
-                    }
-                }
-            }
-        }
-        return writes;
-    }
-
-    /** The shared-table key of a user or app scope for this session (its description read once per append). */
-    private String sharedKey(SessionKey key, SessionInfo[] info, VariableScope scope) {
-        if (info[0] == null) {
-            info[0] = info(key);
-        }
-        return scope == VariableScope.USER ? ScopedWrite.userKey(info[0].tenant(), info[0].userId()) : ScopedWrite.appKey(info[0].tenant());
+        return VariableWrites.stored(events, () -> info(key));
     }
 
     /** Snapshot + transcript-only replay before it + full replay after it, up to {@code toSeq}. */

@@ -137,4 +137,36 @@ public final class VariableWrites {
             return store.variables(scope, key);
         };
     }
+
+    /**
+     * The shared-variable writes a step's {@code events} carry (user and app {@code VariablesChanged},
+     * and shared-variable edits of a {@code StateEdited}), keyed by the session's user and tenant: what an
+     * append applies with them. {@code session} is asked at most once, only when a shared scope is written.
+     */
+    public static List<ScopedWrite> stored(List<Event> events, Supplier<SessionInfo> session) {
+        List<ScopedWrite> writes = new ArrayList<>();
+        SessionInfo[] info = new SessionInfo[1];
+        Function<VariableScope, String> key = scope -> {
+            if (info[0] == null) {
+                info[0] = session.get();
+            }
+            return scope == VariableScope.USER ? ScopedWrite.userKey(info[0].tenant(), info[0].userId()) : ScopedWrite.appKey(info[0].tenant());
+        };
+        for (Event e : events) {
+            if (e instanceof Event.VariablesChanged v && v.scope() != VariableScope.SESSION) {
+                writes.add(new ScopedWrite(v.scope(), key.apply(v.scope()), v.set(), v.removed()));
+            } else if (e instanceof Event.StateEdited edited) {
+                for (dev.threadline.core.state.Edit edit : edited.edits()) {
+                    switch (edit) {
+                        case dev.threadline.core.state.Edit.SetVariable sv when sv.scope() != VariableScope.SESSION ->
+                                writes.add(new ScopedWrite(sv.scope(), key.apply(sv.scope()), Map.of(sv.name(), sv.value()), List.of()));
+                        case dev.threadline.core.state.Edit.RemoveVariable rv when rv.scope() != VariableScope.SESSION ->
+                                writes.add(new ScopedWrite(rv.scope(), key.apply(rv.scope()), Map.of(), List.of(rv.name())));
+                        default -> { } // session variables and messages fold into State
+                    }
+                }
+            }
+        }
+        return writes;
+    }
 }
