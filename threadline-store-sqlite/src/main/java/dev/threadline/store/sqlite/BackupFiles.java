@@ -84,7 +84,7 @@ final class BackupFiles {
         try (Connection c = connect(file)) {
             List<String> problems = integrityProblems(c);
             if (!problems.isEmpty()) {
-                throw new StorageException(what + " is damaged: PRAGMA integrity_check says " + String.join("; ", problems));
+                throw new StorageException(what + " is damaged (PRAGMA integrity_check: " + String.join("; ", problems) + ")");
             }
             int version = refuseForeign(c, what);
             if (version > Schema.VERSION) {
@@ -116,12 +116,17 @@ final class BackupFiles {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("PRAGMA integrity_check(5)")) {
             while (rs.next()) {
                 String row = rs.getString(1);
-                if (!"ok".equals(row)) {
-                    problems.add(row);
+                if (!"ok".equals(row)) { // a row may hold several lines: one error message is one line
+                    for (String line : row.split("\\R")) {
+                        if (!line.isBlank() && !line.startsWith("*** in database")) {
+                            problems.add(line.strip());
+                        }
+                    }
                 }
             }
         }
-        return problems;
+        return problems.size() <= 3 ? problems : List.of(problems.get(0), problems.get(1), problems.get(2),
+                "and " + (problems.size() - 3) + " more");
     }
 
     /**

@@ -106,7 +106,8 @@ class SqliteBackupTest {
             f.write(new byte[4096 * 2]); // zeros over two b-tree pages
         }
         assertThatThrownBy(() -> SqliteBackup.restore(damaged, dir.resolve("r.db"), false))
-                .isInstanceOf(StorageException.class).hasMessageStartingWith("the backup " + damaged + " is damaged");
+                .isInstanceOf(StorageException.class).hasMessageStartingWith("the backup " + damaged + " is damaged")
+                .satisfies(e -> assertThat(e.getMessage()).as("one line").doesNotContain("\n"));
 
         Path foreign = dir.resolve("foreign.db");
         try (RawDb raw = new RawDb(foreign)) {
