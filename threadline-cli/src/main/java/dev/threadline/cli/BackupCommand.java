@@ -1,6 +1,7 @@
 package dev.threadline.cli;
 
 import dev.threadline.core.error.ThreadlineException;
+import dev.threadline.core.store.StateStores;
 import dev.threadline.store.sqlite.SqliteBackup;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -29,7 +30,10 @@ final class BackupCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         String url = store.url();
-        if (!url.startsWith("sqlite:")) {
+        if (!url.startsWith("sqlite:") || url.length() == 7) {
+            if (!url.startsWith("postgres") && !url.startsWith("redis")) {
+                StateStores.open(url).close(); // a URL no backend takes is bad usage, said as every command says it
+            }
             throw new ThreadlineException(elsewhere(store.shown()));
         }
         store.existingUrl(); // a missing file is refused, not created

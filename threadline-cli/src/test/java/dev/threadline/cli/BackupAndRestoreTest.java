@@ -145,6 +145,9 @@ class BackupAndRestoreTest {
         assertThat(restore.code()).isEqualTo(2);
         assertThat(restore.err()).startsWith("threadline: --to must be sqlite:PATH");
         assertThat(cli("backup", "--db", dir.resolve("x.db").toString()).code()).as("--to is required").isEqualTo(2);
+        CliTest.Run unknown = cli("backup", "--store", "nosuch:x", "--to", dir.resolve("pg").toString());
+        assertThat(unknown.code()).isEqualTo(2);
+        assertThat(unknown.err()).startsWith("threadline: invalid store: 'nosuch:x' is not a store URL");
         assertThat(dir.resolve("pg")).doesNotExist();
     }
 
