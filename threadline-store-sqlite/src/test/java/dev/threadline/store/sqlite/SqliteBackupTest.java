@@ -63,6 +63,7 @@ class SqliteBackupTest {
 
             assertThat(info.schemaVersion()).isEqualTo(Schema.VERSION);
             assertThat(info.sessions()).isEqualTo(1);
+            assertThat(SqliteBackup.check(dir.resolve("b.db"))).isEqualTo(info);
             SqliteBackup.Info restored = SqliteBackup.restore(dir.resolve("b.db"), dir.resolve("restored.db"), false);
             assertThat(restored.file()).isEqualTo(dir.resolve("restored.db").toAbsolutePath());
             // the backup holds the writer's lease too: it is free once its minute is over
