@@ -130,7 +130,8 @@ final class SessionsCommand {
             return store.withRuntime(spec, (tl, out) -> {
                 SweepResult r = tl.sweep(limit);
                 out.println("Swept " + store.shown() + ": removed " + r.removed() + ", kept " + r.running()
-                        + " leased (a turn may be running) and " + r.withBranches() + " with live branches.");
+                        + " leased (a turn may be running) and " + r.withBranches() + " with live branches"
+                        + (r.held() > 0 ? ", and " + r.held() + " under a legal hold." : "."));
             });
         }
     }

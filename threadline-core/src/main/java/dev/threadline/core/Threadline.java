@@ -1,21 +1,8 @@
 package dev.threadline.core;
 
-import dev.threadline.core.internal.engine.CommandGate;
-import dev.threadline.core.internal.engine.Branches;
-import dev.threadline.core.internal.engine.Compensations;
-import dev.threadline.core.internal.engine.DoubleTexts;
-import dev.threadline.core.internal.engine.HumanCommands;
-import dev.threadline.core.internal.engine.SessionCommands;
-import dev.threadline.core.internal.engine.SessionReads;
-import dev.threadline.core.internal.engine.Sessions;
+import dev.threadline.core.internal.engine.*;
 import dev.threadline.core.internal.engine.state.JournalReader;
-import dev.threadline.core.internal.engine.TenantView;
-import dev.threadline.core.internal.engine.live.LeaseKeeper;
-import dev.threadline.core.internal.engine.live.LeaseTimes;
-import dev.threadline.core.internal.engine.live.Listeners;
-import dev.threadline.core.internal.engine.live.LiveRegistry;
-import dev.threadline.core.internal.engine.live.SessionRunner;
-import dev.threadline.core.internal.engine.live.Waits;
+import dev.threadline.core.internal.engine.live.*;
 import dev.threadline.core.internal.engine.loop.ToolExecutor;
 import dev.threadline.core.runtime.LiveSessions;
 import dev.threadline.core.internal.engine.loop.AgentLoop;
@@ -64,7 +51,8 @@ public final class Threadline implements AutoCloseable {
     private final Sessions sessions;
     private final SessionCommands commands;
     private final SessionReads reads;
-    private final dev.threadline.core.internal.engine.Retention retention;
+    private final Retention retention;
+    private final Lifecycle lifecycle;
     private final Listeners listeners;
     private final ExecutorService deliveries;
     private final ExecutorService skillExecutor;
@@ -102,7 +90,8 @@ public final class Threadline implements AutoCloseable {
                 branches, journal, runner::execute);
         this.reads = new SessionReads(states, journal, store, loop);
         this.sessions = new Sessions(states, loop, gate, store, leases, b.clock, b.userId, b.sessionTtl);
-        this.retention = new dev.threadline.core.internal.engine.Retention(store, store, b.clock, states, leases);
+        this.lifecycle = new Lifecycle(this::tenant, sessions, gate, store, b.clock);
+        this.retention = new Retention(store, store, b.clock, states, leases, lifecycle::allHolds);
     }
 
     /**
@@ -158,11 +147,20 @@ public final class Threadline implements AutoCloseable {
     /**
      * One pass of retention over every tenant: deletes up to {@code limit} (1 to 1000) sessions whose {@link
      * SessionInfo#expiresAt() expiry} passed by this runtime's clock, oldest first; never one whose lease is held and
-     * not expired (a turn may be running), nor one that unexpired branches depend on. Any number of processes may
+     * not expired (a turn may be running), nor one that unexpired branches depend on or a legal hold covers. Any number of processes may
      * sweep a store at once. Fails with an {@code InvalidInputException} (a bad limit) or a {@code StorageException}.
      */
     public dev.threadline.core.runtime.SweepResult sweep(int limit) {
         return retention.sweep(limit);
+    }
+
+    /**
+     * Legal holds and erasure over every tenant of this runtime's store: place and lift holds (retention
+     * and erasure skip or refuse what they cover), erase a tenant, a user or a session everywhere with a
+     * receipt kept in the store.
+     */
+    public dev.threadline.core.runtime.DataLifecycle lifecycle() {
+        return lifecycle;
     }
 
     /** The state manager, for the engine's own tests (package-private: not API). */

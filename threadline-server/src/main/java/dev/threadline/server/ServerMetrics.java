@@ -206,6 +206,7 @@ public final class ServerMetrics {
         registry.counter("threadline.sweep.sessions", "outcome", "removed").increment(r.removed());
         registry.counter("threadline.sweep.sessions", "outcome", "leased").increment(r.running());
         registry.counter("threadline.sweep.sessions", "outcome", "branches").increment(r.withBranches());
+        registry.counter("threadline.sweep.sessions", "outcome", "held").increment(r.held());
         registry.counter("threadline.sweep.passes", "result", "ok").increment();
     }
 

@@ -19,6 +19,17 @@ public interface StateStore extends SessionIndex, JournalTail, Snapshots, Shared
     /** What this backend guarantees once a call returns, in one line (shown by the CLI and docs). */
     String durability();
 
+    /**
+     * Makes the bytes of what was deleted unrecoverable from the store's own files, as far as the backend
+     * allows (an erasure calls it last), and says in one line what it did and what it could not. The
+     * default does nothing and says so; a durable backend overrides it.
+     *
+     * @throws dev.threadline.core.error.StorageException when the store cannot be reached
+     */
+    default String scrub() {
+        return "nothing scrubbed: this store keeps no files of its own";
+    }
+
     /** Releases the store's resources. Idempotent; later calls of other methods fail with a StorageException. */
     @Override
     void close();

@@ -156,6 +156,24 @@ public final class KeyStore implements AutoCloseable {
     }
 
     /**
+     * Removes every key of {@code tenant}, revoked ones too (for a tenant's erasure): no record of them
+     * stays among the keys; the journal of the keys' session keeps only that they were removed, by
+     * {@code actor}. Returns how many went.
+     */
+    public int removeTenant(String tenant, String actor) {
+        List<Edit> removals = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> e : keys().entrySet()) {
+            if (key(e.getValue()).filter(k -> k.tenant().equals(tenant)).isPresent()) {
+                removals.add(new Edit.RemoveVariable(VariableScope.APP, e.getKey()));
+            }
+        }
+        if (!removals.isEmpty()) {
+            session.edit(actor, "remove the keys of an erased tenant", removals);
+        }
+        return removals.size();
+    }
+
+    /**
      * Binds an Idempotency-Key of a session create to the session id it first named: true when it is
      * bound to {@code sessionId} (now, or by an earlier create), false when it names another session.
      * The core records command ids per session, so a key reused to create a session of another id would

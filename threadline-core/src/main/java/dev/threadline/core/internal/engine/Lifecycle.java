@@ -1,0 +1,312 @@
+package dev.threadline.core.internal.engine;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.error.LegalHoldException;
+import dev.threadline.core.error.Require;
+import dev.threadline.core.error.SessionExistsException;
+import dev.threadline.core.error.SessionNotFoundException;
+import dev.threadline.core.error.ThreadlineException;
+import dev.threadline.core.internal.engine.state.Cmd;
+import dev.threadline.core.json.Json;
+import dev.threadline.core.runtime.DataLifecycle;
+import dev.threadline.core.runtime.DataSubject;
+import dev.threadline.core.runtime.ErasureReceipt;
+import dev.threadline.core.runtime.LegalHold;
+import dev.threadline.core.runtime.NewSession;
+import dev.threadline.core.runtime.Session;
+import dev.threadline.core.runtime.Tenant;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.session.SessionInfo;
+import dev.threadline.core.state.Edit;
+import dev.threadline.core.state.VariableScope;
+import dev.threadline.core.store.Page;
+import dev.threadline.core.store.ScopedWrite;
+import dev.threadline.core.store.SessionKey;
+import dev.threadline.core.store.SessionQuery;
+import dev.threadline.core.store.SessionSummary;
+import dev.threadline.core.store.StateStore;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * Legal holds and erasure ({@link DataLifecycle}). Holds and receipts are the app variables of the
+ * reserved tenant, read straight from the store's shared variables (so every node sees a change at
+ * once) and written by edits of its one session (so each change is a journalled step with its author,
+ * serialised across nodes by that session's lease). Thread-safe (stateless between calls).
+ */
+public final class Lifecycle implements DataLifecycle {
+    /** The reserved tenant's session whose edits write holds and receipts. */
+    static final String SESSION = "data-lifecycle";
+    private static final String HOLD = "hold:";
+    private static final String RECEIPT = "receipt:";
+
+    private final Function<String, Tenant> tenants;
+    private final Sessions sessions;
+    private final CommandGate gate;
+    private final StateStore store;
+    private final Clock clock;
+
+    /** Tenants are views of {@code tenants}; sessions are deleted by {@code sessions} through the {@code gate}. */
+    public Lifecycle(Function<String, Tenant> tenants, Sessions sessions, CommandGate gate, StateStore store, Clock clock) {
+        this.tenants = tenants;
+        this.sessions = sessions;
+        this.gate = gate;
+        this.store = store;
+        this.clock = clock;
+    }
+
+    @Override
+    public LegalHold placeHold(DataSubject subject, String reason, String actor) {
+        notReserved(subject);
+        Require.nonBlank(reason, "reason");
+        Require.nonBlank(actor, "actor");
+        Optional<LegalHold> existing = find(subject);
+        if (existing.isPresent()) {
+            return existing.get();
+        }
+        LegalHold hold = new LegalHold(subject, reason, clock.instant(), actor);
+        records().edit(actor, "place a legal hold on " + subject + ": " + reason,
+                List.of(new Edit.SetVariable(VariableScope.APP, holdName(subject), holdJson(hold))));
+        return hold;
+    }
+
+    @Override
+    public boolean liftHold(DataSubject subject, String actor) {
+        Require.nonNull(subject, "subject");
+        Require.nonBlank(actor, "actor");
+        if (find(subject).isEmpty()) {
+            return false;
+        }
+        records().edit(actor, "lift the legal hold on " + subject, List.of(new Edit.RemoveVariable(VariableScope.APP, holdName(subject))));
+        return true;
+    }
+
+    @Override
+    public List<LegalHold> holds(String tenant) {
+        SessionInfo.checkId(tenant, "tenant");
+        return allHolds().stream().filter(h -> h.subject().tenant().equals(tenant)).toList();
+    }
+
+    /** Every hold in place, of every tenant, oldest first: what retention reads once per pass. */
+    public List<LegalHold> allHolds() {
+        List<LegalHold> out = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> e : recordVariables().entrySet()) {
+            if (e.getKey().startsWith(HOLD)) {
+                out.add(hold(e.getValue()));
+            }
+        }
+        out.sort(Comparator.comparing(LegalHold::placedAt).thenComparing(h -> h.subject().toString()));
+        return out;
+    }
+
+    @Override
+    public List<ErasureReceipt> receipts(String tenant) {
+        SessionInfo.checkId(tenant, "tenant");
+        List<ErasureReceipt> out = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> e : recordVariables().entrySet()) {
+            if (e.getKey().startsWith(RECEIPT) && tenant.equals(e.getValue().path("tenant").asText())) {
+                out.add(Json.convert(e.getValue(), ErasureReceipt.class));
+            }
+        }
+        out.sort(Comparator.comparing(ErasureReceipt::at).thenComparing(ErasureReceipt::id));
+        return out;
+    }
+
+    @Override
+    public ErasureReceipt erase(DataSubject subject, String actor) {
+        notReserved(subject);
+        Require.nonBlank(actor, "actor");
+        List<LegalHold> holds = holds(subject.tenant());
+        Map<SessionKey, SessionInfo> doomed = doomed(subject); // branches before the sessions they branched from
+        for (LegalHold h : holds) {
+            boolean direct = h.subject().equals(subject) || h.subject().kind() == DataSubject.Kind.TENANT
+                    || subject.kind() == DataSubject.Kind.TENANT; // a tenant's erasure would take every held user's data
+            if (direct || doomed.values().stream().anyMatch(i -> h.covers(i.tenant(), i.userId(), i.id()))) {
+                throw new LegalHoldException("erasing " + subject, describe(h));
+            }
+        }
+        List<SessionKey> order = new ArrayList<>(doomed.keySet());
+        Set<String> removed = new TreeSet<>();
+        int userVars = 0, appVars = 0;
+        String failure = null;
+        String scrub = "not scrubbed: the erasure stopped before";
+        try {
+            for (SessionKey key : order) {
+                if (delete(key)) {
+                    removed.add(DataLifecycle.hash(key.tenant(), key.id()));
+                }
+            }
+            Set<String> users = new LinkedHashSet<>();
+            if (subject.kind() == DataSubject.Kind.USER) {
+                users.add(subject.id());
+            } else if (subject.kind() == DataSubject.Kind.TENANT) {
+                doomed.values().forEach(i -> users.add(i.userId()));
+            }
+            for (String user : users) {
+                userVars += clearVariables(subject.tenant(), user, VariableScope.USER, actor);
+            }
+            if (subject.kind() == DataSubject.Kind.TENANT) {
+                appVars = clearVariables(subject.tenant(), null, VariableScope.APP, actor);
+            }
+            scrub = store.scrub();
+        } catch (ThreadlineException e) {
+            failure = e.getMessage();
+        }
+        ErasureReceipt receipt = new ErasureReceipt("er-" + UUID.randomUUID(), subject.tenant(), subject.kind(),
+                DataLifecycle.hash(subject.tenant(), subject.id()), clock.instant(), actor, removed.size(), List.copyOf(removed),
+                userVars, appVars, scrub, failure == null, failure);
+        records().edit(actor, "erasure " + receipt.id() + " of a " + subject.kind().name().toLowerCase() + " of tenant "
+                + subject.tenant(), List.of(new Edit.SetVariable(VariableScope.APP, RECEIPT + receipt.id(), Json.tree(receipt))));
+        if (failure != null) {
+            throw new ThreadlineException("erasing " + subject + " stopped midway (receipt " + receipt.id() + " lists what went): "
+                    + failure + ". Run it again to remove the rest");
+        }
+        return receipt;
+    }
+
+    /** Which sessions an erasure of {@code subject} removes, each after all its branches (depth first, post-order). */
+    private Map<SessionKey, SessionInfo> doomed(DataSubject subject) {
+        List<SessionKey> roots = new ArrayList<>();
+        if (subject.kind() == DataSubject.Kind.SESSION) {
+            SessionKey key = new SessionKey(subject.tenant(), subject.id());
+            if (store.session(key).isEmpty()) {
+                throw new SessionNotFoundException(subject.id());
+            }
+            roots.add(key);
+        } else {
+            String user = subject.kind() == DataSubject.Kind.USER ? subject.id() : null;
+            String cursor = null;
+            do {
+                Page<SessionSummary> page = store.list(new SessionQuery(subject.tenant(), user, null, SessionQuery.MAX_LIMIT, cursor));
+                page.items().forEach(s -> roots.add(SessionKey.of(s.info())));
+                cursor = page.nextCursor();
+            } while (cursor != null);
+        }
+        Map<SessionKey, SessionInfo> out = new LinkedHashMap<>();
+        for (SessionKey root : roots) {
+            collect(root, out);
+        }
+        return out;
+    }
+
+    private void collect(SessionKey key, Map<SessionKey, SessionInfo> out) {
+        collect(key, out, new java.util.HashSet<>());
+    }
+
+    private void collect(SessionKey key, Map<SessionKey, SessionInfo> out, Set<SessionKey> seen) {
+        if (out.containsKey(key) || !seen.add(key)) {
+            return;
+        }
+        Optional<SessionInfo> info = store.session(key);
+        if (info.isEmpty()) {
+            return; // deleted meanwhile
+        }
+        try {
+            for (String child : store.branches(key)) {
+                collect(key.sibling(child), out, seen);
+            }
+        } catch (SessionNotFoundException gone) {
+            return; // deleted meanwhile, with its branches before it
+        }
+        out.put(key, info.get());
+    }
+
+    /** Deletes one session under its lease, after the commands queued on it here; false when it was gone already. */
+    private boolean delete(SessionKey key) {
+        try {
+            gate.call(key, Cmd.internal(), cmd -> {
+                sessions.delete(key);
+                return null;
+            }, first -> null);
+            return true;
+        } catch (SessionNotFoundException gone) {
+            return false;
+        }
+    }
+
+    /**
+     * Removes every variable of a user's scope (or the tenant's app scope, {@code user} null) with one edit
+     * of a short-lived session of that user, deleted afterwards, so no journal keeps even the names.
+     */
+    private int clearVariables(String tenant, String user, VariableScope scope, String actor) {
+        Map<String, JsonNode> vars = store.variables(scope, scope == VariableScope.USER
+                ? ScopedWrite.userKey(tenant, user) : ScopedWrite.appKey(tenant));
+        if (vars.isEmpty()) {
+            return 0;
+        }
+        Tenant t = tenants.apply(tenant);
+        String id = "erasure-" + UUID.randomUUID().toString().substring(0, 8);
+        Session s = t.create(new NewSession(id, user, SessionConfig.DEFAULT, Map.of("purpose", "erasure"), NewSession.FOREVER));
+        try {
+            List<Edit> edits = vars.keySet().stream().<Edit>map(n -> new Edit.RemoveVariable(scope, n)).toList();
+            s.edit(actor, "erasure", edits);
+        } finally {
+            delete(new SessionKey(tenant, id));
+        }
+        return vars.size();
+    }
+
+    private Optional<LegalHold> find(DataSubject subject) {
+        JsonNode v = recordVariables().get(holdName(subject));
+        return v == null ? Optional.empty() : Optional.of(hold(v));
+    }
+
+    private Map<String, JsonNode> recordVariables() {
+        return store.variables(VariableScope.APP, ScopedWrite.appKey(RECORDS_TENANT));
+    }
+
+    /** The reserved tenant's session, created on its first write (never swept). */
+    private Session records() {
+        Tenant t = tenants.apply(RECORDS_TENANT);
+        Optional<Session> s = t.find(SESSION);
+        if (s.isPresent()) {
+            return s.get();
+        }
+        try {
+            return t.create(new NewSession(SESSION, null, SessionConfig.DEFAULT,
+                    Map.of("purpose", "legal holds and erasure receipts"), NewSession.FOREVER));
+        } catch (SessionExistsException raced) {
+            return t.open(SESSION);
+        }
+    }
+
+    private static void notReserved(DataSubject subject) {
+        Require.nonNull(subject, "subject");
+        if (subject.tenant().equals(RECORDS_TENANT)) {
+            throw new InvalidInputException("subject", "tenant '" + RECORDS_TENANT + "' keeps the holds and erasure receipts;"
+                    + " it can be neither held nor erased");
+        }
+    }
+
+    private static String holdName(DataSubject s) {
+        return HOLD + s.kind().name().toLowerCase() + ":" + DataLifecycle.hash(s.tenant(), s.id());
+    }
+
+    private static ObjectNode holdJson(LegalHold h) {
+        return Json.object().put("tenant", h.subject().tenant()).put("kind", h.subject().kind().name()).put("id", h.subject().id())
+                .put("reason", h.reason()).put("placedAt", h.placedAt().toString()).put("placedBy", h.placedBy());
+    }
+
+    private static LegalHold hold(JsonNode v) {
+        return new LegalHold(new DataSubject(v.path("tenant").asText(), DataSubject.Kind.valueOf(v.path("kind").asText()),
+                v.path("id").asText()), v.path("reason").asText(), Instant.parse(v.path("placedAt").asText()), v.path("placedBy").asText());
+    }
+
+    /** A hold as the refusal names it. */
+    public static String describe(LegalHold h) {
+        return "a legal hold on " + h.subject() + " (" + h.reason() + "), placed " + h.placedAt() + " by '" + h.placedBy() + "'";
+    }
+}

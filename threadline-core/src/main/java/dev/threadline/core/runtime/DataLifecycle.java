@@ -1,0 +1,68 @@
+package dev.threadline.core.runtime;
+
+import java.util.List;
+
+/**
+ * Legal holds and erasure, over every tenant of a runtime's store (see {@code Threadline.lifecycle()}).
+ *
+ * <p>Holds and erasure receipts are kept in the store itself, as the variables of two sessions of the
+ * reserved tenant {@value #RECORDS_TENANT}: every node on one store sees the same ones, and each
+ * placement, lift and erasure is a step of those sessions' journals (with its author and reason), so
+ * the record of who did what is the journal. See ADR 0037.
+ *
+ * <p>An erasure removes, in the subject's tenant: every session of the subject with all its branches
+ * (each under its lease, after the commands this process queued on it; a session another process is
+ * running makes the erasure stop midway with a {@code LeaseHeldException}: run it again), their
+ * journals, snapshots, command records and pending approvals; the user-scope variables of the user (of
+ * every user of the tenant's removed sessions, and the app variables, for a tenant); then asks the store
+ * to scrub its files ({@code StateStore.scrub()}), and keeps an {@link ErasureReceipt}. A session forked
+ * from another subject's session keeps the events it shares with its parent in the parent. Thread-safe.
+ */
+public interface DataLifecycle {
+    /** The reserved tenant whose sessions keep holds and erasure receipts; it can be neither held nor erased. */
+    String RECORDS_TENANT = "threadline.records";
+
+    /**
+     * Places a legal hold on {@code subject} (or returns the one already in place, unchanged). From now
+     * on retention skips the subject's sessions and an erasure that touches them is refused.
+     *
+     * @throws dev.threadline.core.error.InvalidInputException when reason or actor is blank, or the subject is the reserved tenant
+     */
+    LegalHold placeHold(DataSubject subject, String reason, String actor);
+
+    /**
+     * Lifts the hold on {@code subject}; false when there was none. The lift is recorded with {@code actor}.
+     *
+     * @throws dev.threadline.core.error.InvalidInputException when actor is blank
+     */
+    boolean liftHold(DataSubject subject, String actor);
+
+    /** The holds in place on {@code tenant} and its users and sessions, oldest first. */
+    List<LegalHold> holds(String tenant);
+
+    /**
+     * Erases {@code subject} (see the class comment) and returns the receipt, which is also kept.
+     *
+     * @throws dev.threadline.core.error.LegalHoldException       when a hold covers the subject or any session it would remove; nothing is changed
+     * @throws dev.threadline.core.error.SessionNotFoundException when the subject is a session that does not exist
+     * @throws dev.threadline.core.error.InvalidInputException    when actor is blank, or the subject is the reserved tenant
+     */
+    ErasureReceipt erase(DataSubject subject, String actor);
+
+    /** The receipts of {@code tenant}'s erasures, oldest first. */
+    List<ErasureReceipt> receipts(String tenant);
+
+    /**
+     * The hash under which receipts name an id of {@code tenant}: hex SHA-256 of the tenant, a zero
+     * character and the id, so that anyone who knows an id can find it in a receipt.
+     */
+    static String hash(String tenant, String id) {
+        try {
+            byte[] d = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest((tenant + "\u0000" + id).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(d);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+}
