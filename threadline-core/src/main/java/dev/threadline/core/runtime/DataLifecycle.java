@@ -49,6 +49,13 @@ public interface DataLifecycle {
      */
     ErasureReceipt erase(DataSubject subject, String actor);
 
+    /**
+     * Whether the store keeps anything of {@code subject}: the session; a session or user-scope variables
+     * of the user; a session or app variables of the tenant. Reads only. A tool that erases on request can
+     * tell a mistyped id from a subject already gone with it.
+     */
+    boolean holdsDataOf(DataSubject subject);
+
     /** The receipts of {@code tenant}'s erasures, oldest first. */
     List<ErasureReceipt> receipts(String tenant);
 

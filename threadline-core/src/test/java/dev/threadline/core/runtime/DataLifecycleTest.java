@@ -92,6 +92,29 @@ class DataLifecycleTest {
     }
 
     @Test
+    void holdsDataOfTellsAMistypedSubjectFromOneThatIsThereAndGoesFalseAfterTheErasure() {
+        withCanary("ada-1", "ada");
+        session("other", "cy", null).edit("test", "v",
+                List.of(new Edit.SetVariable(VariableScope.USER, "only-vars", TextNode.valueOf("x"))));
+        DataLifecycle lc = tl.lifecycle();
+        assertThat(lc.holdsDataOf(DataSubject.user("acme", "ada"))).isTrue();
+        assertThat(lc.holdsDataOf(DataSubject.user("acme", "adda"))).isFalse();
+        assertThat(lc.holdsDataOf(DataSubject.session("acme", "ada-1"))).isTrue();
+        assertThat(lc.holdsDataOf(DataSubject.session("acme", "ada-2"))).isFalse();
+        assertThat(lc.holdsDataOf(DataSubject.tenant("acme"))).isTrue();
+        assertThat(lc.holdsDataOf(DataSubject.tenant("acme-typo"))).isFalse();
+        acme.delete("other");
+        assertThat(lc.holdsDataOf(DataSubject.user("acme", "cy"))).as("variables alone are data").isTrue();
+
+        session("kept", "bob", null);
+        lc.erase(DataSubject.user("acme", "ada"), "ops");
+
+        assertThat(lc.holdsDataOf(DataSubject.user("acme", "ada"))).isFalse();
+        assertThat(lc.holdsDataOf(DataSubject.session("acme", "ada-1"))).isFalse();
+        assertThat(lc.holdsDataOf(DataSubject.tenant("acme"))).as("bob's session is there").isTrue();
+    }
+
+    @Test
     void erasingASessionTakesItsBranchesAndLeavesItsParentAndSiblings() {
         Session root = withCanary("root", "ada");
         Session child = root.fork(2, "child");

@@ -135,7 +135,7 @@ public final class Lifecycle implements DataLifecycle {
             boolean direct = h.subject().equals(subject) || h.subject().kind() == DataSubject.Kind.TENANT
                     || subject.kind() == DataSubject.Kind.TENANT; // a tenant's erasure would take every held user's data
             if (direct || doomed.values().stream().anyMatch(i -> h.covers(i.tenant(), i.userId(), i.id()))) {
-                throw new LegalHoldException("erasing " + subject, describe(h));
+                throw new LegalHoldException("erasing " + subject, h.describe());
             }
         }
         List<SessionKey> order = new ArrayList<>(doomed.keySet());
@@ -175,6 +175,19 @@ public final class Lifecycle implements DataLifecycle {
                     + failure + ". Run it again to remove the rest");
         }
         return receipt;
+    }
+
+    @Override
+    public boolean holdsDataOf(DataSubject subject) {
+        Require.nonNull(subject, "subject");
+        String tenant = subject.tenant();
+        return switch (subject.kind()) {
+            case SESSION -> store.session(new SessionKey(tenant, subject.id())).isPresent();
+            case USER -> !store.list(new SessionQuery(tenant, subject.id(), null, 1, null)).items().isEmpty()
+                    || !store.variables(VariableScope.USER, ScopedWrite.userKey(tenant, subject.id())).isEmpty();
+            case TENANT -> !store.list(new SessionQuery(tenant, null, null, 1, null)).items().isEmpty()
+                    || !store.variables(VariableScope.APP, ScopedWrite.appKey(tenant)).isEmpty();
+        };
     }
 
     /** Which sessions an erasure of {@code subject} removes, each after all its branches (depth first, post-order). */
@@ -303,10 +316,5 @@ public final class Lifecycle implements DataLifecycle {
     private static LegalHold hold(JsonNode v) {
         return new LegalHold(new DataSubject(v.path("tenant").asText(), DataSubject.Kind.valueOf(v.path("kind").asText()),
                 v.path("id").asText()), v.path("reason").asText(), Instant.parse(v.path("placedAt").asText()), v.path("placedBy").asText());
-    }
-
-    /** A hold as the refusal names it. */
-    public static String describe(LegalHold h) {
-        return "a legal hold on " + h.subject() + " (" + h.reason() + "), placed " + h.placedAt() + " by '" + h.placedBy() + "'";
     }
 }
