@@ -117,11 +117,17 @@ class EraseFromTheCliTest {
                 {"erase", "--db", db(), "--user", "ada"},
                 {"erase", "--db", db(), "--tenant", "acme corp", "--all"},
                 {"erase", "--db", db(), "--tenant", "acme", "--user", "ada", "--by", " "},
-                {"holds", "place", "--db", db(), "--tenant", "acme", "--user", "ada"}}) {
+                {"holds", "place", "--db", db(), "--tenant", "acme", "--user", "ada"},
+                {"keys", "create", "--db", db(), "--tenant", "acme", "--admin"}}) {
             CliTest.Run r = cli.run(args);
             assertThat(r.code()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(2);
             assertThat(r.out()).isBlank();
         }
+        CliTest.Run admin = cli.run("keys", "create", "--db", db(), "--admin");
+        assertThat(admin.code()).as(admin.err()).isZero();
+        assertThat(admin.out().strip()).startsWith("tl_");
+        assertThat(admin.err()).contains("(an admin key)");
+        assertThat(cli.run("keys", "list", "--db", db()).out()).contains("threadline.admin");
         CliTest.Run missing = cli.run("erase", "--db", dir.resolve("none.db").toString(), "--tenant", "acme", "--all");
         assertThat(missing.code()).isEqualTo(1);
         assertThat(missing.err()).contains("no store at");

@@ -5,6 +5,7 @@ import dev.threadline.core.llm.ModelResolver;
 import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.Threadline;
 import dev.threadline.core.runtime.LiveSessions;
+import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.skill.Skill;
 import dev.threadline.core.skill.builtin.Builtins;
 import dev.threadline.core.skill.builtin.ListFilesSkill;
@@ -12,6 +13,7 @@ import dev.threadline.core.skill.builtin.ReadFileSkill;
 import dev.threadline.core.store.StateStores;
 import dev.threadline.models.Models;
 import dev.threadline.models.http.HttpSettings;
+import dev.threadline.server.http.ApiException;
 import dev.threadline.server.http.JettyProblems;
 import dev.threadline.server.http.KeyAuth;
 import dev.threadline.server.http.Problem;
@@ -222,13 +224,14 @@ public final class ThreadlineServer implements AutoCloseable {
             ctx.attribute(COUNTED, Boolean.TRUE);
         });
         cfg.routes.before(RequestChecks::escapes); // before any route reads an id or a query parameter
-        cfg.routes.before("/v1/*", ctx -> ctx.attribute(Api.TENANT, auth.authenticate(ctx)));
+        cfg.routes.before("/v1/*", ctx -> ctx.attribute(Api.TENANT, adminOnlyOnAdminRoutes(ctx, auth.authenticate(ctx))));
         new SessionRoutes(api).register(cfg.routes);
         new TurnRoutes(api).register(cfg.routes);
         new EventRoutes(api).register(cfg.routes);
         new HistoryRoutes(api).register(cfg.routes);
         new CommandRoutes(api).register(cfg.routes);
         new OpsRoutes(api).register(cfg.routes);
+        new AdminRoutes(api).register(cfg.routes);
         CompatMount.register(cfg, api); // /langgraph and /openai/v1: docs/compatibility.md
         InspectorRoutes.mount(cfg);
         cfg.routes.before(ctx -> Utf8Only.check(ctx, api.limits().maxBodyBytes())); // after the keys are checked: a caller without one learns nothing more
@@ -249,6 +252,17 @@ public final class ThreadlineServer implements AutoCloseable {
                 }
             });
         }
+    }
+
+    /** An admin key opens {@code /v1/admin/} and nothing else; a tenant's key everything but that (403 otherwise). */
+    private static Tenant adminOnlyOnAdminRoutes(Context ctx, Tenant t) {
+        boolean adminKey = t.id().equals(KeyStore.ADMIN);
+        if (ctx.path().startsWith(AdminRoutes.PREFIX) != adminKey) {
+            throw new ApiException(403, "forbidden", "Authorization", adminKey
+                    ? "an admin key opens the operator's routes under " + AdminRoutes.PREFIX + " only; use a tenant's key here"
+                    : "the routes under " + AdminRoutes.PREFIX + " need an admin key (threadline keys create --admin)");
+        }
+        return t;
     }
 
     /**
