@@ -36,6 +36,12 @@ final class EraseCommand implements Callable<Integer> {
     Subject subject;
     @Option(names = "--by", paramLabel = "NAME", description = "who erases, as the receipt records it (default: $USER)")
     String by;
+    @Option(names = "--verify", description = {"erase nothing: look for what is left of the subject (and of --text)",
+            "and print each place; exit 1 when anything is found"})
+    boolean verify;
+    @Option(names = "--text", paramLabel = "TEXT", description = "with --verify: a text from the erased data to look for"
+            + " (in every session and variable of the tenant, and in a SQLite store's files)")
+    String text;
     @Spec
     CommandSpec spec;
 
@@ -52,6 +58,12 @@ final class EraseCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         DataSubject s = subject(spec, tenant, subject.user, subject.session, subject.all);
+        if (text != null && (!verify || text.isBlank())) {
+            throw new ParameterException(spec.commandLine(), verify ? "--text must not be blank" : "--text goes with --verify");
+        }
+        if (verify) {
+            return verify(s);
+        }
         String actor = actor(spec, by);
         return store.withRuntime(spec, (tl, out) -> {
             if (!tl.lifecycle().holdsDataOf(s)) {
@@ -64,6 +76,46 @@ final class EraseCommand implements Callable<Integer> {
             }
             out.println(pretty(json));
         });
+    }
+
+    /** Prints what is left of {@code s}; 1 when anything is, 0 when nothing. */
+    private int verify(DataSubject s) {
+        java.util.List<String> hits = new java.util.ArrayList<>();
+        store.withRuntime(spec, (tl, out) -> hits.addAll(tl.lifecycle().verify(s, text)));
+        String url = store.url();
+        if (text != null && url.startsWith("sqlite:")) {
+            byte[] needle = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
+                java.nio.file.Path f = java.nio.file.Path.of(url.substring(7) + suffix);
+                if (java.nio.file.Files.isRegularFile(f) && contains(f, needle)) {
+                    hits.add("the file " + f + " holds the text's bytes");
+                }
+            }
+        }
+        java.io.PrintWriter out = spec.commandLine().getOut();
+        hits.forEach(out::println);
+        out.println(hits.isEmpty() ? "Nothing of " + s + (text == null ? "" : " nor the text") + " found in " + store.shown() + "."
+                : hits.size() + " place(s) still hold " + s + (text == null ? "" : " or the text") + " in " + store.shown() + ".");
+        return hits.isEmpty() ? 0 : 1;
+    }
+
+    private static boolean contains(java.nio.file.Path f, byte[] needle) {
+        byte[] hay;
+        try {
+            hay = java.nio.file.Files.readAllBytes(f);
+        } catch (java.io.IOException e) {
+            throw new ThreadlineException("cannot read " + f + " to look for the text: " + e.getMessage());
+        }
+        outer:
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (hay[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
     }
 
     /** {@code json} indented, as a person reads it and {@code jq} takes it. */

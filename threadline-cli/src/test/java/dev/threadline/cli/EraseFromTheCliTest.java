@@ -78,6 +78,11 @@ class EraseFromTheCliTest {
         assertThat(cli.run("sessions", "list", "--db", db(), "--tenant", "acme").out()).contains("ada-1-fork").contains("bob-1");
         assertThat(cli.run("holds", "list", "--db", db(), "--tenant", "acme").out()).contains("user 'ada' of tenant 'acme'  by legal: case 7");
 
+        CliTest.Run before = cli.run("erase", "--verify", "--db", db(), "--tenant", "acme", "--user", "ada", "--text", CANARY);
+        assertThat(before.code()).isEqualTo(1);
+        assertThat(before.out()).contains("session 'ada-1-fork' of user 'ada' exists").contains("the file " + db() + " holds the text's bytes")
+                .contains("place(s) still hold user 'ada' of tenant 'acme' or the text");
+
         CliTest.Run lift = cli.run("holds", "lift", "--db", db(), "--tenant", "acme", "--user", "ada", "--by", "legal");
         assertThat(lift.code()).as(lift.err()).isZero();
         CliTest.Run erase = cli.run("erase", "--db", db(), "--tenant", "acme", "--user", "ada", "--by", "dpo");
@@ -96,6 +101,9 @@ class EraseFromTheCliTest {
         assertThat(cli.run("holds", "receipts", "--db", db(), "--tenant", "acme").out().strip().lines())
                 .singleElement().asString().contains(receipt.path("id").asText());
 
+        CliTest.Run after = cli.run("erase", "--verify", "--db", db(), "--tenant", "acme", "--user", "ada", "--text", CANARY);
+        assertThat(after.code()).as(after.out()).isZero();
+        assertThat(after.out()).contains("Nothing of user 'ada' of tenant 'acme' nor the text found in sqlite:" + db());
         CliTest.Run again = cli.run("erase", "--db", db(), "--tenant", "acme", "--user", "ada");
         assertThat(again.code()).isEqualTo(1);
         assertThat(again.err()).contains("user 'ada' of tenant 'acme' has nothing in sqlite:" + db() + "; nothing was erased");
@@ -118,7 +126,8 @@ class EraseFromTheCliTest {
                 {"erase", "--db", db(), "--tenant", "acme corp", "--all"},
                 {"erase", "--db", db(), "--tenant", "acme", "--user", "ada", "--by", " "},
                 {"holds", "place", "--db", db(), "--tenant", "acme", "--user", "ada"},
-                {"keys", "create", "--db", db(), "--tenant", "acme", "--admin"}}) {
+                {"keys", "create", "--db", db(), "--tenant", "acme", "--admin"},
+                {"erase", "--db", db(), "--tenant", "acme", "--user", "ada", "--text", "x"}}) {
             CliTest.Run r = cli.run(args);
             assertThat(r.code()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(2);
             assertThat(r.out()).isBlank();

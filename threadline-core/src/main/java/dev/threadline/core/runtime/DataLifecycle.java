@@ -56,6 +56,18 @@ public interface DataLifecycle {
      */
     boolean holdsDataOf(DataSubject subject);
 
+    /**
+     * Looks for what an erasure of {@code subject} should have left nothing of, and says where it is:
+     * the session, or the user's sessions; the user's variables; and, when {@code text} is given (a
+     * canary from the erased data), that text in any session of the tenant (its description, every
+     * event of its own journal) and in the tenant's app and users' variables. Reads only. Empty when
+     * nothing is found. This reads through the store, as the runtime does; the bytes of a store's files
+     * are the scrub's business ({@code StateStore.scrub()}).
+     *
+     * @throws dev.threadline.core.error.InvalidInputException when text is blank (give null for none)
+     */
+    List<String> verify(DataSubject subject, String text);
+
     /** The receipts of {@code tenant}'s erasures, oldest first. */
     List<ErasureReceipt> receipts(String tenant);
 

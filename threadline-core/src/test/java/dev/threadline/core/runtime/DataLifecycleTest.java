@@ -72,8 +72,21 @@ class DataLifecycleTest {
         bob.edit("test", "note", List.of(new Edit.SetVariable(VariableScope.USER, "note", TextNode.valueOf("bob's"))));
         String bobBefore = Json.write(journal("bob-1"));
 
+        assertThat(tl.lifecycle().verify(DataSubject.user("acme", "ada"), CANARY)).as("before")
+                .anyMatch(h -> h.startsWith("session 'ada-1-fork' seq"))
+                .contains("session 'ada-2' of user 'ada' exists", "user 'ada' has 1 user-scope variable(s)",
+                        "session 'ada-1': the text is in its description");
+        assertThat(tl.lifecycle().verify(DataSubject.user("acme", "bob"), CANARY)).as("the text is found wherever it is")
+                .contains("session 'ada-2': the text is in its description").noneMatch(h -> h.contains("of user 'ada' exists"));
+
         ErasureReceipt r = tl.lifecycle().erase(DataSubject.user("acme", "ada"), "dpo@acme");
 
+        assertThat(tl.lifecycle().verify(DataSubject.user("acme", "ada"), CANARY)).as("after: only bob's own copy, in his description")
+                .containsExactly("session 'bob-1': the text is in its description", "session 'bob-1' seq 1: the text is in its SessionCreated");
+        assertThat(tl.lifecycle().verify(DataSubject.user("acme", "ada"), "bob's")).as("bob's variable is still there")
+                .containsExactly("session 'bob-1' seq 5: the text is in its StateEdited", "the user-scope variables of user 'bob' hold the text");
+        assertThatThrownBy(() -> tl.lifecycle().verify(DataSubject.user("acme", "ada"), " "))
+                .isInstanceOf(dev.threadline.core.error.InvalidInputException.class);
         assertThat(sessions()).containsExactly("bob-1");
         assertThat(acme.userVariables("ada")).isEmpty();
         assertThat(acme.userVariables("bob")).containsEntry("note", TextNode.valueOf("bob's"));

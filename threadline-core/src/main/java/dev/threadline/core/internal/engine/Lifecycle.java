@@ -190,6 +190,63 @@ public final class Lifecycle implements DataLifecycle {
         };
     }
 
+    @Override
+    public List<String> verify(DataSubject subject, String text) {
+        Require.nonNull(subject, "subject");
+        if (text != null && text.isBlank()) {
+            throw new InvalidInputException("text", "must not be blank: give the text to look for, or none");
+        }
+        String tenant = subject.tenant();
+        List<String> hits = new ArrayList<>();
+        if (subject.kind() == DataSubject.Kind.SESSION && store.session(new SessionKey(tenant, subject.id())).isPresent()) {
+            hits.add("session '" + subject.id() + "' exists");
+        }
+        Set<String> users = new TreeSet<>();
+        if (subject.kind() == DataSubject.Kind.USER) {
+            users.add(subject.id());
+        }
+        String escaped = text == null ? null : Json.write(text).substring(1, Json.write(text).length() - 1);
+        String cursor = null;
+        do {
+            Page<SessionSummary> page = store.list(new SessionQuery(tenant, null, null, SessionQuery.MAX_LIMIT, cursor));
+            for (SessionSummary s : page.items()) {
+                SessionInfo info = s.info();
+                users.add(info.userId());
+                if (subject.kind() == DataSubject.Kind.USER && info.userId().equals(subject.id())) {
+                    hits.add("session '" + info.id() + "' of user '" + subject.id() + "' exists");
+                }
+                if (text != null) {
+                    if (has(Json.write(info), text, escaped)) {
+                        hits.add("session '" + info.id() + "': the text is in its description");
+                    }
+                    SessionKey key = SessionKey.of(info);
+                    for (var e : store.readOwn(key, 1, store.head(key))) {
+                        if (has(Json.write(e.event()), text, escaped)) {
+                            hits.add("session '" + info.id() + "' seq " + e.seq() + ": the text is in its " + e.event().getClass().getSimpleName());
+                        }
+                    }
+                }
+            }
+            cursor = page.nextCursor();
+        } while (cursor != null);
+        for (String user : users) {
+            Map<String, JsonNode> vars = store.variables(VariableScope.USER, ScopedWrite.userKey(tenant, user));
+            if (subject.kind() == DataSubject.Kind.USER && user.equals(subject.id()) && !vars.isEmpty()) {
+                hits.add("user '" + user + "' has " + vars.size() + " user-scope variable(s)");
+            } else if (text != null && has(Json.write(vars), text, escaped)) {
+                hits.add("the user-scope variables of user '" + user + "' hold the text");
+            }
+        }
+        if (text != null && has(Json.write(store.variables(VariableScope.APP, ScopedWrite.appKey(tenant))), text, escaped)) {
+            hits.add("the app variables of tenant '" + tenant + "' hold the text");
+        }
+        return hits;
+    }
+
+    private static boolean has(String json, String text, String escaped) {
+        return json.contains(text) || json.contains(escaped);
+    }
+
     /** Which sessions an erasure of {@code subject} removes, each after all its branches (depth first, post-order). */
     private Map<SessionKey, SessionInfo> doomed(DataSubject subject) {
         List<SessionKey> roots = new ArrayList<>();
