@@ -30,10 +30,13 @@ import picocli.CommandLine.Spec;
 final class EraseCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;
-    @Option(names = "--tenant", paramLabel = "T", required = true, description = "the tenant whose data it is")
+    @Option(names = "--tenant", paramLabel = "T", description = "the tenant whose data it is")
     String tenant;
-    @ArgGroup(exclusive = true, multiplicity = "1")
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
     Subject subject;
+    @Option(names = "--replay", paramLabel = "FILE", description = {"apply again the erasures whose receipts FILE holds",
+            "(JSON Lines, as holds receipts prints them): after restoring an older backup"})
+    java.nio.file.Path replay;
     @Option(names = "--by", paramLabel = "NAME", description = "who erases, as the receipt records it (default: $USER)")
     String by;
     @Option(names = "--verify", description = {"erase nothing: look for what is left of the subject (and of --text)",
@@ -57,6 +60,17 @@ final class EraseCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (replay != null) {
+            if (tenant != null || subject != null || verify) {
+                throw new ParameterException(spec.commandLine(), "--replay takes the subjects from the receipts: give no --tenant,"
+                        + " --user, --session, --all or --verify with it");
+            }
+            return replay(actor(spec, by));
+        }
+        if (tenant == null || subject == null) {
+            throw new ParameterException(spec.commandLine(), "name what to erase: --tenant T and one of --user U, --session S, --all"
+                    + " (or --replay FILE)");
+        }
         DataSubject s = subject(spec, tenant, subject.user, subject.session, subject.all);
         if (text != null && (!verify || text.isBlank())) {
             throw new ParameterException(spec.commandLine(), verify ? "--text must not be blank" : "--text goes with --verify");
@@ -75,6 +89,38 @@ final class EraseCommand implements Callable<Integer> {
                 json.put("apiKeys", KeyStore.on(tl).removeTenant(tenant, actor));
             }
             out.println(pretty(json));
+        });
+    }
+
+    /** Applies each receipt of the file again, in order; one line each. Reads the whole file first: a damaged line changes nothing. */
+    private int replay(String actor) {
+        java.util.List<ErasureReceipt> receipts = new java.util.ArrayList<>();
+        java.util.List<String> lines;
+        try {
+            lines = java.nio.file.Files.readAllLines(replay, java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new ThreadlineException("cannot read the receipts " + replay + ": " + e.getMessage());
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).isBlank()) {
+                continue;
+            }
+            try {
+                receipts.add(Json.read(lines.get(i), ErasureReceipt.class));
+            } catch (RuntimeException e) {
+                throw new ThreadlineException("line " + (i + 1) + " of " + replay + " is not an erasure receipt (" + e.getMessage()
+                        + "); nothing was erased");
+            }
+        }
+        if (receipts.isEmpty()) {
+            throw new ThreadlineException(replay + " holds no receipt; nothing was erased");
+        }
+        return store.withRuntime(spec, (tl, out) -> {
+            for (ErasureReceipt r : receipts) {
+                out.println(tl.lifecycle().replay(r, actor).map(again -> r.id() + ": erased again as " + again.id() + ", "
+                        + again.sessions() + " session(s), " + again.userVariables() + " user variable(s)")
+                        .orElse(r.id() + ": nothing of it is in the store"));
+            }
         });
     }
 

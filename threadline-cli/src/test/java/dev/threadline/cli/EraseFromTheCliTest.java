@@ -44,13 +44,17 @@ class EraseFromTheCliTest {
 
     private void seed() {
         try (Threadline tl = Threadline.builder().store(StateStores.open("sqlite:" + db())).model(ScriptedModel.demo()).build()) {
-            Session ada = tl.tenant("acme").create(new NewSession("ada-1", "ada", SessionConfig.DEFAULT, Map.of("note", CANARY), null));
-            ada.submit("remember " + CANARY);
-            ada.edit("app", "note", List.of(new Edit.SetVariable(VariableScope.USER, "secret", TextNode.valueOf(CANARY))));
-            ada.fork(2, "ada-1-fork").submit("again " + CANARY);
+            seedAda(tl);
             tl.tenant("acme").create(new NewSession("bob-1", "bob", SessionConfig.DEFAULT, Map.of(), null)).submit("hello");
             KeyStore.on(tl).create("acme");
         }
+    }
+
+    private void seedAda(Threadline tl) {
+        Session ada = tl.tenant("acme").create(new NewSession("ada-1", "ada", SessionConfig.DEFAULT, Map.of("note", CANARY), null));
+        ada.submit("remember " + CANARY);
+        ada.edit("app", "note", List.of(new Edit.SetVariable(VariableScope.USER, "secret", TextNode.valueOf(CANARY))));
+        ada.fork(2, "ada-1-fork").submit("again " + CANARY);
     }
 
     private boolean canaryInFiles() throws IOException {
@@ -108,6 +112,21 @@ class EraseFromTheCliTest {
         assertThat(again.code()).isEqualTo(1);
         assertThat(again.err()).contains("user 'ada' of tenant 'acme' has nothing in sqlite:" + db() + "; nothing was erased");
 
+        Path receipts = dir.resolve("receipts.jsonl");
+        Files.writeString(receipts, cli.run("holds", "receipts", "--db", db(), "--tenant", "acme").out());
+        try (Threadline tl = Threadline.builder().store(StateStores.open("sqlite:" + db())).model(ScriptedModel.demo()).build()) {
+            seedAda(tl); // what restoring an older backup brings back: ada's sessions under the same ids
+        }
+        CliTest.Run replayed = cli.run("erase", "--db", db(), "--replay", receipts.toString(), "--by", "ops");
+        assertThat(replayed.code()).as(replayed.err()).isZero();
+        assertThat(replayed.out()).contains(receipt.path("id").asText() + ": erased again as er-").contains("2 session(s), 1 user variable(s)");
+        assertThat(canaryInFiles()).as("the replayed erasure scrubbed too").isFalse();
+        assertThat(cli.run("erase", "--db", db(), "--replay", receipts.toString()).out()).contains(": nothing of it is in the store");
+        Files.writeString(receipts, "{\"id\": 1}\n");
+        CliTest.Run damaged = cli.run("erase", "--db", db(), "--replay", receipts.toString());
+        assertThat(damaged.code()).isEqualTo(1);
+        assertThat(damaged.err()).contains("line 1 of " + receipts + " is not an erasure receipt");
+
         CliTest.Run all = cli.run("erase", "--db", db(), "--tenant", "acme", "--all", "--by", "ops");
         assertThat(all.code()).as(all.err()).isZero();
         assertThat(Json.parse(all.out(), "receipt").path("apiKeys").asInt()).isEqualTo(1);
@@ -127,7 +146,8 @@ class EraseFromTheCliTest {
                 {"erase", "--db", db(), "--tenant", "acme", "--user", "ada", "--by", " "},
                 {"holds", "place", "--db", db(), "--tenant", "acme", "--user", "ada"},
                 {"keys", "create", "--db", db(), "--tenant", "acme", "--admin"},
-                {"erase", "--db", db(), "--tenant", "acme", "--user", "ada", "--text", "x"}}) {
+                {"erase", "--db", db(), "--tenant", "acme", "--user", "ada", "--text", "x"},
+                {"erase", "--db", db(), "--tenant", "acme", "--replay", "r.jsonl"}}) {
             CliTest.Run r = cli.run(args);
             assertThat(r.code()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(2);
             assertThat(r.out()).isBlank();

@@ -68,6 +68,19 @@ public interface DataLifecycle {
      */
     List<String> verify(DataSubject subject, String text);
 
+    /**
+     * Applies an earlier erasure again, as after restoring a backup taken before it: erases, in the
+     * receipt's tenant, whatever its hashes name that is there again (the user whose id hashes to its
+     * subject hash, or the session, or the whole tenant; and every session whose id hashes to one of its
+     * session hashes), and keeps {@code earlier} among the receipts if the store lost it. Returns the
+     * receipt of this erasure, or empty when nothing of the subject was there. A user is found through
+     * their sessions: user-scope variables of a user with no session left cannot be found by a hash.
+     *
+     * @throws dev.threadline.core.error.LegalHoldException when a hold now covers what it would erase; nothing is changed
+     * @throws dev.threadline.core.error.InvalidInputException when actor is blank, or the receipt names the reserved tenant
+     */
+    java.util.Optional<ErasureReceipt> replay(ErasureReceipt earlier, String actor);
+
     /** The receipts of {@code tenant}'s erasures, oldest first. */
     List<ErasureReceipt> receipts(String tenant);
 

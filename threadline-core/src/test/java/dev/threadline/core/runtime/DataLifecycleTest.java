@@ -128,6 +128,36 @@ class DataLifecycleTest {
     }
 
     @Test
+    void replayingAReceiptAfterARestoreErasesTheUserAgainAndKeepsTheReceipt() {
+        withCanary("ada-1", "ada");
+        acme.open("ada-1").fork(2, "ada-1-fork");
+        session("bob-1", "bob", null).submit("hello");
+        ErasureReceipt first = tl.lifecycle().erase(DataSubject.user("acme", "ada"), "dpo");
+        // what a restore of an older backup brings back: ada's sessions (under the same ids), no receipt
+        withCanary("ada-1", "ada");
+        acme.open("ada-1").fork(2, "ada-1-fork");
+        session("other-fork", "cy", null);
+        assertThat(tl.lifecycle().verify(DataSubject.user("acme", "ada"), null)).isNotEmpty();
+
+        ErasureReceipt again = tl.lifecycle().replay(first, "ops").orElseThrow();
+
+        assertThat(again.sessions()).isEqualTo(2);
+        assertThat(again.sessionHashes()).isEqualTo(first.sessionHashes());
+        assertThat(again.subjectHash()).isEqualTo(first.subjectHash());
+        assertThat(again.userVariables()).isEqualTo(1);
+        assertThat(sessions()).containsExactly("bob-1", "other-fork");
+        assertThat(tl.lifecycle().verify(DataSubject.user("acme", "ada"), CANARY))
+                .allMatch(h -> h.contains("'bob-1'") || h.contains("'other-fork'"));
+        assertThat(tl.lifecycle().replay(first, "ops")).as("nothing of it is there any more").isEmpty();
+        assertThat(tl.lifecycle().receipts("acme")).extracting(ErasureReceipt::id).contains(first.id(), again.id());
+
+        tl.lifecycle().placeHold(DataSubject.user("acme", "ada"), "case 3", "legal");
+        withCanary("ada-2", "ada");
+        assertThatThrownBy(() -> tl.lifecycle().replay(first, "ops")).isInstanceOf(LegalHoldException.class);
+        assertThat(sessions()).contains("ada-2");
+    }
+
+    @Test
     void erasingASessionTakesItsBranchesAndLeavesItsParentAndSiblings() {
         Session root = withCanary("root", "ada");
         Session child = root.fork(2, "child");

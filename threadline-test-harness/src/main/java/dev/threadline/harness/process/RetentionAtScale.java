@@ -34,7 +34,8 @@ import java.util.function.Supplier;
  * its clock past that second and sweeps until a pass removes nothing. Exactly the expiring sessions are
  * gone, every other session's journal is byte for byte what it was, the children's turns went on all the
  * while, and the store's size before and after (as the backend's {@code size} reports it, after its own
- * settling: a checkpoint, a vacuum) is written to {@code report} with the sweep's figures.
+ * settling: a checkpoint, a vacuum) is written to {@code report} with the sweep's figures. Stateless; each
+ * run uses its own store, children and clock, so runs may go on in parallel on different stores.
  */
 public final class RetentionAtScale {
     /** What a run measured. */
@@ -75,6 +76,7 @@ public final class RetentionAtScale {
      *
      * @param size   what the store holds, as text, measured after the backend settles (called before and after)
      * @param report the file the figures are written to (kept after the run, unlike {@code dir})
+     * @throws InterruptedException when the thread is interrupted while it waits for the children
      */
     public static Result run(Path dir, String url, int sessions, Supplier<String> size, Path report) throws InterruptedException {
         int expiring = sessions * 3 / 10;
