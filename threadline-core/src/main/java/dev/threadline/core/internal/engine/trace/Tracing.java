@@ -111,7 +111,7 @@ public final class Tracing {
 
     /**
      * The {@code chat} span of one model call (a client span: the model's HTTP request carries it as its
-     * {@code traceparent}): provider and model from the model's name ({@code provider:model}).
+     * {@code traceparent}): provider and model from the name of the model called ({@code provider:model}).
      */
     public Span chat(SessionKey key, ChatModel model, ChatRequest request) {
         if (!on) {
@@ -120,8 +120,7 @@ public final class Tracing {
         String name = model.name();
         int colon = name.indexOf(':');
         String provider = colon < 0 ? name : name.substring(0, colon);
-        String requested = request.model() != null && !request.model().isBlank() ? request.model()
-                : colon < 0 ? name : name.substring(colon + 1);
+        String requested = colon < 0 ? name : name.substring(colon + 1); // the model called, not the session's spec
         return tracer.spanBuilder("chat " + requested).setSpanKind(SpanKind.CLIENT)
                 .setAttribute(OPERATION, "chat").setAttribute(PROVIDER, provider).setAttribute(SYSTEM, provider)
                 .setAttribute(REQUEST_MODEL, requested).setAttribute(MAX_TOKENS, (long) request.maxTokens())
