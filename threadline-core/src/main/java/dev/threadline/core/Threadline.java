@@ -84,7 +84,7 @@ public final class Threadline implements AutoCloseable {
                 : b.model == null ? b.models : b.models.orElse(ModelResolver.always(b.model));
         SkillRegistry skills = SkillRegistry.of(b.skills);
         AgentLoop loop = new AgentLoop(states, models, skills, b.tokenCounter,
-                new ToolExecutor(states, skills, store, skillExecutor, waits, tracing), live, tracing);
+                new ToolExecutor(states, skills, store, skillExecutor, waits, tracing, journal), live, tracing);
         leases.onInterruptRequest(loop::interrupt);
         this.gate = new CommandGate(runner, leases, states, store, live);
         Branches branches = new Branches(states, loop, journal, gate, b.clock, tracing);

@@ -1,5 +1,6 @@
 package dev.threadline.core.runtime;
 
+import dev.threadline.core.event.SearchHit;
 import dev.threadline.core.event.Checkpoint;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.state.State;

@@ -50,6 +50,18 @@ public interface ExecutionContext {
         return sessionId() + "/" + toolUseId();
     }
 
+    /**
+     * Full-text search over the session's journal before the current turn, as {@code History.search} does
+     * it: what was said long ago, also what compaction or {@code clear()} took out of the window (not the
+     * question being answered). The runtime's contexts search; a context a test builds finds nothing
+     * unless it overrides this.
+     *
+     * @throws dev.threadline.core.error.InvalidInputException for a query with no word or over 1,000 characters, or a limit outside 1-100
+     */
+    default List<dev.threadline.core.event.SearchHit> search(String query, int limit) {
+        return List.of();
+    }
+
     /** A logger named after the skill, with the session and call in its messages. */
     org.slf4j.Logger logger();
 }

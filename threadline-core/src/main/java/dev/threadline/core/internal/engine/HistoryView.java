@@ -4,7 +4,7 @@ import dev.threadline.core.event.Checkpoint;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.runtime.History;
 import dev.threadline.core.runtime.PageRequest;
-import dev.threadline.core.runtime.SearchHit;
+import dev.threadline.core.event.SearchHit;
 import dev.threadline.core.runtime.SideEffect;
 import dev.threadline.core.state.State;
 import dev.threadline.core.store.Page;

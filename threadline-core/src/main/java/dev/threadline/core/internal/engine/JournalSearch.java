@@ -7,7 +7,7 @@ import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.Role;
 import dev.threadline.core.runtime.History;
-import dev.threadline.core.runtime.SearchHit;
+import dev.threadline.core.event.SearchHit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * distinct words. In process, linear in the journal: a first step before per-backend indexes (issue 38).
  * Stateless.
  */
-final class JournalSearch {
+public final class JournalSearch {
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+");
     private static final double K1 = 1.2;
     private static final double B = 0.75;
@@ -34,7 +34,8 @@ final class JournalSearch {
 
     private record Doc(StoredEvent at, Role role, String text, Map<String, Integer> terms, int length) {}
 
-    static List<SearchHit> search(List<StoredEvent> journal, String query, int limit) {
+    /** The hits of {@code query} among {@code journal}'s messages, best first (see {@link History#search}). */
+    public static List<SearchHit> search(List<StoredEvent> journal, String query, int limit) {
         if (query == null || query.length() > History.MAX_QUERY) {
             throw new InvalidInputException("query", query == null ? "is missing"
                     : "is " + query.length() + " characters; at most " + History.MAX_QUERY);

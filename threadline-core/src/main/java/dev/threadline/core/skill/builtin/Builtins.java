@@ -29,4 +29,14 @@ public final class Builtins {
     public static Skill askUser() {
         return new AskUserSkill();
     }
+
+    /**
+     * {@code recall}: the model searches everything said earlier in its session, also what left the
+     * context window, and gets the best matching messages with their seqs. Not in {@link #all}: it adds a
+     * tool to every model call; register it where long sessions need it,
+     * e.g. {@code builder.skills(all(ws)).skill(recall())}.
+     */
+    public static Skill recall() {
+        return new RecallSkill();
+    }
 }

@@ -11,6 +11,7 @@ import dev.threadline.core.event.Event;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.session.SessionInfo;
+import dev.threadline.core.skill.ExecutionContext;
 import dev.threadline.core.skill.SimpleExecutionContext;
 import dev.threadline.core.skill.Skill;
 import dev.threadline.core.skill.SkillPolicy;
@@ -50,6 +51,7 @@ public final class ToolExecutor {
     private final SharedVariables shared;
     private final ExecutorService executor;
     private final Waits waits;
+    private final dev.threadline.core.internal.engine.state.JournalReader journal;
     private final Tracing tracing;
 
     /**
@@ -57,13 +59,27 @@ public final class ToolExecutor {
      * their deadlines are read from {@code waits}' clock and kept by its scheduler.
      */
     public ToolExecutor(StateManager states, SkillRegistry skills, SharedVariables shared, ExecutorService executor, Waits waits,
-                        Tracing tracing) {
+                        Tracing tracing, dev.threadline.core.internal.engine.state.JournalReader journal) {
+        this.journal = journal;
         this.tracing = tracing;
         this.states = states;
         this.skills = skills;
         this.shared = shared;
         this.executor = executor;
         this.waits = waits;
+    }
+
+    /**
+     * The journal before the user message that began the current turn: a skill searching "what was said
+     * earlier" must not find the question it is answering (which would rank first, being short and on topic).
+     */
+    private static List<dev.threadline.core.event.StoredEvent> beforeThisTurn(List<dev.threadline.core.event.StoredEvent> all) {
+        for (int i = all.size() - 1; i >= 0; i--) {
+            if (all.get(i).event() instanceof Event.UserMessageReceived) {
+                return all.subList(0, i);
+            }
+        }
+        return all;
     }
 
     /** Why this call cannot run (unknown or disabled skill, invalid arguments), or null when it can. */
@@ -160,8 +176,9 @@ public final class ToolExecutor {
         long timeout = config.toolTimeoutMillis();
         Instant deadline = waits.now().plusMillis(timeout);
         AtomicBoolean timedOut = new AtomicBoolean();
-        SimpleExecutionContext ctx = new SimpleExecutionContext(key.id(), use.id(), use.input(), vars, state.messages(),
-                deadline, () -> timedOut.get() || control.interrupted() || Thread.currentThread().isInterrupted());
+        ExecutionContext ctx = new SearchingContext(new SimpleExecutionContext(key.id(), use.id(), use.input(), vars, state.messages(),
+                deadline, () -> timedOut.get() || control.interrupted() || Thread.currentThread().isInterrupted()),
+                (q, n) -> dev.threadline.core.internal.engine.JournalSearch.search(beforeThisTurn(journal.read(key, 1, journal.head(key))), q, n));
         Future<SkillResult> run = executor.submit(tracing.wrap(() -> skill.execute(ctx)));
         control.track(run);
         ScheduledFuture<?> alarm = waits.after(Duration.ofMillis(timeout), () -> {

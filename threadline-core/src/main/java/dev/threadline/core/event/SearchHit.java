@@ -1,11 +1,11 @@
-package dev.threadline.core.runtime;
+package dev.threadline.core.event;
 
 import dev.threadline.core.error.Require;
 import dev.threadline.core.model.Role;
 import java.time.Instant;
 
 /**
- * One message of a session's journal that matched a search ({@link History#search}), best first.
+ * One message of a session's journal that matched a search ({@code History.search}), best first.
  * Immutable.
  *
  * @param session the session whose journal holds it (the session itself, or an ancestor for a branch's shared prefix)
