@@ -53,7 +53,7 @@ final class HistoryRoutes {
         }
         int limit = (int) Query.integer(ctx, "limit", 1, 100, 10);
         com.fasterxml.jackson.databind.node.ArrayNode items = Json.mapper().createArrayNode();
-        for (dev.threadline.core.event.SearchHit h : s.history().search(q, limit)) {
+        for (dev.threadline.core.model.SearchHit h : s.history().search(q, limit)) {
             items.add(Json.object().put("session", h.session()).put("seq", h.seq()).put("role", h.role().name().toLowerCase())
                     .put("time", h.time().toString()).put("snippet", h.snippet()).put("score", h.score()));
         }

@@ -1,6 +1,6 @@
 package dev.threadline.core.runtime;
 
-import dev.threadline.core.event.SearchHit;
+import dev.threadline.core.model.SearchHit;
 import dev.threadline.core.event.Checkpoint;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.state.State;
@@ -59,7 +59,7 @@ public interface History {
     List<SideEffect> sideEffectsAfter(long seq);
 
     /** The longest query {@link #search} takes, in characters. */
-    int MAX_QUERY = 1000;
+    int MAX_QUERY = SearchHit.MAX_QUERY;
 
     /**
      * Full-text search over every message this session's journal holds (its branch's shared prefix

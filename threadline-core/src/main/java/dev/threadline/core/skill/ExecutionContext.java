@@ -58,7 +58,7 @@ public interface ExecutionContext {
      *
      * @throws dev.threadline.core.error.InvalidInputException for a query with no word or over 1,000 characters, or a limit outside 1-100
      */
-    default List<dev.threadline.core.event.SearchHit> search(String query, int limit) {
+    default List<dev.threadline.core.model.SearchHit> search(String query, int limit) {
         return List.of();
     }
 

@@ -1,6 +1,6 @@
 package dev.threadline.core.runtime;
 
-import dev.threadline.core.event.SearchHit;
+import dev.threadline.core.model.SearchHit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

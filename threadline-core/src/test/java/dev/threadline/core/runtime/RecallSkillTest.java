@@ -88,8 +88,8 @@ class RecallSkillTest {
             public boolean isCancelled() { return false; }
             public org.slf4j.Logger logger() { return org.slf4j.LoggerFactory.getLogger("t"); }
             @Override
-            public List<dev.threadline.core.event.SearchHit> search(String q, int n) {
-                return dev.threadline.core.internal.engine.JournalSearch.search(List.of(), q, n);
+            public List<dev.threadline.core.model.SearchHit> search(String q, int n) {
+                return dev.threadline.core.internal.engine.state.JournalSearch.search(List.of(), q, n);
             }
         };
         var bad = skill.execute(real);

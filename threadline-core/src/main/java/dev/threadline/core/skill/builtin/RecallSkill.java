@@ -1,7 +1,7 @@
 package dev.threadline.core.skill.builtin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.threadline.core.event.SearchHit;
+import dev.threadline.core.model.SearchHit;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.skill.ExecutionContext;
 import dev.threadline.core.skill.Skill;

@@ -1,7 +1,7 @@
 package dev.threadline.core.internal.engine.loop;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.threadline.core.event.SearchHit;
+import dev.threadline.core.model.SearchHit;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.skill.ExecutionContext;
 import dev.threadline.core.state.VariableScope;

@@ -178,7 +178,7 @@ public final class ToolExecutor {
         AtomicBoolean timedOut = new AtomicBoolean();
         ExecutionContext ctx = new SearchingContext(new SimpleExecutionContext(key.id(), use.id(), use.input(), vars, state.messages(),
                 deadline, () -> timedOut.get() || control.interrupted() || Thread.currentThread().isInterrupted()),
-                (q, n) -> dev.threadline.core.internal.engine.JournalSearch.search(beforeThisTurn(journal.read(key, 1, journal.head(key))), q, n));
+                (q, n) -> dev.threadline.core.internal.engine.state.JournalSearch.search(beforeThisTurn(journal.read(key, 1, journal.head(key))), q, n));
         Future<SkillResult> run = executor.submit(tracing.wrap(() -> skill.execute(ctx)));
         control.track(run);
         ScheduledFuture<?> alarm = waits.after(Duration.ofMillis(timeout), () -> {

@@ -1,4 +1,4 @@
-package dev.threadline.core.internal.engine;
+package dev.threadline.core.internal.engine.state;
 
 import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.event.Event;
@@ -6,8 +6,7 @@ import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.Role;
-import dev.threadline.core.runtime.History;
-import dev.threadline.core.event.SearchHit;
+import dev.threadline.core.model.SearchHit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -20,7 +19,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@link History#search} over a journal already read: each message event (user, assistant text, a
+ * {@code History.search} over a journal already read: each message event (user, assistant text, a
  * tool's result) is a document; documents are ranked by Okapi BM25 (k1 1.2, b 0.75) for the query's
  * distinct words. In process, linear in the journal: a first step before per-backend indexes (issue 38).
  * Stateless.
@@ -34,11 +33,11 @@ public final class JournalSearch {
 
     private record Doc(StoredEvent at, Role role, String text, Map<String, Integer> terms, int length) {}
 
-    /** The hits of {@code query} among {@code journal}'s messages, best first (see {@link History#search}). */
+    /** The hits of {@code query} among {@code journal}'s messages, best first (see {@code History.search}). */
     public static List<SearchHit> search(List<StoredEvent> journal, String query, int limit) {
-        if (query == null || query.length() > History.MAX_QUERY) {
+        if (query == null || query.length() > SearchHit.MAX_QUERY) {
             throw new InvalidInputException("query", query == null ? "is missing"
-                    : "is " + query.length() + " characters; at most " + History.MAX_QUERY);
+                    : "is " + query.length() + " characters; at most " + SearchHit.MAX_QUERY);
         }
         if (limit < 1 || limit > 100) {
             throw new InvalidInputException("limit", "must be 1 to 100, was " + limit);

@@ -1,7 +1,6 @@
-package dev.threadline.core.event;
+package dev.threadline.core.model;
 
 import dev.threadline.core.error.Require;
-import dev.threadline.core.model.Role;
 import java.time.Instant;
 
 /**
@@ -16,6 +15,8 @@ import java.time.Instant;
  * @param score   the ranking score (BM25 over the journal's messages); only the order of hits means something
  */
 public record SearchHit(String session, long seq, Role role, Instant time, String snippet, double score) {
+    /** The longest query a search takes, in characters. */
+    public static final int MAX_QUERY = 1000;
     /** The longest snippet. */
     public static final int SNIPPET = 200;
 
