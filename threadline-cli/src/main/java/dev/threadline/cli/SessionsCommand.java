@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "sessions", description = "List, show, export, delete, sweep and copy sessions.", mixinStandardHelpOptions = true,
         subcommands = {SessionsCommand.ListSessions.class, SessionsCommand.Show.class, SessionsCommand.Export.class,
-                SessionsCommand.Delete.class, SessionsCommand.Sweep.class, CopyCommand.class})
+                SessionsCommand.Delete.class, SessionsCommand.Search.class, SessionsCommand.Sweep.class, CopyCommand.class})
 final class SessionsCommand {
 
     @Command(name = "list", description = "List the sessions, most recently updated first.", mixinStandardHelpOptions = true)
@@ -65,7 +65,7 @@ final class SessionsCommand {
         StoreOptions store;
         @Mixin
         TenantOption tenant;
-        @Parameters(paramLabel = "ID", description = "session id")
+        @Parameters(index = "0", paramLabel = "ID", description = "session id")
         String id;
         @Spec
         CommandSpec spec;
@@ -97,6 +97,28 @@ final class SessionsCommand {
         void run(Tenant t, PrintWriter out) {
             for (StoredEvent e : t.open(id).history().journal()) {
                 out.println(ExportLines.of(e));
+            }
+        }
+    }
+
+    @Command(name = "search", description = {"Search everything said in a session (its branch's shared prefix included),",
+            "best first: seq, role, time and an excerpt of each matching message."}, mixinStandardHelpOptions = true)
+    static final class Search extends OneSession {
+        @Parameters(index = "1", paramLabel = "QUERY", description = "the words to look for")
+        String query;
+        @picocli.CommandLine.Option(names = "--limit", paramLabel = "N", defaultValue = "10",
+                description = "at most N hits (1 to 100, default ${DEFAULT-VALUE})")
+        int limit;
+
+        @Override
+        void run(Tenant t, PrintWriter out) {
+            java.util.List<dev.threadline.core.model.SearchHit> hits = t.open(id).history().search(query, limit);
+            if (hits.isEmpty()) {
+                out.println("Nothing in session " + id + tenant.shown(spec) + " matches \"" + query + "\".");
+            }
+            for (dev.threadline.core.model.SearchHit h : hits) {
+                out.println((h.session().equals(id) ? "" : h.session() + " ") + "seq " + h.seq() + "  " + h.role().name().toLowerCase()
+                        + "  " + h.time() + "  " + h.snippet());
             }
         }
     }

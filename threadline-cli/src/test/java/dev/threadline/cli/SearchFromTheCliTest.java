@@ -1,0 +1,42 @@
+package dev.threadline.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.threadline.core.Threadline;
+import dev.threadline.core.llm.ScriptedModel;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.store.StateStores;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code threadline sessions search ID QUERY} (issue 38) in a real process: the message that said it
+ * first, with its seq; nothing found is one line; a query with no word and a bad limit are bad usage or
+ * a refusal, one line each.
+ */
+class SearchFromTheCliTest {
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path dir;
+
+    @Test
+    void searchPrintsTheBestHitFirstAndRefusesBadInput() {
+        String db = dir.resolve("s.db").toString();
+        try (Threadline tl = Threadline.builder().store(StateStores.open("sqlite:" + db)).model(ScriptedModel.demo()).build()) {
+            var s = tl.defaultTenant().create("memo", SessionConfig.DEFAULT);
+            s.submit("the door code is 4712");
+            s.submit("what is 2+2");
+        }
+        CliChild cli = new CliChild(dir);
+        CliTest.Run r = cli.run("sessions", "search", "memo", "door code", "--db", db, "--limit", "2");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out().lines().findFirst().orElseThrow()).matches("seq \\d+  user  \\S+  the door code is 4712");
+        assertThat(cli.run("sessions", "search", "memo", "zebra", "--db", db).out()).contains("Nothing in session memo matches \"zebra\".");
+        CliTest.Run bad = cli.run("sessions", "search", "memo", "?!", "--db", db);
+        assertThat(bad.code()).isNotZero();
+        assertThat(bad.err().strip()).doesNotContain("\n").contains("no word");
+        assertThat(cli.run("sessions", "search", "memo", "door", "--db", db, "--limit", "0").code()).isNotZero();
+        assertThat(cli.run("sessions", "search", "nope", "door", "--db", db).code()).isEqualTo(1);
+    }
+}
