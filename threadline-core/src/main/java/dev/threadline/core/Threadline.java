@@ -1,33 +1,25 @@
 package dev.threadline.core;
 
-import dev.threadline.core.internal.engine.trace.Tracing;
-import io.opentelemetry.api.OpenTelemetry;
-import dev.threadline.core.internal.engine.*;
-import dev.threadline.core.internal.engine.state.JournalReader;
-import dev.threadline.core.internal.engine.live.*;
-import dev.threadline.core.internal.engine.loop.ToolExecutor;
-import dev.threadline.core.runtime.LiveSessions;
-import dev.threadline.core.internal.engine.loop.AgentLoop;
-import dev.threadline.core.internal.engine.loop.NoModel;
-import dev.threadline.core.internal.engine.state.StateManager;
-import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.error.Require;
-import dev.threadline.core.llm.ChatModel;
-import dev.threadline.core.llm.ModelResolver;
-import dev.threadline.core.llm.ScriptedModel;
-import dev.threadline.core.llm.TokenCounter;
+import dev.threadline.core.internal.engine.*;
+import dev.threadline.core.internal.engine.live.*;
+import dev.threadline.core.internal.engine.loop.*;
+import dev.threadline.core.internal.engine.state.*;
+import dev.threadline.core.internal.engine.trace.Tracing;
+import dev.threadline.core.llm.*;
+import dev.threadline.core.runtime.LiveSessions;
+import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.skill.Skill;
 import dev.threadline.core.skill.SkillRegistry;
-import dev.threadline.core.store.memory.InMemoryStateStore;
 import dev.threadline.core.store.StateStore;
+import dev.threadline.core.store.memory.InMemoryStateStore;
+import io.opentelemetry.api.OpenTelemetry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.*;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -186,9 +178,7 @@ public final class Threadline implements AutoCloseable {
         return store.durability();
     }
 
-    /**
-     * Lets queued commands finish, releases this runtime's leases, then closes the store. Idempotent.
-     */
+    /** Lets queued commands finish, releases this runtime's leases, then closes the store. Idempotent. */
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
