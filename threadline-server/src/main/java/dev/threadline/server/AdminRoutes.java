@@ -48,6 +48,17 @@ final class AdminRoutes {
         this.api = api;
     }
 
+    /** An admin key opens {@code /v1/admin/} and nothing else; a tenant's key everything but that (403 otherwise). */
+    static dev.threadline.core.runtime.Tenant guard(Context ctx, dev.threadline.core.runtime.Tenant t) {
+        boolean adminKey = t.id().equals(KeyStore.ADMIN);
+        if (ctx.path().startsWith(PREFIX) != adminKey) {
+            throw new ApiException(403, "forbidden", "Authorization", adminKey
+                    ? "an admin key opens the operator's routes under " + PREFIX + " only; use a tenant's key here"
+                    : "the routes under " + PREFIX + " need an admin key (threadline keys create --admin)");
+        }
+        return t;
+    }
+
     void register(RoutesConfig r) {
         r.post(PREFIX + "erasures", this::erase);
         r.get(PREFIX + "erasures", ctx -> {

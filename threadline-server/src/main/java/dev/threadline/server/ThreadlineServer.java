@@ -5,7 +5,6 @@ import dev.threadline.core.llm.ModelResolver;
 import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.Threadline;
 import dev.threadline.core.runtime.LiveSessions;
-import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.skill.Skill;
 import dev.threadline.core.skill.builtin.Builtins;
 import dev.threadline.core.skill.builtin.ListFilesSkill;
@@ -13,7 +12,6 @@ import dev.threadline.core.skill.builtin.ReadFileSkill;
 import dev.threadline.core.store.StateStores;
 import dev.threadline.models.Models;
 import dev.threadline.models.http.HttpSettings;
-import dev.threadline.server.http.ApiException;
 import dev.threadline.server.http.JettyProblems;
 import dev.threadline.server.http.KeyAuth;
 import dev.threadline.server.http.Problem;
@@ -253,7 +251,7 @@ public final class ThreadlineServer implements AutoCloseable {
             ctx.attribute(COUNTED, Boolean.TRUE);
         });
         cfg.routes.before(RequestChecks::escapes); // before any route reads an id or a query parameter
-        cfg.routes.before("/v1/*", ctx -> ctx.attribute(Api.TENANT, adminOnlyOnAdminRoutes(ctx, auth.authenticate(ctx))));
+        cfg.routes.before("/v1/*", ctx -> ctx.attribute(Api.TENANT, AdminRoutes.guard(ctx, auth.authenticate(ctx))));
         new SessionRoutes(api).register(cfg.routes);
         new TurnRoutes(api).register(cfg.routes);
         new EventRoutes(api).register(cfg.routes);
@@ -273,7 +271,7 @@ public final class ThreadlineServer implements AutoCloseable {
         });
         for (int status : new int[] {400, 404, 405, 413, 414, 431, 500}) { // Javalin's own answers, as problems too
             cfg.routes.error(status, "*", ctx -> {
-                if (status == 404 && !isProblem(ctx) && methodNotAllowed(ctx, api)) {
+                if (status == 404 && !isProblem(ctx) && AllowedMethods.answer405(ctx, api)) {
                     return;
                 }
                 if (!isProblem(ctx)) {
@@ -281,52 +279,6 @@ public final class ThreadlineServer implements AutoCloseable {
                 }
             });
         }
-    }
-
-    /** An admin key opens {@code /v1/admin/} and nothing else; a tenant's key everything but that (403 otherwise). */
-    private static Tenant adminOnlyOnAdminRoutes(Context ctx, Tenant t) {
-        boolean adminKey = t.id().equals(KeyStore.ADMIN);
-        if (ctx.path().startsWith(AdminRoutes.PREFIX) != adminKey) {
-            throw new ApiException(403, "forbidden", "Authorization", adminKey
-                    ? "an admin key opens the operator's routes under " + AdminRoutes.PREFIX + " only; use a tenant's key here"
-                    : "the routes under " + AdminRoutes.PREFIX + " need an admin key (threadline keys create --admin)");
-        }
-        return t;
-    }
-
-    /**
-     * Answers 405 with an {@code Allow} header (RFC 9110 §15.5.6) when no route matched the request but
-     * some route has its path with other methods; false, answering nothing, when no route has the path.
-     */
-    private static boolean methodNotAllowed(Context ctx, Api api) {
-        java.util.Set<String> methods = new java.util.TreeSet<>();
-        for (String route : api.routes) {
-            String[] mp = route.split(" ", 2);
-            if (templateMatches(mp[1], ctx.path())) {
-                methods.add(mp[0]);
-            }
-        }
-        if (methods.isEmpty() || methods.contains(ctx.method().name())) {
-            return false;
-        }
-        ctx.header("Allow", String.join(", ", methods));
-        problem(ctx, api.metrics, Problems.of(new HttpResponseException(405, "")));
-        return true;
-    }
-
-    /** Whether {@code path} fits a Javalin route template: a {@code {param}} is one segment, a {@code <param>} any rest. */
-    private static boolean templateMatches(String template, String path) {
-        String[] t = template.split("/", -1);
-        String[] p = path.split("/", -1);
-        for (int i = 0; i < t.length; i++) {
-            if (t[i].startsWith("<") && t[i].endsWith(">")) {
-                return i < p.length;
-            }
-            if (i >= p.length || !(t[i].startsWith("{") && t[i].endsWith("}") ? !p[i].isEmpty() : t[i].equals(p[i]))) {
-                return false;
-            }
-        }
-        return t.length == p.length;
     }
 
     /** The matched route template (no ids, so the meter's tags stay few), or "unmatched". */
@@ -343,7 +295,7 @@ public final class ThreadlineServer implements AutoCloseable {
         return type != null && type.startsWith(Problem.MEDIA_TYPE);
     }
 
-    private static void problem(Context ctx, ServerMetrics metrics, Problem p) {
+    static void problem(Context ctx, ServerMetrics metrics, Problem p) {
         if (ProblemWriter.write(ctx, p, ProblemWriter.RFC_9457)) {
             metrics.problem(p);
         }
