@@ -47,6 +47,7 @@ class TenantIsolationTest {
                     s -> other.request("/v1/sessions/" + s + "/checkpoints").GET().build(),
                     s -> other.request("/v1/sessions/" + s + "/checkpoints/1").GET().build(),
                     s -> other.request("/v1/sessions/" + s + "/export").GET().build(),
+                    s -> other.request("/v1/sessions/" + s + "/search?q=" + CANARY).GET().build(),
                     s -> other.request("/v1/sessions/" + s + "/events?after=0").GET().build(),
                     s -> other.request("/v1/sessions/" + s + "/events").header("Last-Event-ID", "1").GET().build(),
                     s -> post(other, s, "messages", "{\"text\":\"" + CANARY + "\"}").build(),
