@@ -3,7 +3,6 @@ package dev.threadline.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.server.http.Limits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

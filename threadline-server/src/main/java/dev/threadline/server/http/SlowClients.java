@@ -22,7 +22,7 @@ import org.eclipse.jetty.util.component.AbstractLifeCycle;
 
 /**
  * A deadline for reading a request: a connection that has been sending one request's headers (or,
- * once they are in, its body) for longer than {@link Limits#readTimeoutMillis()} is closed. Jetty's idle
+ * once they are in, its body) for longer than {@code Limits.readTimeoutMillis()} is closed. Jetty's idle
  * timeout alone never fires for a client that sends a byte every few seconds (a "slowloris"), which
  * would otherwise hold a connection, and a thread, for as long as it likes. Only Jetty's public API is used
  * (its parser is internal to its module), so the server runs as a named module:
