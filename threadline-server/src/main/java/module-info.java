@@ -8,7 +8,6 @@
  */
 module dev.threadline.server {
     requires transitive dev.threadline.core;
-    requires transitive java.sql;
     requires dev.threadline.models;
     requires dev.threadline.store.sqlite;
     requires io.javalin;
