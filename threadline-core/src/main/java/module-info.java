@@ -13,6 +13,9 @@ module dev.threadline.core {
     requires tools.jackson.databind;
     requires jtokkit;
     requires transitive org.slf4j;
+    // traces: the API only, a no-op unless the application gives the runtime an SDK (ADR 0038)
+    requires transitive io.opentelemetry.api;
+    requires transitive io.opentelemetry.context;
 
     exports dev.threadline.core;
     exports dev.threadline.core.error;

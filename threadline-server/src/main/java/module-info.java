@@ -17,6 +17,11 @@ module dev.threadline.server {
     requires micrometer.core;
     requires micrometer.registry.prometheus;
     requires org.slf4j;
+    // traces: the SDK, configured from the OTEL_* variables (the API comes with core)
+    requires io.opentelemetry.sdk;
+    requires io.opentelemetry.sdk.common;
+    requires io.opentelemetry.sdk.trace;
+    requires io.opentelemetry.sdk.autoconfigure;
 
     exports dev.threadline.server;
     exports dev.threadline.server.keys;

@@ -5,6 +5,7 @@ import dev.threadline.server.keys.KeyStore;
 import dev.threadline.server.keys.NewKey;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,22 +21,32 @@ import picocli.CommandLine.Spec;
         subcommands = {KeysCommand.Create.class, KeysCommand.ListKeys.class, KeysCommand.Revoke.class})
 final class KeysCommand {
 
-    @Command(name = "create", description = "Create a key for a tenant; prints the key, and only the key, once.",
-            mixinStandardHelpOptions = true)
+    @Command(name = "create", description = {"Create a key for a tenant, or an admin key for the operator's routes",
+            "(/v1/admin: erasure, legal holds); prints the key, and only the key, once."}, mixinStandardHelpOptions = true)
     static final class Create implements Callable<Integer> {
         @Mixin
         StoreOptions store;
-        @Option(names = "--tenant", paramLabel = "T", required = true, description = "the tenant the key acts for")
-        String tenant;
+        @ArgGroup(exclusive = true, multiplicity = "1")
+        Whose whose;
         @Spec
         CommandSpec spec;
 
+        /** A tenant's key, or an admin key. */
+        static final class Whose {
+            @Option(names = "--tenant", paramLabel = "T", required = true, description = "the tenant the key acts for")
+            String tenant;
+            @Option(names = "--admin", required = true, description = "an admin key: /v1/admin routes only, over every tenant")
+            boolean admin;
+        }
+
         @Override
         public Integer call() {
+            String tenant = whose.admin ? KeyStore.ADMIN : whose.tenant;
             try (KeyStore keys = KeyStore.open(store.url())) {
                 NewKey k = keys.create(tenant);
                 spec.commandLine().getOut().println(k.secret());
-                spec.commandLine().getErr().println("Created " + k.key().id() + " for tenant " + tenant + "; it is not shown again.");
+                spec.commandLine().getErr().println("Created " + k.key().id() + (whose.admin ? " (an admin key)" : " for tenant " + tenant)
+                        + "; it is not shown again.");
             }
             return 0;
         }

@@ -1,5 +1,7 @@
 package dev.threadline.core;
 
+import dev.threadline.core.internal.engine.trace.Tracing;
+import io.opentelemetry.api.OpenTelemetry;
 import dev.threadline.core.internal.engine.*;
 import dev.threadline.core.internal.engine.state.JournalReader;
 import dev.threadline.core.internal.engine.live.*;
@@ -70,22 +72,23 @@ public final class Threadline implements AutoCloseable {
         this.scheduler = ownsScheduler ? Waits.defaultScheduler() : b.scheduler;
         this.deliveries = Executors.newVirtualThreadPerTaskExecutor();
         Waits waits = new Waits(b.clock, scheduler);
+        Tracing tracing = new Tracing(b.openTelemetry);
         this.live = new LiveRegistry(scheduler);
-        this.runner = new SessionRunner(live, Executors.newVirtualThreadPerTaskExecutor());
+        this.runner = new SessionRunner(live, Executors.newVirtualThreadPerTaskExecutor(), tracing);
         this.listeners = new Listeners(live, deliveries);
         this.leases = new LeaseKeeper(store, live, waits, LeaseTimes.of(b.leaseTtl, b.leaseWait, b.leaseLinger));
         JournalReader journal = new JournalReader(store, store, store);
         this.states = new StateManager(journal, store, store, store, store, leases, live, listeners, b.clock,
-                new StateManager.Tuning(b.snapshotEvery, b.cacheCapacity));
+                new StateManager.Tuning(b.snapshotEvery, b.cacheCapacity), tracing);
         ModelResolver models = b.models == null ? ModelResolver.always(b.model == null ? new NoModel() : b.model)
                 : b.model == null ? b.models : b.models.orElse(ModelResolver.always(b.model));
         SkillRegistry skills = SkillRegistry.of(b.skills);
         AgentLoop loop = new AgentLoop(states, models, skills, b.tokenCounter,
-                new ToolExecutor(states, skills, store, skillExecutor, waits), live);
+                new ToolExecutor(states, skills, store, skillExecutor, waits, tracing), live, tracing);
         leases.onInterruptRequest(loop::interrupt);
         this.gate = new CommandGate(runner, leases, states, store, live);
-        Branches branches = new Branches(states, loop, journal, gate, b.clock);
-        this.commands = new SessionCommands(gate, states, loop, new HumanCommands(states, loop),
+        Branches branches = new Branches(states, loop, journal, gate, b.clock, tracing);
+        this.commands = new SessionCommands(gate, states, loop, new HumanCommands(states, loop, tracing),
                 new DoubleTexts(states, loop, branches, journal, store, leases, b.clock), new Compensations(states, skills, journal, b.clock),
                 branches, journal, runner::execute);
         this.reads = new SessionReads(states, journal, store, loop);
@@ -220,6 +223,7 @@ public final class Threadline implements AutoCloseable {
         private ExecutorService skillExecutor;
         private java.util.function.Function<String, Duration> sessionTtl = tenant -> null;
         private boolean demoStore;
+        private OpenTelemetry openTelemetry = OpenTelemetry.noop();
 
         private Builder() {}
 
@@ -370,6 +374,19 @@ public final class Threadline implements AutoCloseable {
          */
         public Builder skillExecutor(ExecutorService executor) {
             this.skillExecutor = Require.nonNull(executor, "skillExecutor");
+            return this;
+        }
+
+        /**
+         * Where the runtime's spans go (default: {@link OpenTelemetry#noop()}, tracing off at no cost). Given an
+         * OpenTelemetry SDK, the runtime records a span per turn ({@code invoke_agent}), model call
+         * ({@code chat}) and tool call ({@code execute_tool}) with the GenAI attributes, and its own for journal
+         * appends, snapshots, compactions, forks, rewinds and approvals; each is a child of the span current
+         * on the thread that sends the command. Spans carry ids, names, counts and outcomes, never message
+         * content (docs/operations.md, "Traces"). The runtime neither configures nor closes the instance.
+         */
+        public Builder openTelemetry(OpenTelemetry openTelemetry) {
+            this.openTelemetry = Require.nonNull(openTelemetry, "openTelemetry");
             return this;
         }
 

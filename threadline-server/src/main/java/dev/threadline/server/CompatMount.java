@@ -8,6 +8,7 @@ import dev.threadline.core.runtime.TurnResult;
 import dev.threadline.server.compat.Host;
 import dev.threadline.server.compat.langgraph.LangGraphApi;
 import dev.threadline.server.compat.openai.OpenAiApi;
+import dev.threadline.server.keys.KeyStore;
 import io.javalin.config.JavalinConfig;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -52,7 +53,7 @@ final class CompatMount {
     private record ApiHost(Api api) implements Host {
         @Override
         public Optional<Tenant> tenantOfKey(String secret) {
-            return api.keys.tenantOf(secret).map(api::tenantView);
+            return api.keys.tenantOf(secret).filter(t -> !t.equals(KeyStore.ADMIN)).map(api::tenantView); // an admin key acts for no tenant
         }
 
         @Override

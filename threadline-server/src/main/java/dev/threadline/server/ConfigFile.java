@@ -21,17 +21,19 @@ import java.util.Set;
  *             "maxEventsPerTurn": 2000, "maxSessionsPerTenant": 100000, "maxSseStreamsPerTenant": 200,
  *             "maxConnections": 1000, "readTimeoutMillis": 30000},
  *  "session": {"model": "scripted", "systemPrompt": "…", "requireApproval": ["calculate"], "doubleTexting": "enqueue"},
- *  "retention": {"sessionTtlSeconds": 2592000, "sweepEverySeconds": 60, "sweepLimit": 1000}}
+ *  "retention": {"sessionTtlSeconds": 2592000, "sweepEverySeconds": 60, "sweepLimit": 1000},
+ *  "telemetry": {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318", "OTEL_SERVICE_NAME": "threadline-eu-1"}}
  * }</pre>
  *
  * {@code session} takes the fields of a create's {@code config} and is the config of sessions created
  * without one. {@code metricsToken}, when given, is the bearer token {@code /metrics} then requires
- * (absent: {@code /metrics} is open). An unknown field, or a value of the wrong type, is refused naming it; command-line
+ * (absent: {@code /metrics} is open). {@code telemetry} holds OpenTelemetry settings by their {@code OTEL_*}
+ * names, over the environment's (docs/operations.md, "Traces"). An unknown field, or a value of the wrong type, is refused naming it; command-line
  * flags override the file. Stateless.
  */
 public final class ConfigFile {
     private static final Set<String> TOP = Set.of("store", "host", "port", "workspace", "shutdownGraceSeconds", "leaseWaitSeconds",
-            "leaseLingerMillis", "logContent", "metricsToken", "limits", "session", "retention");
+            "leaseLingerMillis", "logContent", "metricsToken", "limits", "session", "retention", "telemetry");
     private static final Set<String> RETENTION = Set.of("sessionTtlSeconds", "sweepEverySeconds", "sweepLimit");
     private static final Set<String> LIMITS = Set.of("maxBodyBytes", "maxTextChars", "maxMetadataPairs", "maxValueChars",
             "maxEventsPerTurn", "maxSessionsPerTenant", "maxSseStreamsPerTenant", "maxConnections", "readTimeoutMillis");
@@ -116,6 +118,20 @@ public final class ConfigFile {
             Long every = r.integer("sweepEverySeconds", 0, 24 * 3600);
             c = c.withRetention(new RetentionPolicy(ttl != null ? Duration.ofSeconds(ttl) : d.sessionTtl(),
                     every != null ? Duration.ofSeconds(every) : d.sweepEvery(), (int) or(r.integer("sweepLimit", 1, 1000), d.sweepLimit())));
+        }
+        com.fasterxml.jackson.databind.JsonNode t = f.value("telemetry");
+        if (t != null && !t.isNull()) {
+            if (!t.isObject()) {
+                throw ApiException.invalid("telemetry", "must be an object of OTEL_* settings");
+            }
+            java.util.Map<String, String> telemetry = new java.util.LinkedHashMap<>(c.telemetry());
+            for (var e : t.properties()) {
+                if (!e.getKey().startsWith("OTEL_") || !e.getValue().isTextual()) {
+                    throw ApiException.invalid("telemetry." + e.getKey(), "must be an OTEL_* variable's name with a string value");
+                }
+                telemetry.put(e.getKey(), e.getValue().asText());
+            }
+            c = c.withTelemetry(telemetry);
         }
         JsonBody session = f.object("session", SessionRoutes.CONFIG);
         if (session != null) {

@@ -40,6 +40,24 @@ final class HistoryRoutes {
             Api.send(ctx, 200, Views.state(s.id(), s.history().stateAt(seq)));
         });
         r.get("/v1/sessions/{id}/export", this::export);
+        r.get("/v1/sessions/{id}/search", this::search);
+    }
+
+    /** {@code ?q=…&limit=…}: full-text search over the session's journal, best first ({@code History.search}). */
+    private void search(Context ctx) {
+        Session s = api.session(ctx);
+        Query.only(ctx, "q", "limit");
+        String q = Query.text(ctx, "q", dev.threadline.core.runtime.History.MAX_QUERY);
+        if (q == null) {
+            throw dev.threadline.server.http.ApiException.invalid("q", "give the words to search for: ?q=…");
+        }
+        int limit = (int) Query.integer(ctx, "limit", 1, 100, 10);
+        com.fasterxml.jackson.databind.node.ArrayNode items = Json.mapper().createArrayNode();
+        for (dev.threadline.core.runtime.SearchHit h : s.history().search(q, limit)) {
+            items.add(Json.object().put("session", h.session()).put("seq", h.seq()).put("role", h.role().name().toLowerCase())
+                    .put("time", h.time().toString()).put("snippet", h.snippet()).put("score", h.score()));
+        }
+        Api.send(ctx, 200, Json.object().set("items", items));
     }
 
     private void checkpoints(Context ctx) {

@@ -6,6 +6,7 @@ import dev.threadline.core.skill.Skill;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -37,10 +38,14 @@ import java.util.Objects;
  *                        Prometheus scrape config's {@code authorization} section sends), or null (the default) for
  *                        an open {@code /metrics}, as suits a loopback server; printable ASCII without spaces
  * @param retention       sessions' default ttl and how often this server sweeps expired ones (null: {@link RetentionPolicy#DEFAULT})
+ * @param telemetry       OpenTelemetry settings by their {@code OTEL_*} variable names, over the process environment's
+ *                        (empty: the environment's alone); traces are off unless one of them sets an exporter or an OTLP
+ *                        endpoint (docs/operations.md, "Traces"). Not used by a server of a caller's runtime
  */
 public record ServerConfig(String store, String host, int port, Limits limits, Path workspace, Duration shutdownGrace,
                            Duration heartbeat, Duration leaseWait, Duration leaseLinger, ModelResolver models, List<Skill> skills,
-                           SessionConfig sessionDefaults, boolean logContent, String metricsToken, RetentionPolicy retention) {
+                           SessionConfig sessionDefaults, boolean logContent, String metricsToken, RetentionPolicy retention,
+                           Map<String, String> telemetry) {
 
     /** @throws IllegalArgumentException when the port is outside 0-65535, or the metrics token is empty or not printable ASCII */
     public ServerConfig {
@@ -54,6 +59,7 @@ public record ServerConfig(String store, String host, int port, Limits limits, P
         skills = skills == null ? List.of() : List.copyOf(skills);
         sessionDefaults = sessionDefaults == null ? SessionConfig.DEFAULT : sessionDefaults;
         retention = retention == null ? RetentionPolicy.DEFAULT : retention;
+        telemetry = telemetry == null ? Map.of() : Map.copyOf(telemetry);
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be 0-65535, was " + port);
         }
@@ -65,7 +71,7 @@ public record ServerConfig(String store, String host, int port, Limits limits, P
     /** The store at {@code storeUrl}; loopback, port 8080, default limits, no file skills, 10 s grace, 15 s heartbeats, 30 s lease wait. */
     public static ServerConfig ofStore(String storeUrl) {
         return new ServerConfig(storeUrl, "127.0.0.1", 8080, Limits.DEFAULT, null, Duration.ofSeconds(10), Duration.ofSeconds(15),
-                Duration.ofSeconds(30), Duration.ZERO, null, List.of(), SessionConfig.DEFAULT, false, null, RetentionPolicy.DEFAULT);
+                Duration.ofSeconds(30), Duration.ZERO, null, List.of(), SessionConfig.DEFAULT, false, null, RetentionPolicy.DEFAULT, Map.of());
     }
 
     /** Like {@link #ofStore} for the SQLite file {@code db} ({@code sqlite:db}). */
@@ -76,100 +82,106 @@ public record ServerConfig(String store, String host, int port, Limits limits, P
     /** A copy with another {@code store}. */
     public ServerConfig withStore(String store) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention);
+                sessionDefaults, logContent, metricsToken, retention, telemetry);
     }
 
     /** A copy with another {@code host}. */
     public ServerConfig withHost(String host) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention);
+                sessionDefaults, logContent, metricsToken, retention, telemetry);
     }
 
     /** A copy with another {@code port}. */
     public ServerConfig withPort(int port) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention);
+                sessionDefaults, logContent, metricsToken, retention, telemetry);
     }
 
     /** A copy with another {@code limits}. */
     public ServerConfig withLimits(Limits limits) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention);
+                sessionDefaults, logContent, metricsToken, retention, telemetry);
     }
 
     /** A copy with another {@code workspace}. */
     public ServerConfig withWorkspace(Path workspace) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention);
+                sessionDefaults, logContent, metricsToken, retention, telemetry);
     }
 
     /** A copy with another {@code shutdownGrace}. */
     public ServerConfig withShutdownGrace(Duration grace) {
         return new ServerConfig(store, host, port, limits, workspace, grace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention);
+                sessionDefaults, logContent, metricsToken, retention, telemetry);
     }
 
     /** A copy with another {@code leaseWait}. */
     public ServerConfig withLeaseWait(Duration wait) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, wait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention);
+                sessionDefaults, logContent, metricsToken, retention, telemetry);
     }
 
     /** A copy with another {@code leaseLinger}. */
     public ServerConfig withLeaseLinger(Duration linger) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, linger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention);
+                sessionDefaults, logContent, metricsToken, retention, telemetry);
     }
 
     /** A copy with another {@code models}. */
     public ServerConfig withModels(ModelResolver models) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention);
+                sessionDefaults, logContent, metricsToken, retention, telemetry);
     }
 
     /** A copy with another {@code skills}. */
     public ServerConfig withSkills(List<Skill> skills) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention);
+                sessionDefaults, logContent, metricsToken, retention, telemetry);
     }
 
     /** A copy with another {@code heartbeat}. */
     public ServerConfig withHeartbeat(Duration heartbeat) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention);
+                sessionDefaults, logContent, metricsToken, retention, telemetry);
     }
 
     /** A copy with another {@code sessionDefaults}. */
     public ServerConfig withSessionDefaults(SessionConfig defaults) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                defaults, logContent, metricsToken, retention);
+                defaults, logContent, metricsToken, retention, telemetry);
     }
 
     /** A copy with another {@code logContent}. */
     public ServerConfig withLogContent(boolean logContent) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention);
+                sessionDefaults, logContent, metricsToken, retention, telemetry);
     }
 
     /** A copy with another {@code metricsToken} (null for an open {@code /metrics}). */
     public ServerConfig withMetricsToken(String metricsToken) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention);
+                sessionDefaults, logContent, metricsToken, retention, telemetry);
     }
 
     /** A copy with another {@code retention}. */
     public ServerConfig withRetention(RetentionPolicy retention) {
         return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention);
+                sessionDefaults, logContent, metricsToken, retention, telemetry);
     }
 
-    /** The settings, with the store's password and the metrics token left out. */
+    /** A copy with other {@code telemetry} settings ({@code OTEL_*} names). */
+    public ServerConfig withTelemetry(Map<String, String> telemetry) {
+        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
+                sessionDefaults, logContent, metricsToken, retention, telemetry);
+    }
+
+    /** The settings, with the store's password, the metrics token and the telemetry values (they may hold headers) left out. */
     @Override
     public String toString() {
         return "ServerConfig[store=" + dev.threadline.core.store.StateStores.redact(store) + ", host=" + host + ", port=" + port
                 + ", limits=" + limits + ", workspace=" + workspace + ", shutdownGrace=" + shutdownGrace + ", heartbeat=" + heartbeat
                 + ", leaseWait=" + leaseWait + ", leaseLinger=" + leaseLinger + ", models=" + models + ", skills=" + skills
                 + ", sessionDefaults=" + sessionDefaults + ", logContent=" + logContent
-                + ", metricsToken=" + (metricsToken == null ? "none" : "(set)") + ", retention=" + retention + "]";
+                + ", metricsToken=" + (metricsToken == null ? "none" : "(set)") + ", retention=" + retention + ", telemetry=" + new java.util.TreeSet<>(telemetry.keySet()) + "]";
     }
 }

@@ -5,6 +5,7 @@ import dev.threadline.core.llm.ModelResolver;
 import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.Threadline;
 import dev.threadline.core.runtime.LiveSessions;
+import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.skill.Skill;
 import dev.threadline.core.skill.builtin.Builtins;
 import dev.threadline.core.skill.builtin.ListFilesSkill;
@@ -12,6 +13,7 @@ import dev.threadline.core.skill.builtin.ReadFileSkill;
 import dev.threadline.core.store.StateStores;
 import dev.threadline.models.Models;
 import dev.threadline.models.http.HttpSettings;
+import dev.threadline.server.http.ApiException;
 import dev.threadline.server.http.JettyProblems;
 import dev.threadline.server.http.KeyAuth;
 import dev.threadline.server.http.Problem;
@@ -31,7 +33,9 @@ import io.javalin.http.HttpResponseException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,8 +58,10 @@ public final class ThreadlineServer implements AutoCloseable {
     private final NewKey createdKey;
     private final boolean ownsRuntime;
     private final Sweeper sweeper;
+    private final ServerTracing tracing;
 
-    private ThreadlineServer(Api api, Javalin app, URI url, NewKey createdKey, boolean ownsRuntime) {
+    private ThreadlineServer(Api api, Javalin app, URI url, NewKey createdKey, boolean ownsRuntime, ServerTracing tracing) {
+        this.tracing = tracing;
         this.api = api;
         this.app = app;
         this.url = url;
@@ -76,19 +82,29 @@ public final class ThreadlineServer implements AutoCloseable {
     public static ThreadlineServer start(ServerConfig config) {
         List<Skill> skills = skills(config);
         ServerMetrics metrics = new ServerMetrics(skills.stream().map(Skill::name).toList());
-        Threadline runtime = Threadline.builder().store(StateStores.open(config.store()))
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.putAll(config.telemetry());
+        ServerTracing tracing = ServerTracing.configure(env);
+        Threadline runtime;
+        try {
+            runtime = Threadline.builder().store(StateStores.open(config.store())).openTelemetry(tracing.openTelemetry())
                 .models(metrics.timed(config.models() != null ? config.models() : environmentModels()))
                 .skills(skills).leaseWait(config.leaseWait()).leaseLinger(config.leaseLinger())
                 .sessionTtl(tenant -> config.retention().sessionTtl()).build();
+        } catch (RuntimeException e) {
+            tracing.close();
+            throw e;
+        }
         KeyStore keys = null;
         try {
             keys = KeyStore.open(config.store());
-            return serve(runtime, true, keys, config, metrics, StateStores.redact(config.store()));
+            return serve(runtime, true, keys, config, metrics, StateStores.redact(config.store()), tracing);
         } catch (RuntimeException e) {
             if (keys != null) {
                 keys.close();
             }
             runtime.close();
+            tracing.close();
             throw e;
         }
     }
@@ -121,7 +137,7 @@ public final class ThreadlineServer implements AutoCloseable {
         }
         KeyStore keys = KeyStore.on(runtime);
         try {
-            return serve(runtime, false, keys, config, new ServerMetrics(List.of()), "a caller's runtime");
+            return serve(runtime, false, keys, config, new ServerMetrics(List.of()), "a caller's runtime", ServerTracing.OFF);
         } catch (RuntimeException e) {
             keys.close();
             throw e;
@@ -129,15 +145,18 @@ public final class ThreadlineServer implements AutoCloseable {
     }
 
     private static ThreadlineServer serve(Threadline runtime, boolean owned, KeyStore keys, ServerConfig config, ServerMetrics metrics,
-                                          String what) {
+                                          String what, ServerTracing tracing) {
         NewKey created = keys.hasActiveKey() ? null : keys.create("default");
         Api api = new Api(runtime, keys, config, metrics);
         try {
-            Javalin app = Javalin.create(cfg -> configure(cfg, api)).start(config.host(), config.port());
+            Javalin app = Javalin.create(cfg -> {
+                configure(cfg, api);
+                trace(cfg, tracing);
+            }).start(config.host(), config.port());
             String host = config.host().contains(":") ? "[" + config.host() + "]" : config.host();
             URI url = URI.create("http://" + host + ":" + app.port());
             LOG.debug("serving {} on {}", what, url);
-            return new ThreadlineServer(api, app, url, created, owned);
+            return new ThreadlineServer(api, app, url, created, owned, tracing);
         } catch (RuntimeException e) {
             api.detachListeners();
             throw e;
@@ -184,6 +203,16 @@ public final class ThreadlineServer implements AutoCloseable {
         return all;
     }
 
+    /** When tracing is on: a server span per request (the parent of its turn's), named after its route by the request logger. */
+    private static void trace(JavalinConfig cfg, ServerTracing tracing) {
+        if (!tracing.on()) {
+            return;
+        }
+        jakarta.servlet.Filter filter = tracing.requests();
+        cfg.jetty.modifyServletContextHandler(handler -> handler.addFilter(new org.eclipse.jetty.ee10.servlet.FilterHolder(filter), "/*",
+                java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST)));
+    }
+
     private static void configure(JavalinConfig cfg, Api api) {
         cfg.concurrency.useVirtualThreads = true;
         cfg.startup.showJavalinBanner = false;
@@ -200,7 +229,9 @@ public final class ThreadlineServer implements AutoCloseable {
         });
         cfg.jetty.modifyServletContextHandler(handler -> handler.setErrorHandler(new JettyProblems()));
         cfg.requestLogger.http((ctx, ms) -> { // called once the answer is written, unlike after-handlers
-            api.metrics.request(ctx.method().name(), route(ctx), ctx.statusCode(), Duration.ofNanos((long) (ms * 1_000_000)));
+            String route = route(ctx);
+            api.metrics.request(ctx.method().name(), route, ctx.statusCode(), Duration.ofNanos((long) (ms * 1_000_000)));
+            ServerTracing.route(ctx.method().name(), route); // the request's span, when tracing is on
             if (ctx.attribute(COUNTED) != null) {
                 ctx.attribute(COUNTED, null);
                 try {
@@ -224,13 +255,14 @@ public final class ThreadlineServer implements AutoCloseable {
             ctx.attribute(COUNTED, Boolean.TRUE);
         });
         cfg.routes.before(RequestChecks::escapes); // before any route reads an id or a query parameter
-        cfg.routes.before("/v1/*", ctx -> ctx.attribute(Api.TENANT, auth.authenticate(ctx)));
+        cfg.routes.before("/v1/*", ctx -> ctx.attribute(Api.TENANT, adminOnlyOnAdminRoutes(ctx, auth.authenticate(ctx))));
         new SessionRoutes(api).register(cfg.routes);
         new TurnRoutes(api).register(cfg.routes);
         new EventRoutes(api).register(cfg.routes);
         new HistoryRoutes(api).register(cfg.routes);
         new CommandRoutes(api).register(cfg.routes);
         new OpsRoutes(api).register(cfg.routes);
+        new AdminRoutes(api).register(cfg.routes);
         CompatMount.register(cfg, api); // /langgraph and /openai/v1: docs/compatibility.md
         InspectorRoutes.mount(cfg);
         cfg.routes.before(ctx -> Utf8Only.check(ctx, api.limits().maxBodyBytes())); // after the keys are checked: a caller without one learns nothing more
@@ -251,6 +283,17 @@ public final class ThreadlineServer implements AutoCloseable {
                 }
             });
         }
+    }
+
+    /** An admin key opens {@code /v1/admin/} and nothing else; a tenant's key everything but that (403 otherwise). */
+    private static Tenant adminOnlyOnAdminRoutes(Context ctx, Tenant t) {
+        boolean adminKey = t.id().equals(KeyStore.ADMIN);
+        if (ctx.path().startsWith(AdminRoutes.PREFIX) != adminKey) {
+            throw new ApiException(403, "forbidden", "Authorization", adminKey
+                    ? "an admin key opens the operator's routes under " + AdminRoutes.PREFIX + " only; use a tenant's key here"
+                    : "the routes under " + AdminRoutes.PREFIX + " need an admin key (threadline keys create --admin)");
+        }
+        return t;
     }
 
     /**
@@ -356,7 +399,18 @@ public final class ThreadlineServer implements AutoCloseable {
         } else {
             api.detachListeners();
         }
+        tracing.close(); // after the last turn: its spans are exported before the SDK stops
         LOG.debug("stopped {}", url);
+    }
+
+    /** Exports the spans ended so far (tests: no waiting for the batch's schedule). */
+    void flushTraces() {
+        tracing.flush();
+    }
+
+    /** Whether this server records traces (an exporter or OTLP endpoint is set). */
+    boolean tracesOn() {
+        return tracing.on();
     }
 
     /**

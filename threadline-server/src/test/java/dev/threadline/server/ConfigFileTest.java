@@ -30,7 +30,8 @@ class ConfigFileTest {
                  "leaseLingerMillis": 20, "logContent": true, "metricsToken": "scrape-me-0123456789",
                  "limits": {"maxTextChars": 500, "maxEventsPerTurn": 40, "maxSessionsPerTenant": 3, "maxSseStreamsPerTenant": 2},
                  "session": {"model": "scripted", "systemPrompt": "be brief", "requireApproval": ["calculate"], "doubleTexting": "reject"},
-                 "retention": {"sessionTtlSeconds": 3600, "sweepEverySeconds": 0}}""");
+                 "retention": {"sessionTtlSeconds": 3600, "sweepEverySeconds": 0},
+                 "telemetry": {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318", "OTEL_EXPORTER_OTLP_HEADERS": "x-key=hush-123"}}""");
         assertThat(c.store()).isEqualTo("memory:");
         assertThat(c.host()).isEqualTo("0.0.0.0");
         assertThat(c.port()).isEqualTo(9090);
@@ -50,6 +51,8 @@ class ConfigFileTest {
         assertThat(c.sessionDefaults().requireApproval()).isEqualTo(List.of("calculate"));
         assertThat(c.sessionDefaults().doubleTexting()).isEqualTo(DoubleTexting.REJECT);
         assertThat(c.retention()).isEqualTo(new RetentionPolicy(Duration.ofHours(1), Duration.ZERO, 1000));
+        assertThat(c.telemetry()).containsEntry("OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4318");
+        assertThat(c.toString()).as("the values (headers may hold keys) stay out of logs").doesNotContain("hush-123");
         assertThat(read("{}")).isEqualTo(ServerConfig.ofStore("sqlite:/tmp/x.db"));
     }
 
@@ -66,6 +69,8 @@ class ConfigFileTest {
                 .hasMessageContaining("retention.sessionTtlSeconds");
         assertThatThrownBy(() -> read("{\"retention\": {\"sweepLimit\": 5000}}")).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("retention.sweepLimit");
+        assertThatThrownBy(() -> read("{\"telemetry\": {\"JAVA_HOME\": \"/x\"}}")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("telemetry.JAVA_HOME");
         assertThatThrownBy(() -> read("not json")).isInstanceOf(InvalidInputException.class).hasMessageContaining("serve.json");
         assertThatThrownBy(() -> ConfigFile.apply(dir.resolve("missing.json"), ServerConfig.ofStore("memory:")))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("missing.json");

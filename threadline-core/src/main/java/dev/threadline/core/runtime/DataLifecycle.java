@@ -49,6 +49,38 @@ public interface DataLifecycle {
      */
     ErasureReceipt erase(DataSubject subject, String actor);
 
+    /**
+     * Whether the store keeps anything of {@code subject}: the session; a session or user-scope variables
+     * of the user; a session or app variables of the tenant. Reads only. A tool that erases on request can
+     * tell a mistyped id from a subject already gone with it.
+     */
+    boolean holdsDataOf(DataSubject subject);
+
+    /**
+     * Looks for what an erasure of {@code subject} should have left nothing of, and says where it is:
+     * the session, or the user's sessions; the user's variables; and, when {@code text} is given (a
+     * canary from the erased data), that text in any session of the tenant (its description, every
+     * event of its own journal) and in the tenant's app and users' variables. Reads only. Empty when
+     * nothing is found. This reads through the store, as the runtime does; the bytes of a store's files
+     * are the scrub's business ({@code StateStore.scrub()}).
+     *
+     * @throws dev.threadline.core.error.InvalidInputException when text is blank (give null for none)
+     */
+    List<String> verify(DataSubject subject, String text);
+
+    /**
+     * Applies an earlier erasure again, as after restoring a backup taken before it: erases, in the
+     * receipt's tenant, whatever its hashes name that is there again (the user whose id hashes to its
+     * subject hash, or the session, or the whole tenant; and every session whose id hashes to one of its
+     * session hashes), and keeps {@code earlier} among the receipts if the store lost it. Returns the
+     * receipt of this erasure, or empty when nothing of the subject was there. A user is found through
+     * their sessions: user-scope variables of a user with no session left cannot be found by a hash.
+     *
+     * @throws dev.threadline.core.error.LegalHoldException when a hold now covers what it would erase; nothing is changed
+     * @throws dev.threadline.core.error.InvalidInputException when actor is blank, or the receipt names the reserved tenant
+     */
+    java.util.Optional<ErasureReceipt> replay(ErasureReceipt earlier, String actor);
+
     /** The receipts of {@code tenant}'s erasures, oldest first. */
     List<ErasureReceipt> receipts(String tenant);
 

@@ -56,4 +56,19 @@ public interface History {
      * @throws dev.threadline.core.error.InvalidInputException when {@code seq} is negative
      */
     List<SideEffect> sideEffectsAfter(long seq);
+
+    /** The longest query {@link #search} takes, in characters. */
+    int MAX_QUERY = 1000;
+
+    /**
+     * Full-text search over every message this session's journal holds (its branch's shared prefix
+     * included): what the user and the assistant said and what tools returned, also what compaction
+     * folded into a summary or {@code clear()} took out of the window. Ranked by BM25 over the words
+     * (letters and digits, case folded) of the query; at most {@code limit} hits, best first, ties by
+     * seq. Reads only; the journal as of the call.
+     *
+     * @throws dev.threadline.core.error.InvalidInputException when the query has no word or is longer than
+     *                                                         {@value #MAX_QUERY} characters, or limit is not 1 to 100
+     */
+    List<SearchHit> search(String query, int limit);
 }

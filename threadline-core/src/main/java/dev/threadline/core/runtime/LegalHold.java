@@ -32,4 +32,9 @@ public record LegalHold(DataSubject subject, String reason, Instant placedAt, St
             case SESSION -> subject.id().equals(sessionId);
         };
     }
+
+    /** The hold as refusals and tools name it: on what, why, when and by whom. */
+    public String describe() {
+        return "a legal hold on " + subject + " (" + reason + "), placed " + placedAt + " by '" + placedBy + "'";
+    }
 }

@@ -72,8 +72,21 @@ class DataLifecycleTest {
         bob.edit("test", "note", List.of(new Edit.SetVariable(VariableScope.USER, "note", TextNode.valueOf("bob's"))));
         String bobBefore = Json.write(journal("bob-1"));
 
+        assertThat(tl.lifecycle().verify(DataSubject.user("acme", "ada"), CANARY)).as("before")
+                .anyMatch(h -> h.startsWith("session 'ada-1-fork' seq"))
+                .contains("session 'ada-2' of user 'ada' exists", "user 'ada' has 1 user-scope variable(s)",
+                        "session 'ada-1': the text is in its description");
+        assertThat(tl.lifecycle().verify(DataSubject.user("acme", "bob"), CANARY)).as("the text is found wherever it is")
+                .contains("session 'ada-2': the text is in its description").noneMatch(h -> h.contains("of user 'ada' exists"));
+
         ErasureReceipt r = tl.lifecycle().erase(DataSubject.user("acme", "ada"), "dpo@acme");
 
+        assertThat(tl.lifecycle().verify(DataSubject.user("acme", "ada"), CANARY)).as("after: only bob's own copy, in his description")
+                .containsExactly("session 'bob-1': the text is in its description", "session 'bob-1' seq 1: the text is in its SessionCreated");
+        assertThat(tl.lifecycle().verify(DataSubject.user("acme", "ada"), "bob's")).as("bob's variable is still there")
+                .containsExactly("session 'bob-1' seq 5: the text is in its StateEdited", "the user-scope variables of user 'bob' hold the text");
+        assertThatThrownBy(() -> tl.lifecycle().verify(DataSubject.user("acme", "ada"), " "))
+                .isInstanceOf(dev.threadline.core.error.InvalidInputException.class);
         assertThat(sessions()).containsExactly("bob-1");
         assertThat(acme.userVariables("ada")).isEmpty();
         assertThat(acme.userVariables("bob")).containsEntry("note", TextNode.valueOf("bob's"));
@@ -89,6 +102,59 @@ class DataLifecycleTest {
         assertThat(tl.lifecycle().receipts("other")).isEmpty();
         String kept = Json.write(tl.lifecycle().receipts("acme")) + Json.write(records());
         assertThat(kept).doesNotContain("ada-1").doesNotContain("ada-2").doesNotContain("\"ada\"").doesNotContain("canary");
+    }
+
+    @Test
+    void holdsDataOfTellsAMistypedSubjectFromOneThatIsThereAndGoesFalseAfterTheErasure() {
+        withCanary("ada-1", "ada");
+        session("other", "cy", null).edit("test", "v",
+                List.of(new Edit.SetVariable(VariableScope.USER, "only-vars", TextNode.valueOf("x"))));
+        DataLifecycle lc = tl.lifecycle();
+        assertThat(lc.holdsDataOf(DataSubject.user("acme", "ada"))).isTrue();
+        assertThat(lc.holdsDataOf(DataSubject.user("acme", "adda"))).isFalse();
+        assertThat(lc.holdsDataOf(DataSubject.session("acme", "ada-1"))).isTrue();
+        assertThat(lc.holdsDataOf(DataSubject.session("acme", "ada-2"))).isFalse();
+        assertThat(lc.holdsDataOf(DataSubject.tenant("acme"))).isTrue();
+        assertThat(lc.holdsDataOf(DataSubject.tenant("acme-typo"))).isFalse();
+        acme.delete("other");
+        assertThat(lc.holdsDataOf(DataSubject.user("acme", "cy"))).as("variables alone are data").isTrue();
+
+        session("kept", "bob", null);
+        lc.erase(DataSubject.user("acme", "ada"), "ops");
+
+        assertThat(lc.holdsDataOf(DataSubject.user("acme", "ada"))).isFalse();
+        assertThat(lc.holdsDataOf(DataSubject.session("acme", "ada-1"))).isFalse();
+        assertThat(lc.holdsDataOf(DataSubject.tenant("acme"))).as("bob's session is there").isTrue();
+    }
+
+    @Test
+    void replayingAReceiptAfterARestoreErasesTheUserAgainAndKeepsTheReceipt() {
+        withCanary("ada-1", "ada");
+        acme.open("ada-1").fork(2, "ada-1-fork");
+        session("bob-1", "bob", null).submit("hello");
+        ErasureReceipt first = tl.lifecycle().erase(DataSubject.user("acme", "ada"), "dpo");
+        // what a restore of an older backup brings back: ada's sessions (under the same ids), no receipt
+        withCanary("ada-1", "ada");
+        acme.open("ada-1").fork(2, "ada-1-fork");
+        session("other-fork", "cy", null);
+        assertThat(tl.lifecycle().verify(DataSubject.user("acme", "ada"), null)).isNotEmpty();
+
+        ErasureReceipt again = tl.lifecycle().replay(first, "ops").orElseThrow();
+
+        assertThat(again.sessions()).isEqualTo(2);
+        assertThat(again.sessionHashes()).isEqualTo(first.sessionHashes());
+        assertThat(again.subjectHash()).isEqualTo(first.subjectHash());
+        assertThat(again.userVariables()).isEqualTo(1);
+        assertThat(sessions()).containsExactly("bob-1", "other-fork");
+        assertThat(tl.lifecycle().verify(DataSubject.user("acme", "ada"), CANARY))
+                .allMatch(h -> h.contains("'bob-1'") || h.contains("'other-fork'"));
+        assertThat(tl.lifecycle().replay(first, "ops")).as("nothing of it is there any more").isEmpty();
+        assertThat(tl.lifecycle().receipts("acme")).extracting(ErasureReceipt::id).contains(first.id(), again.id());
+
+        tl.lifecycle().placeHold(DataSubject.user("acme", "ada"), "case 3", "legal");
+        withCanary("ada-2", "ada");
+        assertThatThrownBy(() -> tl.lifecycle().replay(first, "ops")).isInstanceOf(LegalHoldException.class);
+        assertThat(sessions()).contains("ada-2");
     }
 
     @Test

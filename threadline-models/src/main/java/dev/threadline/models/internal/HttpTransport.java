@@ -1,5 +1,7 @@
 package dev.threadline.models.internal;
 
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.Context;
 import dev.threadline.core.llm.ModelException;
 import dev.threadline.core.llm.ModelException.Kind;
 import dev.threadline.models.http.HttpSettings;
@@ -96,6 +98,9 @@ public final class HttpTransport {
         HttpRequest.Builder b = HttpRequest.newBuilder(endpoint.resolve(path)).timeout(settings.timeout())
                 .header("content-type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json, StandardCharsets.UTF_8));
         headers.forEach(b::header);
+        // the current span (the runtime's chat span when tracing is on) as the request's W3C traceparent: the
+        // provider's or a gateway's trace joins the turn's; nothing is added when no span is current
+        W3CTraceContextPropagator.getInstance().inject(Context.current(), b, HttpRequest.Builder::header);
         if ("http".equalsIgnoreCase(endpoint.baseUrl().getScheme())) {
             b.version(HttpClient.Version.HTTP_1_1); // no h2c upgrade dance with local servers (Ollama, vLLM, llama.cpp)
         }

@@ -37,6 +37,7 @@ public final class Problems {
             case SessionExistsException e -> Problem.of(409, "session-exists", clip(e.getMessage()), "id");
             case CommandConflictException e -> Problem.of(422, "idempotency-key-reused", clip(e.getMessage()), "Idempotency-Key");
             case LeaseHeldException e -> Problem.of(409, "session-busy", clip(e.getMessage()), null);
+            case dev.threadline.core.error.LegalHoldException e -> Problem.of(409, "legal-hold", clip(e.getMessage()), null);
             case SessionBusyException e -> Problem.of(409, "session-busy", clip(e.getMessage()), "strategy");
             case UndoneEffectsException e -> Problem.of(409, "undone-effects", clip(e.getMessage()), "acknowledgeEffects");
             case LeaseLostException e -> Problem.of(409, "session-taken-over", clip(e.getMessage()), null);

@@ -14,6 +14,11 @@ import java.time.Instant;
  */
 public record ApiKey(String id, String tenant, String hint, Instant createdAt, Instant revokedAt) {
 
+    /** Whether this is an admin key: one for the operator's routes under {@code /v1/admin/}, of tenant {@link KeyStore#ADMIN}. */
+    public boolean admin() {
+        return KeyStore.ADMIN.equals(tenant);
+    }
+
     /** Whether requests carrying this key are accepted. */
     public boolean active() {
         return revokedAt == null;

@@ -41,6 +41,11 @@ import java.util.Optional;
 public final class KeyStore implements AutoCloseable {
     /** The reserved tenant that holds the keys; no key can be created for it. */
     public static final String TENANT = "threadline.server";
+    /**
+     * The tenant of admin keys ({@code threadline keys create --admin}): such a key opens the operator's
+     * routes under {@code /v1/admin/} (erasure, legal holds) over every tenant, and nothing else.
+     */
+    public static final String ADMIN = "threadline.admin";
     /** The internal session whose edits write the keys. */
     static final String SESSION = "api-keys";
     private static final String AUTHOR = "threadline keys";

@@ -55,12 +55,20 @@ public final class SessionTable {
     }
 
     /**
+     * The branches query. No {@code ORDER BY id}: with it, SQLite walked the tenant's {@code (tenant, id)}
+     * index to skip a sort, reading every session of the tenant (3.6 ms a call at 10,000 sessions, which
+     * made a retention sweep 16 ms a session); without it the {@code (tenant, parent_id)} index finds the
+     * few branches, sorted in Java. {@code SqliteQueryPlansTest} holds the plan to that index.
+     */
+    public static final String BRANCHES = "SELECT id FROM sessions WHERE tenant = ? AND parent_id = ?";
+
+    /**
      * The ids of the sessions forked from {@code key}, in id order.
      *
      * @throws SQLException when the database fails the statement
      */
     public static List<String> branches(Connection c, SessionKey key) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT id FROM sessions WHERE tenant = ? AND parent_id = ? ORDER BY id")) {
+        try (PreparedStatement ps = c.prepareStatement(BRANCHES)) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
             List<String> out = new ArrayList<>();
@@ -69,6 +77,7 @@ public final class SessionTable {
                     out.add(rs.getString(1));
                 }
             }
+            out.sort(null);
             return out;
         }
     }

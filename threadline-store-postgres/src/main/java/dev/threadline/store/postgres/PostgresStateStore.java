@@ -383,6 +383,12 @@ public final class PostgresStateStore extends JdbcStateStore {
     }
 
     /** Stops the notifier (after its send in flight) and the listener, then closes the pool. */
+    /** Rewrites the tables and retires the WAL segments that held deleted rows ({@link PgScrub}). */
+    @Override
+    public String scrub() {
+        return PgScrub.run(db, options.schema());
+    }
+
     @Override
     public void close() {
         if (notifier != null) {

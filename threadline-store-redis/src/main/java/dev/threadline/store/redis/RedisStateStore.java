@@ -365,6 +365,11 @@ public final class RedisStateStore implements StateStore {
         return durability;
     }
 
+    @Override
+    public String scrub() { // rewrites the AOF and the RDB snapshot, which still hold deleted keys
+        return call("scrub the store's files", () -> RedisScrub.run(redis));
+    }
+
     /** Closes the connection. Idempotent; later calls fail with a StorageException saying the store is closed. */
     @Override
     public void close() {

@@ -265,7 +265,7 @@ public final class SqliteStateStore extends JdbcStateStore {
                 boolean busy = rs.next() && rs.getInt(1) != 0;
                 return busy
                         ? "sqlite: deleted rows zeroed (secure_delete); the write-ahead log was NOT truncated, another connection"
-                                + " was reading: scrub again later (threadline erase ... --verify shows what is left)"
+                                + " was reading: scrub again later (StateStore.scrub())"
                         : "sqlite: deleted rows zeroed (secure_delete); write-ahead log checkpointed and truncated";
             }
         });

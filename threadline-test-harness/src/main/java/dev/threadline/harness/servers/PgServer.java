@@ -262,6 +262,11 @@ public final class PgServer implements AutoCloseable {
         }
     }
 
+    /** The server's data directory (tables, write-ahead log), for tests that look at its bytes. */
+    public Path dataDirectory() {
+        return dir.resolve("data");
+    }
+
     /** The loopback port the server listens on. */
     public int port() {
         return port;

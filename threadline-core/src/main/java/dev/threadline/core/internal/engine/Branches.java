@@ -1,5 +1,8 @@
 package dev.threadline.core.internal.engine;
 
+import dev.threadline.core.internal.engine.trace.Tracing;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 import dev.threadline.core.internal.engine.state.JournalReader;
 import dev.threadline.core.internal.engine.state.StateManager;
 import java.time.Clock;
@@ -36,9 +39,11 @@ public final class Branches {
     private final AgentLoop loop;
     private final JournalReader reads;
     private final CommandGate gate;
+    private final Tracing tracing;
     private final Clock clock;
 
-    public Branches(StateManager states, AgentLoop loop, JournalReader reads, CommandGate gate, Clock clock) {
+    public Branches(StateManager states, AgentLoop loop, JournalReader reads, CommandGate gate, Clock clock, Tracing tracing) {
+        this.tracing = tracing;
         this.states = states;
         this.loop = loop;
         this.reads = reads;
@@ -52,6 +57,21 @@ public final class Branches {
      * id, recorded on this (the source) session with the branch's id.
      */
     public SessionKey branch(SessionKey key, long seq, String newId, String reason, String infix, CommandOptions options) {
+        Span span = tracing.start("threadline." + reason, key); // threadline.fork, threadline.rewind, threadline.rollback
+        span.setAttribute(Tracing.SEQ, seq);
+        try (Scope scope = tracing.enter(span)) {
+            SessionKey branch = create(key, seq, newId, reason, infix, options);
+            span.setAttribute("threadline.branch.id", branch.id());
+            return branch;
+        } catch (RuntimeException e) {
+            Tracing.failed(span, e);
+            throw e;
+        } finally {
+            span.end();
+        }
+    }
+
+    private SessionKey create(SessionKey key, long seq, String newId, String reason, String infix, CommandOptions options) {
         if (newId != null) {
             SessionInfo.checkId(newId, "newId");
         }

@@ -4,6 +4,7 @@ import dev.threadline.core.event.Checkpoint;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.runtime.History;
 import dev.threadline.core.runtime.PageRequest;
+import dev.threadline.core.runtime.SearchHit;
 import dev.threadline.core.runtime.SideEffect;
 import dev.threadline.core.state.State;
 import dev.threadline.core.store.Page;
@@ -54,5 +55,10 @@ final class HistoryView implements History {
     @Override
     public List<SideEffect> sideEffectsAfter(long seq) {
         return reads.sideEffectsAfter(key, seq);
+    }
+
+    @Override
+    public List<SearchHit> search(String query, int limit) {
+        return JournalSearch.search(reads.journal(key), query, limit);
     }
 }

@@ -1,5 +1,8 @@
 package dev.threadline.core.internal.engine;
 
+import dev.threadline.core.internal.engine.trace.Tracing;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 import dev.threadline.core.internal.engine.loop.AgentLoop;
 import dev.threadline.core.internal.engine.state.StateManager;
 import dev.threadline.core.internal.engine.state.Cmd;
@@ -24,9 +27,29 @@ public final class HumanCommands {
     private final StateManager states;
     private final AgentLoop loop;
 
-    public HumanCommands(StateManager states, AgentLoop loop) {
+    private final Tracing tracing;
+
+    public HumanCommands(StateManager states, AgentLoop loop, Tracing tracing) {
         this.states = states;
         this.loop = loop;
+        this.tracing = tracing;
+    }
+
+    /** A person's decision on a waiting call, as a {@code threadline.approval} span around the turn it resumes. */
+    private TurnResult decided(SessionKey key, String toolUseId, String decision, java.util.function.Supplier<TurnResult> resume) {
+        Span span = tracing.start("threadline.approval", key);
+        if (span.isRecording()) {
+            span.setAttribute(Tracing.TOOL_CALL_ID, toolUseId);
+            span.setAttribute("threadline.approval.decision", decision);
+        }
+        try (Scope scope = tracing.enter(span)) {
+            return resume.get();
+        } catch (RuntimeException e) {
+            Tracing.failed(span, e);
+            throw e;
+        } finally {
+            span.end();
+        }
     }
 
     public TurnResult approve(SessionKey key, Cmd cmd, String toolUseId, JsonNode edited) {
@@ -38,18 +61,19 @@ public final class HumanCommands {
             throw edited != null ? new InvalidInputException("arguments", problem + "; nothing was recorded, the call still waits")
                     : new InvalidInputException("toolUseId", "call '" + toolUseId + "' cannot run now: " + problem + "; deny it instead");
         }
-        return loop.resume(key, cmd, st -> List.of(new Event.ApprovalGiven(toolUseId, edited),
-                new Event.ToolCallStarted(toolUseId, p.name(), loop.tools().effectOf(p.name()))), List.of(use));
+        return decided(key, toolUseId, edited == null ? "approved" : "approved_edited", () -> loop.resume(key, cmd,
+                st -> List.of(new Event.ApprovalGiven(toolUseId, edited),
+                        new Event.ToolCallStarted(toolUseId, p.name(), loop.tools().effectOf(p.name()))), List.of(use)));
     }
 
     public TurnResult deny(SessionKey key, Cmd cmd, String toolUseId, String reason) {
         awaited(key, toolUseId, PendingToolCall.Awaiting.APPROVAL);
-        return loop.resume(key, cmd, st -> List.of(new Event.ApprovalDenied(toolUseId, reason)), List.of());
+        return decided(key, toolUseId, "denied", () -> loop.resume(key, cmd, st -> List.of(new Event.ApprovalDenied(toolUseId, reason)), List.of()));
     }
 
     public TurnResult answer(SessionKey key, Cmd cmd, String toolUseId, String text) {
         awaited(key, toolUseId, PendingToolCall.Awaiting.ANSWER);
-        return loop.resume(key, cmd, st -> List.of(new Event.InputGiven(toolUseId, text)), List.of());
+        return decided(key, toolUseId, "answered", () -> loop.resume(key, cmd, st -> List.of(new Event.InputGiven(toolUseId, text)), List.of()));
     }
 
     /**

@@ -21,18 +21,13 @@ import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.state.Edit;
 import dev.threadline.core.state.VariableScope;
-import dev.threadline.core.store.Page;
 import dev.threadline.core.store.ScopedWrite;
 import dev.threadline.core.store.SessionKey;
-import dev.threadline.core.store.SessionQuery;
-import dev.threadline.core.store.SessionSummary;
 import dev.threadline.core.store.StateStore;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -58,6 +53,7 @@ public final class Lifecycle implements DataLifecycle {
     private final CommandGate gate;
     private final StateStore store;
     private final Clock clock;
+    private final ErasureReads reads;
 
     /** Tenants are views of {@code tenants}; sessions are deleted by {@code sessions} through the {@code gate}. */
     public Lifecycle(Function<String, Tenant> tenants, Sessions sessions, CommandGate gate, StateStore store, Clock clock) {
@@ -66,6 +62,7 @@ public final class Lifecycle implements DataLifecycle {
         this.gate = gate;
         this.store = store;
         this.clock = clock;
+        this.reads = new ErasureReads(store);
     }
 
     @Override
@@ -129,99 +126,70 @@ public final class Lifecycle implements DataLifecycle {
     public ErasureReceipt erase(DataSubject subject, String actor) {
         notReserved(subject);
         Require.nonBlank(actor, "actor");
-        List<LegalHold> holds = holds(subject.tenant());
-        Map<SessionKey, SessionInfo> doomed = doomed(subject); // branches before the sessions they branched from
-        for (LegalHold h : holds) {
-            boolean direct = h.subject().equals(subject) || h.subject().kind() == DataSubject.Kind.TENANT
-                    || subject.kind() == DataSubject.Kind.TENANT; // a tenant's erasure would take every held user's data
-            if (direct || doomed.values().stream().anyMatch(i -> h.covers(i.tenant(), i.userId(), i.id()))) {
-                throw new LegalHoldException("erasing " + subject, describe(h));
+        return run(reads.plan(subject), actor);
+    }
+
+    @Override
+    public Optional<ErasureReceipt> replay(ErasureReceipt earlier, String actor) {
+        Require.nonNull(earlier, "earlier");
+        notReserved(DataSubject.tenant(earlier.tenant()));
+        Require.nonBlank(actor, "actor");
+        if (recordVariables().get(RECEIPT + earlier.id()) == null) {
+            records().edit(actor, "erasure " + earlier.id() + " kept again, to be applied again",
+                    List.of(new Edit.SetVariable(VariableScope.APP, RECEIPT + earlier.id(), Json.tree(earlier))));
+        }
+        return reads.replayPlan(earlier).map(plan -> run(plan, actor));
+    }
+
+    @Override
+    public boolean holdsDataOf(DataSubject subject) {
+        return reads.holdsDataOf(subject);
+    }
+
+    @Override
+    public List<String> verify(DataSubject subject, String text) {
+        return reads.verify(subject, text);
+    }
+
+    /** Checks the holds, then removes the plan's sessions (branches first), then the variables, then scrubs; keeps the receipt. */
+    private ErasureReceipt run(ErasureReads.Plan plan, String actor) {
+        String tenant = plan.tenant();
+        for (LegalHold h : holds(tenant)) {
+            boolean direct = (plan.subject() != null && h.subject().equals(plan.subject())) || h.subject().kind() == DataSubject.Kind.TENANT
+                    || plan.kind() == DataSubject.Kind.TENANT; // a tenant's erasure would take every held user's data
+            if (direct || plan.sessions().values().stream().anyMatch(i -> h.covers(i.tenant(), i.userId(), i.id()))) {
+                throw new LegalHoldException("erasing " + plan.describe(), h.describe());
             }
         }
-        List<SessionKey> order = new ArrayList<>(doomed.keySet());
         Set<String> removed = new TreeSet<>();
         int userVars = 0, appVars = 0;
         String failure = null;
         String scrub = "not scrubbed: the erasure stopped before";
         try {
-            for (SessionKey key : order) {
+            for (SessionKey key : plan.sessions().keySet()) {
                 if (delete(key)) {
                     removed.add(DataLifecycle.hash(key.tenant(), key.id()));
                 }
             }
-            Set<String> users = new LinkedHashSet<>();
-            if (subject.kind() == DataSubject.Kind.USER) {
-                users.add(subject.id());
-            } else if (subject.kind() == DataSubject.Kind.TENANT) {
-                doomed.values().forEach(i -> users.add(i.userId()));
+            for (String user : plan.users()) {
+                userVars += clearVariables(tenant, user, VariableScope.USER, actor);
             }
-            for (String user : users) {
-                userVars += clearVariables(subject.tenant(), user, VariableScope.USER, actor);
-            }
-            if (subject.kind() == DataSubject.Kind.TENANT) {
-                appVars = clearVariables(subject.tenant(), null, VariableScope.APP, actor);
+            if (plan.kind() == DataSubject.Kind.TENANT) {
+                appVars = clearVariables(tenant, null, VariableScope.APP, actor);
             }
             scrub = store.scrub();
         } catch (ThreadlineException e) {
             failure = e.getMessage();
         }
-        ErasureReceipt receipt = new ErasureReceipt("er-" + UUID.randomUUID(), subject.tenant(), subject.kind(),
-                DataLifecycle.hash(subject.tenant(), subject.id()), clock.instant(), actor, removed.size(), List.copyOf(removed),
-                userVars, appVars, scrub, failure == null, failure);
-        records().edit(actor, "erasure " + receipt.id() + " of a " + subject.kind().name().toLowerCase() + " of tenant "
-                + subject.tenant(), List.of(new Edit.SetVariable(VariableScope.APP, RECEIPT + receipt.id(), Json.tree(receipt))));
+        ErasureReceipt receipt = new ErasureReceipt("er-" + UUID.randomUUID(), tenant, plan.kind(), plan.subjectHash(), clock.instant(),
+                actor, removed.size(), List.copyOf(removed), userVars, appVars, scrub, failure == null, failure);
+        records().edit(actor, "erasure " + receipt.id() + " of a " + plan.kind().name().toLowerCase() + " of tenant " + tenant,
+                List.of(new Edit.SetVariable(VariableScope.APP, RECEIPT + receipt.id(), Json.tree(receipt))));
         if (failure != null) {
-            throw new ThreadlineException("erasing " + subject + " stopped midway (receipt " + receipt.id() + " lists what went): "
-                    + failure + ". Run it again to remove the rest");
+            throw new ThreadlineException("erasing " + plan.describe() + " stopped midway (receipt " + receipt.id()
+                    + " lists what went): " + failure + ". Run it again to remove the rest");
         }
         return receipt;
-    }
-
-    /** Which sessions an erasure of {@code subject} removes, each after all its branches (depth first, post-order). */
-    private Map<SessionKey, SessionInfo> doomed(DataSubject subject) {
-        List<SessionKey> roots = new ArrayList<>();
-        if (subject.kind() == DataSubject.Kind.SESSION) {
-            SessionKey key = new SessionKey(subject.tenant(), subject.id());
-            if (store.session(key).isEmpty()) {
-                throw new SessionNotFoundException(subject.id());
-            }
-            roots.add(key);
-        } else {
-            String user = subject.kind() == DataSubject.Kind.USER ? subject.id() : null;
-            String cursor = null;
-            do {
-                Page<SessionSummary> page = store.list(new SessionQuery(subject.tenant(), user, null, SessionQuery.MAX_LIMIT, cursor));
-                page.items().forEach(s -> roots.add(SessionKey.of(s.info())));
-                cursor = page.nextCursor();
-            } while (cursor != null);
-        }
-        Map<SessionKey, SessionInfo> out = new LinkedHashMap<>();
-        for (SessionKey root : roots) {
-            collect(root, out);
-        }
-        return out;
-    }
-
-    private void collect(SessionKey key, Map<SessionKey, SessionInfo> out) {
-        collect(key, out, new java.util.HashSet<>());
-    }
-
-    private void collect(SessionKey key, Map<SessionKey, SessionInfo> out, Set<SessionKey> seen) {
-        if (out.containsKey(key) || !seen.add(key)) {
-            return;
-        }
-        Optional<SessionInfo> info = store.session(key);
-        if (info.isEmpty()) {
-            return; // deleted meanwhile
-        }
-        try {
-            for (String child : store.branches(key)) {
-                collect(key.sibling(child), out, seen);
-            }
-        } catch (SessionNotFoundException gone) {
-            return; // deleted meanwhile, with its branches before it
-        }
-        out.put(key, info.get());
     }
 
     /** Deletes one session under its lease, after the commands queued on it here; false when it was gone already. */
@@ -303,10 +271,5 @@ public final class Lifecycle implements DataLifecycle {
     private static LegalHold hold(JsonNode v) {
         return new LegalHold(new DataSubject(v.path("tenant").asText(), DataSubject.Kind.valueOf(v.path("kind").asText()),
                 v.path("id").asText()), v.path("reason").asText(), Instant.parse(v.path("placedAt").asText()), v.path("placedBy").asText());
-    }
-
-    /** A hold as the refusal names it. */
-    public static String describe(LegalHold h) {
-        return "a legal hold on " + h.subject() + " (" + h.reason() + "), placed " + h.placedAt() + " by '" + h.placedBy() + "'";
     }
 }

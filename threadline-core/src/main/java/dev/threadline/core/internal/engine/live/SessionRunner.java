@@ -2,6 +2,7 @@ package dev.threadline.core.internal.engine.live;
 
 import dev.threadline.core.error.Require;
 import dev.threadline.core.error.ThreadlineException;
+import dev.threadline.core.internal.engine.trace.Tracing;
 import dev.threadline.core.store.SessionKey;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -20,18 +21,29 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class SessionRunner implements AutoCloseable {
     private final LiveRegistry registry;
     private final ExecutorService executor;
+    private final Tracing tracing;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /** Commands run on {@code executor}'s threads; the runner closes it. */
     public SessionRunner(LiveRegistry registry, ExecutorService executor) {
+        this(registry, executor, Tracing.OFF);
+    }
+
+    /**
+     * Commands run on {@code executor}'s threads, each in the trace context of the thread that queued it
+     * (so a turn's span is a child of the request's); the runner closes the executor.
+     */
+    public SessionRunner(LiveRegistry registry, ExecutorService executor, Tracing tracing) {
         this.registry = Require.nonNull(registry, "registry");
         this.executor = Require.nonNull(executor, "executor");
+        this.tracing = Require.nonNull(tracing, "tracing");
     }
 
     /** Queues {@code command} behind the session's earlier commands; the future completes with its result. */
-    public <T> CompletableFuture<T> submit(SessionKey key, Callable<T> command) {
-        Require.nonNull(command, "command");
+    public <T> CompletableFuture<T> submit(SessionKey key, Callable<T> queued) {
+        Require.nonNull(queued, "command");
         refuseWhenClosed();
+        Callable<T> command = tracing.wrap(queued);
         CompletableFuture<T> future = new CompletableFuture<>();
         Runnable task = () -> {
             try {

@@ -1,5 +1,8 @@
 package dev.threadline.core.internal.engine.loop;
 
+import dev.threadline.core.internal.engine.trace.Tracing;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 import dev.threadline.core.error.InvalidEventException;
 import dev.threadline.core.error.LeaseLostException;
 import dev.threadline.core.error.Require;
@@ -55,23 +58,25 @@ public final class AgentLoop {
     private final TokenCounter tokens;
     private final ToolExecutor tools;
     private final LiveRegistry live;
+    private final Tracing tracing;
     private final Map<ChatModel, ContextStep> contexts = new ConcurrentHashMap<>();
 
     /** {@code tokens} counts messages locally; the model's own count is used for whole requests where it offers one. */
     public AgentLoop(StateManager states, ModelResolver models, SkillRegistry skills, TokenCounter tokens, ToolExecutor tools,
-                     LiveRegistry live) {
+                     LiveRegistry live, Tracing tracing) {
         this.states = Require.nonNull(states, "states");
         this.models = Require.nonNull(models, "models");
         this.skills = Require.nonNull(skills, "skills");
         this.tokens = Require.nonNull(tokens, "tokens");
         this.tools = Require.nonNull(tools, "tools");
         this.live = Require.nonNull(live, "live");
+        this.tracing = Require.nonNull(tracing, "tracing");
     }
 
     /** The context step of the model a config names. */
     public ContextStep context(SessionConfig config) {
         ChatModel model = models.resolve(config.model(), config.baseUrl());
-        return contexts.computeIfAbsent(model, m -> new ContextStep(states, m, skills, tokens));
+        return contexts.computeIfAbsent(model, m -> new ContextStep(states, m, skills, tokens, tracing));
     }
 
     /** The skills this loop's models may call. */
@@ -96,7 +101,7 @@ public final class AgentLoop {
      */
     public TurnResult turn(SessionKey key, String text, Cmd cmd) {
         Require.nonBlank(text, "text");
-        return run(key, cmd, st -> {
+        return run(key, cmd, "message", st -> {
             List<Event> events = new ArrayList<>(Suspension.superseding(st));
             events.add(new Event.UserMessageReceived(Message.user(text)));
             return events;
@@ -109,7 +114,7 @@ public final class AgentLoop {
      * again if calls still wait.
      */
     public TurnResult resume(SessionKey key, Cmd cmd, Decider first, List<ContentBlock.ToolUse> calls) {
-        return run(key, cmd, first, calls);
+        return run(key, cmd, "resume", first, calls);
     }
 
     /** One turn as it runs: its session, command, config, cancellation handle, and what it has spent so far. */
@@ -135,8 +140,26 @@ public final class AgentLoop {
         }
     }
 
-    private TurnResult run(SessionKey key, Cmd cmd, Decider first, List<ContentBlock.ToolUse> calls) {
-        Turn t = new Turn(key, cmd);
+    private TurnResult run(SessionKey key, Cmd cmd, String kind, Decider first, List<ContentBlock.ToolUse> calls) {
+        Span span = tracing.turn(key, kind);
+        String outcome = "failed";
+        Turn t = null;
+        try (Scope scope = tracing.enter(span)) {
+            t = new Turn(key, cmd);
+            TurnResult result = run(t, first, calls);
+            outcome = result.outcome().name();
+            return result;
+        } catch (RuntimeException e) {
+            Tracing.failed(span, e);
+            throw e;
+        } finally {
+            Tracing.endTurn(span, outcome, t == null ? 0 : t.modelCalls, t == null ? 0 : t.toolCalls, t == null ? Usage.ZERO : t.usage);
+        }
+    }
+
+    private TurnResult run(Turn t, Decider first, List<ContentBlock.ToolUse> calls) {
+        SessionKey key = t.key;
+        Cmd cmd = t.cmd;
         live.startTurn(key, t.control);
         boolean started = false;
         try {
@@ -205,14 +228,28 @@ public final class AgentLoop {
      * the text at once). It runs as a {@link ModelCall}, so that an interrupt cancels it at once.
      */
     private ChatResponse call(Turn t, ChatRequest request) {
-        TurnListener listener = t.cmd.listener();
         ChatModel model = t.context.model();
+        Span span = tracing.chat(t.key, model, request);
+        try (Scope scope = tracing.enter(span)) {
+            ChatResponse response = call(t, model, request);
+            Tracing.answered(span, response);
+            return response;
+        } catch (RuntimeException e) {
+            Tracing.failed(span, e);
+            throw e;
+        } finally {
+            span.end();
+        }
+    }
+
+    private ChatResponse call(Turn t, ChatModel model, ChatRequest request) {
+        TurnListener listener = t.cmd.listener();
         String thread = "threadline-model-call-" + t.key.id();
         if (listener == null) {
-            return ModelCall.run(t.control, thread, gate -> model.complete(request));
+            return ModelCall.run(t.control, thread, tracing, gate -> model.complete(request));
         }
         int modelCall = t.modelCalls + 1;
-        return ModelCall.run(t.control, thread, gate -> model.stream(request, new StreamListener() {
+        return ModelCall.run(t.control, thread, tracing, gate -> model.stream(request, new StreamListener() {
             @Override
             public void onText(String text) {
                 gate.pass(() -> hear(t.key, () -> listener.onTextDelta(new TurnListener.TextDelta(modelCall, text))));

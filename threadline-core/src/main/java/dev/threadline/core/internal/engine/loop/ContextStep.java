@@ -1,5 +1,8 @@
 package dev.threadline.core.internal.engine.loop;
 
+import dev.threadline.core.internal.engine.trace.Tracing;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 import dev.threadline.core.internal.engine.state.Cmd;
 import dev.threadline.core.internal.engine.state.StateManager;
 import dev.threadline.core.runtime.CompactionResult;
@@ -42,8 +45,10 @@ public final class ContextStep {
     private final SkillRegistry skills;
     private final TokenCounter local;
     private final TokenCounter counter;
+    private final Tracing tracing;
 
-    public ContextStep(StateManager states, ChatModel model, SkillRegistry skills, TokenCounter local) {
+    public ContextStep(StateManager states, ChatModel model, SkillRegistry skills, TokenCounter local, Tracing tracing) {
+        this.tracing = tracing;
         this.states = states;
         this.model = model;
         this.skills = skills;
@@ -130,11 +135,35 @@ public final class ContextStep {
         int maxTokens = CompactionPlan.summaryMaxTokens(limits);
         ChatRequest request = SummaryPrompt.request(config.model(), plan.previousSummary(), plan.messages(), focus, maxTokens,
                 limits.windowTokens() - maxTokens, counter);
-        ChatResponse response = model.complete(request);
-        String summary = SummaryPrompt.summaryOf(response);
-        states.update(sessionId, source, commandId, st -> List.of(new Event.ContextCompacted(summary, plan.boundary(), response.usage())));
-        LOG.debug("session {}: compacted {} messages into a summary of {} characters", sessionId, plan.messages().size(), summary.length());
-        return response.usage();
+        Span span = tracing.start("threadline.compaction", sessionId);
+        span.setAttribute(Tracing.EVENTS, (long) plan.messages().size());
+        try (Scope scope = tracing.enter(span)) {
+            ChatResponse response = summarise(sessionId, request);
+            String summary = SummaryPrompt.summaryOf(response);
+            states.update(sessionId, source, commandId, st -> List.of(new Event.ContextCompacted(summary, plan.boundary(), response.usage())));
+            LOG.debug("session {}: compacted {} messages into a summary of {} characters", sessionId, plan.messages().size(), summary.length());
+            return response.usage();
+        } catch (RuntimeException e) {
+            Tracing.failed(span, e);
+            throw e;
+        } finally {
+            span.end();
+        }
+    }
+
+    /** The summary's model call, as a {@code chat} span. */
+    private ChatResponse summarise(SessionKey sessionId, ChatRequest request) {
+        Span span = tracing.chat(sessionId, model, request);
+        try (Scope scope = tracing.enter(span)) {
+            ChatResponse response = model.complete(request);
+            Tracing.answered(span, response);
+            return response;
+        } catch (RuntimeException e) {
+            Tracing.failed(span, e);
+            throw e;
+        } finally {
+            span.end();
+        }
     }
 
     /** On demand: summarise the whole context (between turns) as an {@code edit} step. */

@@ -2,6 +2,7 @@ package dev.threadline.core.internal.engine.loop;
 
 import dev.threadline.core.error.ThreadlineException;
 import dev.threadline.core.internal.engine.live.TurnControl;
+import dev.threadline.core.internal.engine.trace.Tracing;
 import dev.threadline.core.llm.ModelException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
@@ -50,11 +51,13 @@ final class ModelCall {
      * Runs {@code call} (given the gate its listener deliveries pass) and returns its answer; a
      * {@link ModelException} or other runtime exception it throws is rethrown as is.
      *
+     * The call runs in the caller's trace context ({@code tracing}).
+     *
      * @throws Cancelled when the turn was interrupted before the call answered
      */
-    static <T> T run(TurnControl control, String name, Function<Gate, T> call) {
+    static <T> T run(TurnControl control, String name, Tracing tracing, Function<Gate, T> call) {
         Gate gate = new Gate();
-        FutureTask<T> task = new FutureTask<>(() -> call.apply(gate));
+        FutureTask<T> task = new FutureTask<>(tracing.wrap(() -> call.apply(gate))); // the call's span, for the provider's traceparent
         control.track(task); // cancels at once when the turn is already interrupted
         try {
             if (!task.isDone()) {

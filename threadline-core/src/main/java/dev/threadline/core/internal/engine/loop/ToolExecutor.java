@@ -1,5 +1,8 @@
 package dev.threadline.core.internal.engine.loop;
 
+import dev.threadline.core.internal.engine.trace.Tracing;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 import dev.threadline.core.internal.engine.live.TurnControl;
 import dev.threadline.core.internal.engine.state.Cmd;
 import dev.threadline.core.internal.engine.state.StateManager;
@@ -47,12 +50,15 @@ public final class ToolExecutor {
     private final SharedVariables shared;
     private final ExecutorService executor;
     private final Waits waits;
+    private final Tracing tracing;
 
     /**
      * Skills run on {@code executor}'s threads and see the {@code shared} variables of their user and tenant;
      * their deadlines are read from {@code waits}' clock and kept by its scheduler.
      */
-    public ToolExecutor(StateManager states, SkillRegistry skills, SharedVariables shared, ExecutorService executor, Waits waits) {
+    public ToolExecutor(StateManager states, SkillRegistry skills, SharedVariables shared, ExecutorService executor, Waits waits,
+                        Tracing tracing) {
+        this.tracing = tracing;
         this.states = states;
         this.skills = skills;
         this.shared = shared;
@@ -110,7 +116,7 @@ public final class ToolExecutor {
         vars.put(VariableScope.TEMP, Map.copyOf(control.temp));
         List<Future<?>> supervisors = new ArrayList<>();
         for (ContentBlock.ToolUse use : uses) {
-            supervisors.add(executor.submit(() -> runOne(key, cmd, use, config, control, vars, state)));
+            supervisors.add(executor.submit(tracing.wrap(() -> traced(key, cmd, use, config, control, vars, state))));
         }
         for (Future<?> f : supervisors) {
             try {
@@ -128,7 +134,27 @@ public final class ToolExecutor {
         }
     }
 
-    private void runOne(SessionKey key, Cmd cmd, ContentBlock.ToolUse use, SessionConfig config,
+    /** One call under its {@code execute_tool} span, which ends once its result is recorded. */
+    private void traced(SessionKey key, Cmd cmd, ContentBlock.ToolUse use, SessionConfig config,
+                        TurnControl control, Map<VariableScope, Map<String, JsonNode>> vars, State state) {
+        Span span = tracing.tool(key, use.name(), use.id());
+        try (Scope scope = tracing.enter(span)) {
+            Event.ToolCallEnded ended = runOne(key, cmd, use, config, control, vars, state);
+            switch (ended) {
+                case Event.ToolCallCompleted c when c.error() -> Tracing.failed(span, "tool_error");
+                case Event.ToolCallCompleted c -> span.setAttribute(Tracing.OUTCOME, "completed");
+                case Event.ToolCallTimedOut t -> Tracing.failed(span, "timed_out");
+                default -> Tracing.failed(span, "failed");
+            }
+        } catch (RuntimeException e) {
+            Tracing.failed(span, e);
+            throw e;
+        } finally {
+            span.end();
+        }
+    }
+
+    private Event.ToolCallEnded runOne(SessionKey key, Cmd cmd, ContentBlock.ToolUse use, SessionConfig config,
                         TurnControl control, Map<VariableScope, Map<String, JsonNode>> vars, State state) {
         Skill skill = skills.find(use.name()).orElseThrow();
         long timeout = config.toolTimeoutMillis();
@@ -136,7 +162,7 @@ public final class ToolExecutor {
         AtomicBoolean timedOut = new AtomicBoolean();
         SimpleExecutionContext ctx = new SimpleExecutionContext(key.id(), use.id(), use.input(), vars, state.messages(),
                 deadline, () -> timedOut.get() || control.interrupted() || Thread.currentThread().isInterrupted());
-        Future<SkillResult> run = executor.submit(() -> skill.execute(ctx));
+        Future<SkillResult> run = executor.submit(tracing.wrap(() -> skill.execute(ctx)));
         control.track(run);
         ScheduledFuture<?> alarm = waits.after(Duration.ofMillis(timeout), () -> {
             timedOut.set(true); // before the cancel, so the waiting thread sees why it was cancelled
@@ -170,6 +196,7 @@ public final class ToolExecutor {
         synchronized (control) { // one result of a turn at a time, so temp writes build on each other like journalled ones
             states.handleToolResult(key, cmd, ended, writes, control.temp);
         }
+        return ended;
     }
 
     /** For a call run with arguments a person edited at approval: a line telling the model so. */

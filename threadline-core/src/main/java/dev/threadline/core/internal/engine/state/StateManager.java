@@ -1,5 +1,8 @@
 package dev.threadline.core.internal.engine.state;
 
+import dev.threadline.core.internal.engine.trace.Tracing;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Scope;
 import dev.threadline.core.internal.engine.live.LeaseKeeper;
 import dev.threadline.core.internal.engine.live.Listeners;
 import dev.threadline.core.internal.engine.live.LiveRegistry;
@@ -76,6 +79,7 @@ public final class StateManager {
     private final LeaseKeeper leases;
     private final LiveRegistry live;
     private final Listeners listeners;
+    private final Tracing tracing;
 
     /**
      * Reads through {@code reads}; writes through the store's roles: the {@code journal} it appends to, the
@@ -83,7 +87,7 @@ public final class StateManager {
      * skills' writes are planned against.
      */
     public StateManager(JournalReader reads, Journal journal, SessionIndex index, Snapshots snapshots, SharedVariables shared,
-                        LeaseKeeper leases, LiveRegistry live, Listeners listeners, Clock clock, Tuning tuning) {
+                        LeaseKeeper leases, LiveRegistry live, Listeners listeners, Clock clock, Tuning tuning, Tracing tracing) {
         this.reads = Require.nonNull(reads, "reads");
         this.journal = journal;
         this.index = index;
@@ -95,6 +99,7 @@ public final class StateManager {
         this.leases = leases;
         this.live = live;
         this.listeners = listeners;
+        this.tracing = Require.nonNull(tracing, "tracing");
     }
 
     /** The session's description. */
@@ -162,7 +167,16 @@ public final class StateManager {
         List<StoredEvent> stored = new ArrayList<>();
         State next = stage(info.id(), start, base, source, cmd.id(), firstEvents, stored);
         check.accept(next);
-        index.create(info, stored, cmd.record());
+        Span span = tracing.start("threadline.session.create", key);
+        span.setAttribute(Tracing.EVENTS, (long) stored.size());
+        try (Scope scope = tracing.enter(span)) {
+            index.create(info, stored, cmd.record());
+        } catch (RuntimeException e) {
+            Tracing.failed(span, e);
+            throw e;
+        } finally {
+            span.end();
+        }
         cmd.recorded();
         cache.put(key, next);
         publish(key, stored, next);
@@ -278,23 +292,38 @@ public final class StateManager {
         List<StoredEvent> stored = new ArrayList<>(events.size());
         State next = stage(key.id(), s, s.seq(), source, cmd.id(), events, stored);
         List<ScopedWrite> writes = scopedWrites(key, events);
+        Span span = tracing.start("threadline.journal.append", key);
+        if (span.isRecording()) {
+            span.setAttribute(Tracing.SEQ, s.seq() + 1);
+            span.setAttribute(Tracing.EVENTS, (long) stored.size());
+            span.setAttribute(Tracing.SOURCE, source.name().toLowerCase(java.util.Locale.ROOT));
+        }
         try {
             journal.append(new AppendRequest(key, s.seq(), leases.epoch(key), stored, writes, cmd.recordAt(key, s.seq() + 1)));
         } catch (LeaseLostException e) {
+            Tracing.failed(span, e);
             cache.remove(key);
             leases.lost(key, e);
             throw e;
         } catch (RuntimeException e) {
+            Tracing.failed(span, e);
             cache.remove(key); // whatever happened, the next read goes to the store
             throw e;
+        } finally {
+            span.end();
         }
         cmd.recorded();
         cache.put(key, next);
         if (next.seq() / snapshotEvery != s.seq() / snapshotEvery) {
+            Span snap = tracing.start("threadline.snapshot.save", key);
+            snap.setAttribute(Tracing.SEQ, next.seq());
             try {
                 snapshots.saveSnapshot(key, next.snapshot());
             } catch (StorageException e) {
+                Tracing.failed(snap, e);
                 LOG.warn("session {}: snapshot at seq {} not saved ({}); loading will replay more", key, next.seq(), e.getMessage());
+            } finally {
+                snap.end();
             }
         }
         publish(key, stored, next);
