@@ -9,7 +9,9 @@
 module dev.threadline.models {
     requires transitive dev.threadline.core;
     requires transitive java.net.http;
-    requires static transitive langchain4j.core;
+    // not transitive: javac then demands langchain4j-core of every module that requires this one, even one
+    // that never touches LangChain4jChatModel; a module that does requires langchain4j.core itself
+    requires static langchain4j.core;
 
     exports dev.threadline.models;
     exports dev.threadline.models.anthropic;

@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -35,8 +36,9 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * The module and package rules of docs/architecture.md, checked on the main classes of every module (the jars of
  * this build, on this module's test class path): module arrows point one way (core depends on no other module),
- * no package cycle within a module, core's engine is reached from core only, and the adapters, the models, the
- * server and the bench use only core's public API.
+ * no package cycle within a module, core's engine is reached from core only, the adapters, the models, the
+ * server and the bench use only core's public API, every library module has a module-info, and what a module-info
+ * does not export is used by no other module (on the class path either).
  */
 class ArchitectureTest {
     private static final List<String> ON_THE_PUBLIC_API = List.of("threadline-models", "threadline-chat-memory",
@@ -139,6 +141,81 @@ class ArchitectureTest {
                 }
             }
         }).check(classes);
+    }
+
+    /**
+     * Every module but these has a module-info: the applications (they are launched on the class path) and the
+     * MCP skills, whose SDK declares module names the JDK refuses (docs/migration.md, "Modules").
+     */
+    private static final Set<String> WITHOUT_DESCRIPTOR = Set.of("threadline-cli", "threadline-bench", "threadline-mcp");
+
+    @TestFactory
+    Stream<DynamicTest> everyLibraryModuleHasADescriptorNamedLikeItsRoot() {
+        return Modules.ALL.stream().map(module -> DynamicTest.dynamicTest(module.artifact(), () -> {
+            Optional<String> descriptor = descriptor(module);
+            if (WITHOUT_DESCRIPTOR.contains(module.artifact())) {
+                assertThat(descriptor).as("%s has a module-info now: take it off WITHOUT_DESCRIPTOR", module.artifact()).isEmpty();
+                return;
+            }
+            assertThat(descriptor).as("module-info.java of %s", module.artifact()).isPresent();
+            assertThat(descriptor.get()).as("module name").containsPattern("(?m)^\\s*(open\\s+)?module\\s+" + Pattern.quote(module.root()) + "\\s*\\{");
+        }));
+    }
+
+    /**
+     * A descriptor's exports bind the modules that use it on the class path too (the CLI and the bench run there,
+     * where the JVM checks nothing): a class uses another module's package only if that module has no
+     * module-info, or exports the package to all or to the class's module.
+     */
+    @Test
+    void otherModulesUseOnlyWhatAModuleInfoExports() {
+        Map<Module, Map<String, Set<String>>> exports = new java.util.HashMap<>();
+        for (Module m : Modules.ALL) {
+            descriptor(m).ifPresent(text -> exports.put(m, exportsOf(text)));
+        }
+        classes().that().resideInAPackage("dev.threadline..").should(new ArchCondition<>("use only the packages other modules export to them") {
+            @Override
+            public void check(JavaClass origin, ConditionEvents events) {
+                Optional<Module> from = Modules.of(origin.getPackageName());
+                for (Dependency d : origin.getDirectDependenciesFromSelf()) {
+                    String target = d.getTargetClass().getPackageName();
+                    Optional<Module> to = Modules.of(target);
+                    if (to.isEmpty() || to.equals(from) || !exports.containsKey(to.get())) {
+                        continue;
+                    }
+                    Set<String> toModules = exports.get(to.get()).get(target);
+                    boolean exported = toModules != null && (toModules.isEmpty() || from.map(f -> toModules.contains(f.root())).orElse(false));
+                    if (!exported) {
+                        events.add(SimpleConditionEvent.violated(d, to.get().artifact() + "'s module-info does not export " + target
+                                + (from.isPresent() ? " to " + from.get().root() : "") + ": " + d.getDescription()));
+                    }
+                }
+            }
+        }).check(classes);
+    }
+
+    /** The text of a module's {@code src/main/java/module-info.java}, comments removed, if it has one. */
+    private static Optional<String> descriptor(Module module) {
+        Path file = Path.of("..", module.artifact(), "src", "main", "java", "module-info.java");
+        if (!Files.exists(file)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Files.readString(file).replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("//[^\\n]*", ""));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** A descriptor's exported packages, each with the modules it is exported to (empty: to all). */
+    private static Map<String, Set<String>> exportsOf(String descriptor) {
+        Map<String, Set<String>> exports = new java.util.HashMap<>();
+        Matcher m = Pattern.compile("\\bexports\\s+([\\w.]+)\\s*(?:to\\s+([\\w.,\\s]+?))?\\s*;").matcher(descriptor);
+        while (m.find()) {
+            exports.put(m.group(1), m.group(2) == null ? Set.of()
+                    : Set.copyOf(Stream.of(m.group(2).split(",")).map(String::strip).toList()));
+        }
+        return exports;
     }
 
     private static boolean isInternal(Module module, String packageName) {

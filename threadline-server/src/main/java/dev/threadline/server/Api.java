@@ -1,7 +1,6 @@
 package dev.threadline.server;
 
 import dev.threadline.server.http.Idempotency;
-import dev.threadline.server.http.Limits;
 import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.session.SessionInfo;

@@ -1,6 +1,5 @@
 package dev.threadline.server;
 
-import dev.threadline.server.http.Limits;
 import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.Session;
@@ -63,8 +62,18 @@ final class CompatMount {
         }
 
         @Override
-        public Limits limits() {
-            return api.limits();
+        public int maxTextChars() {
+            return api.limits().maxTextChars();
+        }
+
+        @Override
+        public int maxMetadataPairs() {
+            return api.limits().maxMetadataPairs();
+        }
+
+        @Override
+        public int maxValueChars() {
+            return api.limits().maxValueChars();
         }
 
         @Override

@@ -1,6 +1,5 @@
 package dev.threadline.server;
 
-import dev.threadline.server.http.Limits;
 import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.server.http.ApiException;
 import dev.threadline.server.http.JsonBody;

@@ -1,6 +1,5 @@
 package dev.threadline.server;
 
-import dev.threadline.server.http.Limits;
 import dev.threadline.core.llm.ModelResolver;
 import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.skill.Skill;

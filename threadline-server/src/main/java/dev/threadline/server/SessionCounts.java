@@ -1,6 +1,5 @@
 package dev.threadline.server;
 
-import dev.threadline.server.http.Limits;
 import dev.threadline.core.runtime.SessionFilter;
 import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.store.Page;

@@ -1,6 +1,5 @@
 package dev.threadline.server;
 
-import dev.threadline.server.http.Limits;
 import dev.threadline.core.error.CommandConflictException;
 import dev.threadline.core.context.ContextPolicy;
 import dev.threadline.core.session.DoubleTexting;

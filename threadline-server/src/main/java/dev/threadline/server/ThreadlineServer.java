@@ -221,7 +221,9 @@ public final class ThreadlineServer implements AutoCloseable {
             server.setErrorHandler(new JettyProblems());
             server.setStopTimeout(api.config.shutdownGrace().toMillis()); // connectors stop gracefully too
             server.addBean(new org.eclipse.jetty.server.NetworkConnectionLimit(api.limits().maxConnections(), server));
-            server.addBean(new SlowClients(server, api.limits().readTimeoutMillis()));
+            SlowClients slowClients = new SlowClients(server, api.limits().readTimeoutMillis());
+            server.addBean(slowClients);
+            server.setHandler(slowClients.handler()); // Javalin attaches its servlet context inside this wrapper
         });
         cfg.jetty.modifyServletContextHandler(handler -> handler.setErrorHandler(new JettyProblems()));
         cfg.requestLogger.http((ctx, ms) -> { // called once the answer is written, unlike after-handlers

@@ -6,7 +6,6 @@ import dev.threadline.core.runtime.EventListener;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.TurnResult;
 import dev.threadline.server.http.ApiException;
-import dev.threadline.server.http.Limits;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;

@@ -2,7 +2,6 @@ package dev.threadline.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.threadline.server.http.Limits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;

@@ -1,6 +1,5 @@
 package dev.threadline.server;
 
-import dev.threadline.server.http.Limits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.InputStream;

@@ -3,7 +3,6 @@ package dev.threadline.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.threadline.server.http.Limits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -60,6 +59,46 @@ class SlowClientsTest {
             }
             assertThat((System.nanoTime() - start) / 1_000_000).as("closed after ms").isGreaterThanOrEqualTo(900);
             assertThat(header).as("header lines sent before the server closed").isGreaterThan(3);
+        }
+    }
+
+    @Test
+    void aClientThatDribblesItsBodyIsClosedAfterTheReadTimeout() throws IOException {
+        try (TestServer server = new TestServer(ServerConfig.of(dir.resolve("t.db")).withPort(0)
+                .withLimits(Limits.DEFAULT.withReadTimeoutMillis(1_000)));
+             Socket s = connect(server.server.url())) {
+            OutputStream out = s.getOutputStream();
+            out.write(("POST /v1/sessions HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer " + server.http.key
+                    + "\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"metadata\": {\"a\": \"").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            long start = System.nanoTime();
+            s.setSoTimeout(100);
+            InputStream in = s.getInputStream();
+            StringBuilder answer = new StringBuilder();
+            int sent = 0;
+            while (true) {
+                assertThat((System.nanoTime() - start) / 1_000_000).as("the connection was still open after").isLessThan(20_000);
+                try {
+                    int c = in.read();
+                    if (c < 0) {
+                        break; // closed by the server
+                    }
+                    answer.append((char) c);
+                } catch (SocketTimeoutException stillOpen) {
+                    try {
+                        out.write('x'); // a byte at a time, never the whole body
+                        out.flush();
+                        sent++;
+                    } catch (IOException reset) {
+                        break;
+                    }
+                } catch (IOException reset) {
+                    break;
+                }
+            }
+            assertThat((System.nanoTime() - start) / 1_000_000).as("closed after ms").isGreaterThanOrEqualTo(900);
+            assertThat(sent).as("body bytes sent before the server closed").isGreaterThan(3).isLessThan(900);
+            assertThat(answer.toString()).as("no session was created").doesNotStartWith("HTTP/1.1 201");
         }
     }
 

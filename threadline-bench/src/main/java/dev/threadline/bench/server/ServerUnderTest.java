@@ -1,6 +1,6 @@
 package dev.threadline.bench.server;
 
-import dev.threadline.server.http.Limits;
+import dev.threadline.server.Limits;
 import dev.threadline.server.ServerConfig;
 import dev.threadline.server.ThreadlineServer;
 import java.io.BufferedReader;

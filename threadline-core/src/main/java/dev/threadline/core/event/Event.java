@@ -1,5 +1,3 @@
-// Over 400 lines on purpose: the journal's whole vocabulary is one sealed interface of records, so that a
-// switch over Event is checked for every kind, and a reader sees every kind, with its rules, in one place.
 package dev.threadline.core.event;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
@@ -56,10 +54,19 @@ public sealed interface Event {
         return getClass().getSimpleName();
     }
 
-    /** Whether this event can change the transcript (used to bound replay on load). */
+    /**
+     * Whether this event can change the transcript (used to bound replay on load): the messages and the
+     * calls' results; the approvals, questions and suspensions that change which pending calls may be
+     * answered (so loading replays them with the results); a rollback; an edit that appends a message.
+     */
     @JsonIgnore
     default boolean touchesTranscript() {
-        return false;
+        if (this instanceof StateEdited edited) {
+            return edited.edits().stream().anyMatch(e -> e instanceof Edit.AppendMessage);
+        }
+        return this instanceof UserMessageReceived || this instanceof AssistantMessageReceived || this instanceof ToolCallEnded
+                || this instanceof ApprovalRequested || this instanceof ApprovalGiven || this instanceof InputRequested
+                || this instanceof TurnSuspended || this instanceof TurnRolledBack;
     }
 
     /** First event of every root session. */
@@ -87,11 +94,6 @@ public sealed interface Event {
             Require.nonNull(message, "message");
             Require.argument(message.role() == Role.USER, "message.role", "must be user");
         }
-
-        @Override
-        public boolean touchesTranscript() {
-            return true;
-        }
     }
 
     /** A model reply appended to the transcript; its tool_use blocks become pending calls. */
@@ -99,11 +101,6 @@ public sealed interface Event {
         public AssistantMessageReceived {
             Require.nonNull(message, "message");
             Require.argument(message.role() == Role.ASSISTANT, "message.role", "must be assistant");
-        }
-
-        @Override
-        public boolean touchesTranscript() {
-            return true;
         }
     }
 
@@ -135,11 +132,6 @@ public sealed interface Event {
 
         /** Whether the tool_result block is an error result. */
         boolean isError();
-
-        @Override
-        default boolean touchesTranscript() {
-            return true;
-        }
     }
 
     /** A tool call answered with its result ({@code error}: the skill reported an error). */
@@ -256,11 +248,6 @@ public sealed interface Event {
             Require.nonBlank(toolUseId, "toolUseId");
             Require.nonBlank(name, "name");
         }
-
-        @Override
-        public boolean touchesTranscript() {
-            return true; // it changes which pending calls may be answered, so loading replays it with the results
-        }
     }
 
     /**
@@ -271,11 +258,6 @@ public sealed interface Event {
     record ApprovalGiven(String toolUseId, JsonNode arguments) implements Event {
         public ApprovalGiven {
             Require.nonBlank(toolUseId, "toolUseId");
-        }
-
-        @Override
-        public boolean touchesTranscript() {
-            return true; // it changes which pending calls may be answered, so loading replays it with the results
         }
     }
 
@@ -303,11 +285,6 @@ public sealed interface Event {
         public InputRequested {
             Require.nonBlank(toolUseId, "toolUseId");
             Require.nonNull(question, "question");
-        }
-
-        @Override
-        public boolean touchesTranscript() {
-            return true; // it changes which pending calls may be answered, so loading replays it with the results
         }
     }
 
@@ -340,11 +317,6 @@ public sealed interface Event {
         public TurnSuspended {
             Require.nonBlank(reason, "reason");
         }
-
-        @Override
-        public boolean touchesTranscript() {
-            return true; // it changes which pending calls may be answered, so loading replays it with the results
-        }
     }
 
     /**
@@ -357,11 +329,6 @@ public sealed interface Event {
             reason = reason == null ? "" : reason;
             Require.argument(edits != null && !edits.isEmpty(), "edits", "at least one edit is needed");
             edits = List.copyOf(edits);
-        }
-
-        @Override
-        public boolean touchesTranscript() {
-            return edits.stream().anyMatch(e -> e instanceof Edit.AppendMessage);
         }
     }
 
@@ -381,11 +348,6 @@ public sealed interface Event {
             Require.argument(messageCount >= 0, "messageCount", "must not be negative");
             variables = variables == null ? Map.of() : Map.copyOf(variables);
             Require.nonBlank(reason, "reason");
-        }
-
-        @Override
-        public boolean touchesTranscript() {
-            return true;
         }
     }
 

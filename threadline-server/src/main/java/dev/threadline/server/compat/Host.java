@@ -5,7 +5,6 @@ import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.runtime.TurnResult;
-import dev.threadline.server.http.Limits;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.util.Optional;
@@ -26,8 +25,14 @@ public interface Host {
     /** Whether the server is shutting down (new requests are then refused with 503). */
     boolean closing();
 
-    /** What one request may carry. */
-    Limits limits();
+    /** The longest message text a request may carry. */
+    int maxTextChars();
+
+    /** The most metadata pairs a request may carry. */
+    int maxMetadataPairs();
+
+    /** The longest metadata key or value, or other short string, a request may carry. */
+    int maxValueChars();
 
     /** The config of a session created without one (the LangGraph assistant {@code default}, every OpenAI conversation). */
     SessionConfig sessionDefaults();

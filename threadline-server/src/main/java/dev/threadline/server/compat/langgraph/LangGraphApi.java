@@ -104,7 +104,7 @@ public final class LangGraphApi {
             Errors.send(ctx, 200, Assistants.view(Gate.tenant(ctx), ctx.pathParam("assistant_id"), host.sessionDefaults()));
         }));
         r.post(prefix + "/assistants", Errors.guarded(ctx -> Errors.send(ctx, 200,
-                Assistants.create(Gate.tenant(ctx), Body.parse(ctx.bodyAsBytes(), ASSISTANT), host.limits().maxTextChars(),
+                Assistants.create(Gate.tenant(ctx), Body.parse(ctx.bodyAsBytes(), ASSISTANT), host.maxTextChars(),
                 host.sessionDefaults(), Idempotency.options(ctx)))));
         r.post(prefix + "/threads/count", Errors.guarded(ctx -> {
             Body b = Body.parse(ctx.bodyAsBytes(), Set.of("metadata", "status"));
@@ -210,8 +210,8 @@ public final class LangGraphApi {
         String id = b.string("thread_id", 128);
         String ifExists = b.oneOf("if_exists", Set.of("raise", "do_nothing"));
         Map<String, String> metadata = new LinkedHashMap<>();
-        Map<String, String> given = b.stringMap("metadata", host.limits().maxMetadataPairs(), host.limits().maxValueChars(),
-                host.limits().maxValueChars());
+        Map<String, String> given = b.stringMap("metadata", host.maxMetadataPairs(), host.maxValueChars(),
+                host.maxValueChars());
         if (given != null) {
             metadata.putAll(given);
         }
@@ -296,8 +296,8 @@ public final class LangGraphApi {
     /** The threads (most recently updated first) that {@code b}'s metadata and status select, from {@code offset}. */
     private List<ObjectNode> matching(Tenant tenant, Body b, Set<String> ids, long offset, int limit) {
         String status = b.oneOf("status", Set.of("idle", "busy", "interrupted"));
-        Map<String, String> metadata = b.stringMap("metadata", host.limits().maxMetadataPairs(), host.limits().maxValueChars(),
-                host.limits().maxValueChars());
+        Map<String, String> metadata = b.stringMap("metadata", host.maxMetadataPairs(), host.maxValueChars(),
+                host.maxValueChars());
         List<ObjectNode> out = new ArrayList<>();
         long skipped = 0;
         String cursor = null;
@@ -348,7 +348,7 @@ public final class LangGraphApi {
             if (name.equals("messages")) {
                 JsonNode list = v.getValue().isArray() ? v.getValue() : Json.mapper().createArrayNode().add(v.getValue());
                 for (int i = 0; i < list.size(); i++) {
-                    edits.add(Edit.append(Messages.parse(list.get(i), "values.messages[" + i + "]", host.limits().maxTextChars())));
+                    edits.add(Edit.append(Messages.parse(list.get(i), "values.messages[" + i + "]", host.maxTextChars())));
                 }
             } else if (name.startsWith(Views.RESERVED) || name.isBlank() || name.length() > 128) {
                 throw ApiException.invalid("values." + (name.length() > 64 ? name.substring(0, 64) : name),

@@ -119,7 +119,7 @@ final class Runs {
         if (messages == null || !messages.isArray() || messages.size() != 1) {
             throw Body.unsupported("input.messages", "a run takes exactly one new user message");
         }
-        Message m = Messages.parse(messages.get(0), "input.messages[0]", host.limits().maxTextChars());
+        Message m = Messages.parse(messages.get(0), "input.messages[0]", host.maxTextChars());
         if (m.role() != Role.USER) {
             throw Body.unsupported("input.messages[0].role", "a run's message is the user's; append others with threads.updateState");
         }

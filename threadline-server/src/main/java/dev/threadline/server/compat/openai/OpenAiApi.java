@@ -130,7 +130,7 @@ public final class OpenAiApi {
         }
         List<Edit> edits = new ArrayList<>();
         for (int i = 0; i < items.size(); i++) {
-            Message m = Items.parse(items.get(i), name + "[" + i + "]", host.limits().maxTextChars());
+            Message m = Items.parse(items.get(i), name + "[" + i + "]", host.maxTextChars());
             edits.add(Edit.append(m));
         }
         return edits;

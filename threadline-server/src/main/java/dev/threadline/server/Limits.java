@@ -1,4 +1,4 @@
-package dev.threadline.server.http;
+package dev.threadline.server;
 
 /**
  * What one request, turn and tenant may use. Immutable.
