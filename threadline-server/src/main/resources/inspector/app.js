@@ -1,28 +1,14 @@
-// The inspector's entry point: hash routes (#/login, #/sessions, #/session/ID) and the top bar.
+// The inspector's entry point: the page for each hash route (nav.js) and the top bar.
 import { h, mount } from './dom.js';
 import { apiKey, logout, whenUnauthorized } from './api.js';
 import { loginPage } from './login.js';
 import { sessionsPage } from './sessions.js';
 import { sessionPage } from './session.js';
+import { go, onNavigate, route } from './nav.js';
 
 const main = document.getElementById('main');
 const nav = document.getElementById('nav');
 let current = null; // the page shown: {dispose()} to stop its streams
-
-/** Parses location.hash: #/path?query into {parts, params}. */
-export function route() {
-  const raw = location.hash.replace(/^#\/?/, '');
-  const [path, q = ''] = raw.split('?');
-  return { parts: path.split('/').filter(Boolean).map(decodeURIComponent), params: new URLSearchParams(q) };
-}
-
-/** Goes to #/path (with optional query params), adding a history entry unless replace. */
-export function go(path, params, { replace = false } = {}) {
-  const q = params && [...new URLSearchParams(params)].length ? '?' + new URLSearchParams(params) : '';
-  const hash = '#/' + path + q;
-  if (replace) history.replaceState(null, '', hash); else if (location.hash !== hash) { location.hash = hash; return; }
-  show();
-}
 
 function topNav() {
   if (!apiKey()) return mount(nav);
@@ -56,5 +42,6 @@ whenUnauthorized(() => {
   logout();
   if (route().parts[0] !== 'login') go('login', { next: location.hash.slice(1), expired: '1' }, { replace: true });
 });
+onNavigate(show);
 window.addEventListener('hashchange', show);
 show();

@@ -3,7 +3,7 @@
 import { h, mount, time, num, pretty, codeBlock, messagePreview, badge, actionKey, notify } from './dom.js';
 import { api, ApiError } from './api.js';
 import { diffStates, isEmptyDiff } from './diff.js';
-import { go } from './app.js';
+import { go } from './nav.js';
 
 /**
  * Draws checkpoint `cp` into `el`, diffed against `prev` (null: the empty state before the session).

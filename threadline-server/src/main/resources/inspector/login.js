@@ -1,7 +1,7 @@
 // Login: the API key is checked with one request and kept in sessionStorage for this tab only.
 import { h, mount } from './dom.js';
 import { api, setApiKey } from './api.js';
-import { go } from './app.js';
+import { go } from './nav.js';
 
 export function loginPage(main, params) {
   const input = h('input#key', { type: 'password', name: 'key', autocomplete: 'off', spellcheck: 'false', required: true,

@@ -3,7 +3,7 @@ import { h, mount, ago, badge, num, cut } from './dom.js';
 import { api } from './api.js';
 import { statusFromTail } from './diff.js';
 import { parseMetadata, treeOrder } from './lists.js';
-import { go } from './app.js';
+import { go } from './nav.js';
 
 const PAGE = 50;
 
