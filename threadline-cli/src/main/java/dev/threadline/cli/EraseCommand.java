@@ -152,16 +152,9 @@ final class EraseCommand implements Callable<Integer> {
         } catch (java.io.IOException e) {
             throw new ThreadlineException("cannot read " + f + " to look for the text: " + e.getMessage());
         }
-        outer:
-        for (int i = 0; i + needle.length <= hay.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (hay[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
+        // ISO-8859-1 maps each byte to one char, so a substring search is a byte search
+        return new String(hay, java.nio.charset.StandardCharsets.ISO_8859_1)
+                .contains(new String(needle, java.nio.charset.StandardCharsets.ISO_8859_1));
     }
 
     /** {@code json} indented, as a person reads it and {@code jq} takes it. */

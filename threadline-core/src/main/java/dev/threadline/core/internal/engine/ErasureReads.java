@@ -84,22 +84,17 @@ final class ErasureReads {
         }
         List<SessionKey> roots = new ArrayList<>();
         DataSubject user = null;
-        String cursor = null;
-        do {
-            Page<SessionSummary> page = store.list(new SessionQuery(tenant, null, null, SessionQuery.MAX_LIMIT, cursor));
-            for (SessionSummary s : page.items()) {
-                SessionInfo info = s.info();
-                boolean theUser = earlier.kind() == DataSubject.Kind.USER
-                        && DataLifecycle.hash(tenant, info.userId()).equals(earlier.subjectHash());
-                if (theUser) {
-                    user = DataSubject.user(tenant, info.userId());
-                }
-                if (theUser || hashes.contains(DataLifecycle.hash(tenant, info.id()))) {
-                    roots.add(SessionKey.of(info));
-                }
+        for (SessionSummary s : sessions(tenant, null)) {
+            SessionInfo info = s.info();
+            boolean theUser = earlier.kind() == DataSubject.Kind.USER
+                    && DataLifecycle.hash(tenant, info.userId()).equals(earlier.subjectHash());
+            if (theUser) {
+                user = DataSubject.user(tenant, info.userId());
             }
-            cursor = page.nextCursor();
-        } while (cursor != null);
+            if (theUser || hashes.contains(DataLifecycle.hash(tenant, info.id()))) {
+                roots.add(SessionKey.of(info));
+            }
+        }
         if (roots.isEmpty()) {
             return Optional.empty();
         }
@@ -110,6 +105,18 @@ final class ErasureReads {
                 .filter(i -> DataLifecycle.hash(tenant, i.id()).equals(earlier.subjectHash()))
                 .map(i -> DataSubject.session(tenant, i.id())).findFirst().orElse(null) : null;
         return Optional.of(new Plan(tenant, earlier.kind(), earlier.subjectHash(), subject, doomed, users));
+    }
+
+    /** Every session of {@code tenant} (of {@code user} only, unless null), page by page through the store's listing. */
+    private List<SessionSummary> sessions(String tenant, String user) {
+        List<SessionSummary> out = new ArrayList<>();
+        String cursor = null;
+        do {
+            Page<SessionSummary> page = store.list(new SessionQuery(tenant, user, null, SessionQuery.MAX_LIMIT, cursor));
+            out.addAll(page.items());
+            cursor = page.nextCursor();
+        } while (cursor != null);
+        return out;
     }
 
     /** See {@code DataLifecycle.holdsDataOf}. */
@@ -140,30 +147,26 @@ final class ErasureReads {
         if (subject.kind() == DataSubject.Kind.USER) {
             users.add(subject.id());
         }
-        String escaped = text == null ? null : Json.write(text).substring(1, Json.write(text).length() - 1);
-        String cursor = null;
-        do {
-            Page<SessionSummary> page = store.list(new SessionQuery(tenant, null, null, SessionQuery.MAX_LIMIT, cursor));
-            for (SessionSummary s : page.items()) {
-                SessionInfo info = s.info();
-                users.add(info.userId());
-                if (subject.kind() == DataSubject.Kind.USER && info.userId().equals(subject.id())) {
-                    hits.add("session '" + info.id() + "' of user '" + subject.id() + "' exists");
+        String quoted = text == null ? null : Json.write(text);
+        String escaped = quoted == null ? null : quoted.substring(1, quoted.length() - 1); // the text as stored JSON spells it
+        for (SessionSummary s : sessions(tenant, null)) {
+            SessionInfo info = s.info();
+            users.add(info.userId());
+            if (subject.kind() == DataSubject.Kind.USER && info.userId().equals(subject.id())) {
+                hits.add("session '" + info.id() + "' of user '" + subject.id() + "' exists");
+            }
+            if (text != null) {
+                if (has(Json.write(info), text, escaped)) {
+                    hits.add("session '" + info.id() + "': the text is in its description");
                 }
-                if (text != null) {
-                    if (has(Json.write(info), text, escaped)) {
-                        hits.add("session '" + info.id() + "': the text is in its description");
-                    }
-                    SessionKey key = SessionKey.of(info);
-                    for (var e : store.readOwn(key, 1, store.head(key))) {
-                        if (has(Json.write(e.event()), text, escaped)) {
-                            hits.add("session '" + info.id() + "' seq " + e.seq() + ": the text is in its " + e.event().getClass().getSimpleName());
-                        }
+                SessionKey key = SessionKey.of(info);
+                for (var e : store.readOwn(key, 1, store.head(key))) {
+                    if (has(Json.write(e.event()), text, escaped)) {
+                        hits.add("session '" + info.id() + "' seq " + e.seq() + ": the text is in its " + e.event().getClass().getSimpleName());
                     }
                 }
             }
-            cursor = page.nextCursor();
-        } while (cursor != null);
+        }
         for (String user : users) {
             Map<String, JsonNode> vars = store.variables(VariableScope.USER, ScopedWrite.userKey(tenant, user));
             if (subject.kind() == DataSubject.Kind.USER && user.equals(subject.id()) && !vars.isEmpty()) {
@@ -193,12 +196,7 @@ final class ErasureReads {
             roots.add(key);
         } else {
             String user = subject.kind() == DataSubject.Kind.USER ? subject.id() : null;
-            String cursor = null;
-            do {
-                Page<SessionSummary> page = store.list(new SessionQuery(subject.tenant(), user, null, SessionQuery.MAX_LIMIT, cursor));
-                page.items().forEach(s -> roots.add(SessionKey.of(s.info())));
-                cursor = page.nextCursor();
-            } while (cursor != null);
+            sessions(subject.tenant(), user).forEach(s -> roots.add(SessionKey.of(s.info())));
         }
         Map<SessionKey, SessionInfo> out = new LinkedHashMap<>();
         for (SessionKey root : roots) {
