@@ -68,11 +68,17 @@ final class SseStreams {
      * ends with its turn.
      */
     Stream open(Context ctx, boolean observer) throws IOException {
-        SseWriter writer = SseWriter.start(ctx);
+        metrics.sseOpen().incrementAndGet(); // before the stream's first bytes: a client that sees them sees it counted
+        SseWriter writer;
+        try {
+            writer = SseWriter.start(ctx);
+        } catch (IOException | RuntimeException e) {
+            metrics.sseOpen().decrementAndGet();
+            throw e;
+        }
         if (observer) {
             serving.add(Thread.currentThread());
         }
-        metrics.sseOpen().incrementAndGet();
         return new Stream(writer);
     }
 
