@@ -7,10 +7,8 @@ import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.event.Checkpoint;
 import java.util.ArrayList;
 import java.util.List;
-import dev.threadline.core.internal.store.Lineage;
 import dev.threadline.core.store.Page;
 import dev.threadline.core.store.SessionKey;
-import dev.threadline.core.store.StateStore;
 
 /**
  * Derives checkpoints from a journal: one checkpoint per step, at the step's last event. A page of them

@@ -15,7 +15,9 @@ import dev.threadline.core.store.ScopedWrite;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.SessionQuery;
 import dev.threadline.core.store.SessionSummary;
-import dev.threadline.core.store.StateStore;
+import dev.threadline.core.store.Journal;
+import dev.threadline.core.store.SessionIndex;
+import dev.threadline.core.store.SharedVariables;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -49,10 +51,14 @@ final class ErasureReads {
         }
     }
 
-    private final StateStore store;
+    private final SessionIndex index;
+    private final Journal journal;
+    private final SharedVariables shared;
 
-    ErasureReads(StateStore store) {
-        this.store = store;
+    ErasureReads(SessionIndex index, Journal journal, SharedVariables shared) {
+        this.index = index;
+        this.journal = journal;
+        this.shared = shared;
     }
 
     /** What erasing {@code subject} removes. */
@@ -112,7 +118,7 @@ final class ErasureReads {
         List<SessionSummary> out = new ArrayList<>();
         String cursor = null;
         do {
-            Page<SessionSummary> page = store.list(new SessionQuery(tenant, user, null, SessionQuery.MAX_LIMIT, cursor));
+            Page<SessionSummary> page = index.list(new SessionQuery(tenant, user, null, SessionQuery.MAX_LIMIT, cursor));
             out.addAll(page.items());
             cursor = page.nextCursor();
         } while (cursor != null);
@@ -124,11 +130,11 @@ final class ErasureReads {
         Require.nonNull(subject, "subject");
         String tenant = subject.tenant();
         return switch (subject.kind()) {
-            case SESSION -> store.session(new SessionKey(tenant, subject.id())).isPresent();
-            case USER -> !store.list(new SessionQuery(tenant, subject.id(), null, 1, null)).items().isEmpty()
-                    || !store.variables(VariableScope.USER, ScopedWrite.userKey(tenant, subject.id())).isEmpty();
-            case TENANT -> !store.list(new SessionQuery(tenant, null, null, 1, null)).items().isEmpty()
-                    || !store.variables(VariableScope.APP, ScopedWrite.appKey(tenant)).isEmpty();
+            case SESSION -> index.session(new SessionKey(tenant, subject.id())).isPresent();
+            case USER -> !index.list(new SessionQuery(tenant, subject.id(), null, 1, null)).items().isEmpty()
+                    || !shared.variables(VariableScope.USER, ScopedWrite.userKey(tenant, subject.id())).isEmpty();
+            case TENANT -> !index.list(new SessionQuery(tenant, null, null, 1, null)).items().isEmpty()
+                    || !shared.variables(VariableScope.APP, ScopedWrite.appKey(tenant)).isEmpty();
         };
     }
 
@@ -140,7 +146,7 @@ final class ErasureReads {
         }
         String tenant = subject.tenant();
         List<String> hits = new ArrayList<>();
-        if (subject.kind() == DataSubject.Kind.SESSION && store.session(new SessionKey(tenant, subject.id())).isPresent()) {
+        if (subject.kind() == DataSubject.Kind.SESSION && index.session(new SessionKey(tenant, subject.id())).isPresent()) {
             hits.add("session '" + subject.id() + "' exists");
         }
         Set<String> users = new TreeSet<>();
@@ -160,7 +166,7 @@ final class ErasureReads {
                     hits.add("session '" + info.id() + "': the text is in its description");
                 }
                 SessionKey key = SessionKey.of(info);
-                for (var e : store.readOwn(key, 1, store.head(key))) {
+                for (var e : journal.readOwn(key, 1, journal.head(key))) {
                     if (has(Json.write(e.event()), text, escaped)) {
                         hits.add("session '" + info.id() + "' seq " + e.seq() + ": the text is in its " + e.event().getClass().getSimpleName());
                     }
@@ -168,14 +174,14 @@ final class ErasureReads {
             }
         }
         for (String user : users) {
-            Map<String, JsonNode> vars = store.variables(VariableScope.USER, ScopedWrite.userKey(tenant, user));
+            Map<String, JsonNode> vars = shared.variables(VariableScope.USER, ScopedWrite.userKey(tenant, user));
             if (subject.kind() == DataSubject.Kind.USER && user.equals(subject.id()) && !vars.isEmpty()) {
                 hits.add("user '" + user + "' has " + vars.size() + " user-scope variable(s)");
             } else if (text != null && has(Json.write(vars), text, escaped)) {
                 hits.add("the user-scope variables of user '" + user + "' hold the text");
             }
         }
-        if (text != null && has(Json.write(store.variables(VariableScope.APP, ScopedWrite.appKey(tenant))), text, escaped)) {
+        if (text != null && has(Json.write(shared.variables(VariableScope.APP, ScopedWrite.appKey(tenant))), text, escaped)) {
             hits.add("the app variables of tenant '" + tenant + "' hold the text");
         }
         return hits;
@@ -190,7 +196,7 @@ final class ErasureReads {
         List<SessionKey> roots = new ArrayList<>();
         if (subject.kind() == DataSubject.Kind.SESSION) {
             SessionKey key = new SessionKey(subject.tenant(), subject.id());
-            if (store.session(key).isEmpty()) {
+            if (index.session(key).isEmpty()) {
                 throw new SessionNotFoundException(subject.id());
             }
             roots.add(key);
@@ -213,12 +219,12 @@ final class ErasureReads {
         if (out.containsKey(key) || !seen.add(key)) {
             return;
         }
-        Optional<SessionInfo> info = store.session(key);
+        Optional<SessionInfo> info = index.session(key);
         if (info.isEmpty()) {
             return; // deleted meanwhile
         }
         try {
-            for (String child : store.branches(key)) {
+            for (String child : index.branches(key)) {
                 collect(key.sibling(child), out, seen);
             }
         } catch (SessionNotFoundException gone) {

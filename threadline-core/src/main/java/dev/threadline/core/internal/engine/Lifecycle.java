@@ -23,7 +23,9 @@ import dev.threadline.core.state.Edit;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.ScopedWrite;
 import dev.threadline.core.store.SessionKey;
-import dev.threadline.core.store.StateStore;
+import dev.threadline.core.store.Journal;
+import dev.threadline.core.store.SessionIndex;
+import dev.threadline.core.store.SharedVariables;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -35,6 +37,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Legal holds and erasure ({@link DataLifecycle}). Holds and receipts are the app variables of the
@@ -51,18 +54,24 @@ public final class Lifecycle implements DataLifecycle {
     private final Function<String, Tenant> tenants;
     private final Sessions sessions;
     private final CommandGate gate;
-    private final StateStore store;
+    private final SharedVariables shared;
+    private final Supplier<String> scrub;
     private final Clock clock;
     private final ErasureReads reads;
 
-    /** Tenants are views of {@code tenants}; sessions are deleted by {@code sessions} through the {@code gate}. */
-    public Lifecycle(Function<String, Tenant> tenants, Sessions sessions, CommandGate gate, StateStore store, Clock clock) {
+    /**
+     * Tenants are views of {@code tenants}; sessions are deleted by {@code sessions} through the {@code gate};
+     * the store's roles are read for what an erasure finds, and {@code scrub} is the store's last step of one.
+     */
+    public Lifecycle(Function<String, Tenant> tenants, Sessions sessions, CommandGate gate, SessionIndex index, Journal journal,
+                     SharedVariables shared, Supplier<String> scrub, Clock clock) {
         this.tenants = tenants;
         this.sessions = sessions;
         this.gate = gate;
-        this.store = store;
+        this.shared = shared;
+        this.scrub = scrub;
         this.clock = clock;
-        this.reads = new ErasureReads(store);
+        this.reads = new ErasureReads(index, journal, shared);
     }
 
     @Override
@@ -177,7 +186,7 @@ public final class Lifecycle implements DataLifecycle {
             if (plan.kind() == DataSubject.Kind.TENANT) {
                 appVars = clearVariables(tenant, null, VariableScope.APP, actor);
             }
-            scrub = store.scrub();
+            scrub = this.scrub.get();
         } catch (ThreadlineException e) {
             failure = e.getMessage();
         }
@@ -210,7 +219,7 @@ public final class Lifecycle implements DataLifecycle {
      * of a short-lived session of that user, deleted afterwards, so no journal keeps even the names.
      */
     private int clearVariables(String tenant, String user, VariableScope scope, String actor) {
-        Map<String, JsonNode> vars = store.variables(scope, scope == VariableScope.USER
+        Map<String, JsonNode> vars = shared.variables(scope, scope == VariableScope.USER
                 ? ScopedWrite.userKey(tenant, user) : ScopedWrite.appKey(tenant));
         if (vars.isEmpty()) {
             return 0;
@@ -233,7 +242,7 @@ public final class Lifecycle implements DataLifecycle {
     }
 
     private Map<String, JsonNode> recordVariables() {
-        return store.variables(VariableScope.APP, ScopedWrite.appKey(RECORDS_TENANT));
+        return shared.variables(VariableScope.APP, ScopedWrite.appKey(RECORDS_TENANT));
     }
 
     /** The reserved tenant's session, created on its first write (never swept). */
