@@ -10,7 +10,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * How a {@link ThreadlineServer} runs. Immutable; change it with the {@code with...} methods. A config
+ * How a {@link ThreadlineServer} runs. Immutable; build one with {@link #builder} (settings grouped by concern),
+ * or change one with {@link #toBuilder} or the {@code with...} methods. A config
  * file ({@link ConfigFile}) gives the same settings to {@code threadline serve --config FILE}.
  *
  * @param store           the store URL of the sessions and the API keys ({@code sqlite:PATH}, {@code postgresql://…},
@@ -79,100 +80,105 @@ public record ServerConfig(String store, String host, int port, Limits limits, P
         return ofStore("sqlite:" + db);
     }
 
+    /**
+     * A builder grouped by concern, starting from {@link #ofStore}'s defaults:
+     *
+     * <pre>{@code
+     * ServerConfig config = ServerConfig.builder("postgresql://tl@db/threadline")
+     *         .http(http -> http.host("0.0.0.0").port(8080).heartbeat(Duration.ofSeconds(10)))
+     *         .sessions(s -> s.defaults(SessionConfig.DEFAULT.withModel("claude-sonnet-4-5")).workspace(files))
+     *         .leases(l -> l.linger(Duration.ofMillis(50)))
+     *         .observability(o -> o.metricsToken(token))
+     *         .build();
+     * }</pre>
+     */
+    public static ServerConfigBuilder builder(String storeUrl) {
+        return ofStore(storeUrl).toBuilder();
+    }
+
+    /** A builder that starts from this config's settings. */
+    public ServerConfigBuilder toBuilder() {
+        return new ServerConfigBuilder(this);
+    }
+
     /** A copy with another {@code store}. */
     public ServerConfig withStore(String store) {
-        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention, telemetry);
+        return toBuilder().store(store).build();
     }
 
     /** A copy with another {@code host}. */
     public ServerConfig withHost(String host) {
-        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention, telemetry);
+        return toBuilder().http(h -> h.host(host)).build();
     }
 
     /** A copy with another {@code port}. */
     public ServerConfig withPort(int port) {
-        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention, telemetry);
+        return toBuilder().http(h -> h.port(port)).build();
     }
 
     /** A copy with another {@code limits}. */
     public ServerConfig withLimits(Limits limits) {
-        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention, telemetry);
+        return toBuilder().limits(limits).build();
     }
 
     /** A copy with another {@code workspace}. */
     public ServerConfig withWorkspace(Path workspace) {
-        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention, telemetry);
+        return toBuilder().sessions(s -> s.workspace(workspace)).build();
     }
 
     /** A copy with another {@code shutdownGrace}. */
     public ServerConfig withShutdownGrace(Duration grace) {
-        return new ServerConfig(store, host, port, limits, workspace, grace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention, telemetry);
+        return toBuilder().http(h -> h.shutdownGrace(grace)).build();
     }
 
     /** A copy with another {@code leaseWait}. */
     public ServerConfig withLeaseWait(Duration wait) {
-        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, wait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention, telemetry);
+        return toBuilder().leases(l -> l.waitFor(wait)).build();
     }
 
     /** A copy with another {@code leaseLinger}. */
     public ServerConfig withLeaseLinger(Duration linger) {
-        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, linger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention, telemetry);
+        return toBuilder().leases(l -> l.linger(linger)).build();
     }
 
     /** A copy with another {@code models}. */
     public ServerConfig withModels(ModelResolver models) {
-        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention, telemetry);
+        return toBuilder().sessions(s -> s.models(models)).build();
     }
 
     /** A copy with another {@code skills}. */
     public ServerConfig withSkills(List<Skill> skills) {
-        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention, telemetry);
+        return toBuilder().sessions(s -> s.skills(skills)).build();
     }
 
     /** A copy with another {@code heartbeat}. */
     public ServerConfig withHeartbeat(Duration heartbeat) {
-        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention, telemetry);
+        return toBuilder().http(h -> h.heartbeat(heartbeat)).build();
     }
 
     /** A copy with another {@code sessionDefaults}. */
     public ServerConfig withSessionDefaults(SessionConfig defaults) {
-        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                defaults, logContent, metricsToken, retention, telemetry);
+        return toBuilder().sessions(s -> s.defaults(defaults)).build();
     }
 
     /** A copy with another {@code logContent}. */
     public ServerConfig withLogContent(boolean logContent) {
-        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention, telemetry);
+        return toBuilder().observability(o -> o.logContent(logContent)).build();
     }
 
     /** A copy with another {@code metricsToken} (null for an open {@code /metrics}). */
     public ServerConfig withMetricsToken(String metricsToken) {
-        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention, telemetry);
+        return toBuilder().observability(o -> o.metricsToken(metricsToken)).build();
     }
 
     /** A copy with another {@code retention}. */
     public ServerConfig withRetention(RetentionPolicy retention) {
-        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention, telemetry);
+        return toBuilder().sessions(s -> s.retention(retention)).build();
     }
 
     /** A copy with other {@code telemetry} settings ({@code OTEL_*} names). */
     public ServerConfig withTelemetry(Map<String, String> telemetry) {
-        return new ServerConfig(store, host, port, limits, workspace, shutdownGrace, heartbeat, leaseWait, leaseLinger, models, skills,
-                sessionDefaults, logContent, metricsToken, retention, telemetry);
+        return toBuilder().observability(o -> o.telemetry(telemetry)).build();
     }
 
     /** The settings, with the store's password, the metrics token and the telemetry values (they may hold headers) left out. */
