@@ -14,15 +14,29 @@ import java.util.Set;
 /**
  * A request body: one JSON object whose fields are read with their types checked. Every refusal is an
  * {@link ApiException} (400) naming the field; fields the endpoint does not know are refused too, so a
- * typo is never silently ignored. An empty body (no bytes) reads as {@code {}}; whitespace alone is refused. Not thread-safe (one per request).
+ * typo is never silently ignored (by {@link #UNKNOWN}, or by the refusal a surface gives, such as the
+ * compatible surfaces' 422). An empty body (no bytes) reads as {@code {}}; whitespace alone is refused. Not
+ * thread-safe (one per request).
  */
 public final class JsonBody {
+    /** How a body refuses a field its endpoint does not take; the exception names the field. */
+    @FunctionalInterface
+    public interface UnknownField {
+        /** The refusal of the field {@code name} (its full name, prefix included) where only {@code allowed} are taken. */
+        ApiException refuse(String name, Set<String> allowed);
+    }
+
+    /** The native API's refusal: 400 naming the field and the fields the endpoint takes. */
+    public static final UnknownField UNKNOWN = (name, allowed) -> ApiException.invalid(name, "unknown field; this endpoint takes " + allowed);
+
     private final ObjectNode node;
     private final String prefix;
+    private final UnknownField unknown;
 
-    private JsonBody(ObjectNode node, String prefix) {
+    private JsonBody(ObjectNode node, String prefix, UnknownField unknown) {
         this.node = node;
         this.prefix = prefix;
+        this.unknown = unknown;
     }
 
     /**
@@ -31,8 +45,17 @@ public final class JsonBody {
      * @throws ApiException when the body is not UTF-8, not a JSON object, or holds an unknown field
      */
     public static JsonBody parse(byte[] bytes, Set<String> allowed) {
+        return parse(bytes, allowed, UNKNOWN);
+    }
+
+    /**
+     * Like {@link #parse(byte[], Set)}, with {@code unknown} refusing the fields outside {@code allowed} (here and in nested objects).
+     *
+     * @throws ApiException when the body is not UTF-8, not a JSON object, or holds an unknown field
+     */
+    public static JsonBody parse(byte[] bytes, Set<String> allowed, UnknownField unknown) {
         if (bytes.length == 0) {
-            return new JsonBody(Json.object(), "");
+            return new JsonBody(Json.object(), "", unknown);
         }
         JsonNode tree;
         try {
@@ -46,17 +69,34 @@ public final class JsonBody {
         if (!(tree instanceof ObjectNode obj)) {
             throw ApiException.invalid("body", "must be a JSON object, was " + tree.getNodeType().name().toLowerCase());
         }
-        return new JsonBody(obj, "").only(allowed);
+        return new JsonBody(obj, "", unknown).only(allowed);
+    }
+
+    /**
+     * A body over a value already read (such as one element of an array), its fields named {@code name.field}.
+     *
+     * @throws ApiException when the value is not an object, or holds a field outside {@code allowed}
+     */
+    public static JsonBody of(JsonNode value, String name, Set<String> allowed, UnknownField unknown) {
+        if (!(value instanceof ObjectNode obj)) {
+            throw ApiException.invalid(name, "must be an object");
+        }
+        return new JsonBody(obj, name + ".", unknown).only(allowed);
     }
 
     private JsonBody only(Set<String> allowed) {
         for (Iterator<String> it = node.fieldNames(); it.hasNext(); ) {
             String name = it.next();
             if (!allowed.contains(name)) {
-                throw ApiException.invalid(prefix + Problems.clip(name), "unknown field; this endpoint takes " + allowed);
+                throw unknown.refuse(prefix + Problems.clip(name), allowed);
             }
         }
         return this;
+    }
+
+    /** Whether the field is sent at all, null included. */
+    public boolean present(String field) {
+        return node.has(field);
     }
 
     /** A nested object field, or null when absent or null; it may hold only {@code allowed} fields. */
@@ -65,10 +105,7 @@ public final class JsonBody {
         if (v == null || v.isNull()) {
             return null;
         }
-        if (!(v instanceof ObjectNode obj)) {
-            throw ApiException.invalid(prefix + field, "must be an object");
-        }
-        return new JsonBody(obj, prefix + field + ".").only(allowed);
+        return of(v, prefix + field, allowed, unknown);
     }
 
     /** A field's JSON value as sent (any type), or null when absent or null. */
@@ -103,7 +140,7 @@ public final class JsonBody {
             if (!(v.get(i) instanceof ObjectNode obj)) {
                 throw ApiException.invalid(prefix + field + "[" + i + "]", "must be an object");
             }
-            out.add(new JsonBody(obj, prefix + field + "[" + i + "].").only(allowed));
+            out.add(new JsonBody(obj, prefix + field + "[" + i + "].", unknown).only(allowed));
         }
         return out;
     }
