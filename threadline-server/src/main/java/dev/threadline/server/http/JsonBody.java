@@ -19,7 +19,7 @@ import java.util.Set;
  * thread-safe (one per request).
  */
 public final class JsonBody {
-    /** How a body refuses a field its endpoint does not take; the exception names the field. */
+    /** How a body refuses a field its endpoint does not take; the exception names the field. Implementations are stateless and thread-safe. */
     @FunctionalInterface
     public interface UnknownField {
         /** The refusal of the field {@code name} (its full name, prefix included) where only {@code allowed} are taken. */
