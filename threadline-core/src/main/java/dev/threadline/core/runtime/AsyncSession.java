@@ -81,4 +81,7 @@ public interface AsyncSession {
 
     /** {@link Session#rewind}, queued. */
     CompletableFuture<Session> rewind(long seq);
+
+    /** {@link Session#replay}, on one of the runtime's threads (each replayed turn is queued on the new branch). */
+    CompletableFuture<ReplayReport> replay(ReplayRequest request);
 }

@@ -191,6 +191,21 @@ public interface Session {
     Session rewind(long seq);
 
     /**
+     * Runs this session's user turns again on another model, on a new branch ({@code <id>.replay<n>}, a fork
+     * before the first replayed turn whose model is changed by a journalled edit), and compares each turn
+     * with the original: reply, tool calls, tokens, outcome. A call with the same skill and arguments as one
+     * the session made gets that call's recorded result and runs nothing, so no side effect happens again;
+     * other calls get an error result unless {@link ReplayRequest#liveTools} lets a read-only or idempotent
+     * skill run. This session is only read; the branch's fork acknowledges the side effects after it (it
+     * reads their results, never runs them again). The branch stays for inspection (the inspector shows it beside
+     * this one). Blocks until every turn ran.
+     *
+     * @throws dev.threadline.core.error.InvalidInputException  naming the field: a model the runtime does not
+     *         know, or a range with no user turn (nothing is written then)
+     */
+    ReplayReport replay(ReplayRequest request);
+
+    /**
      * Asks the turn this process runs for the session to stop: running skills are cancelled, and a model
      * call the turn waits for is abandoned at once (its thread is interrupted, so an HTTP provider closes
      * its connection); the turn is recorded as interrupted and the session is idle again when the

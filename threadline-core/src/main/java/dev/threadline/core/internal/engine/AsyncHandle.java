@@ -7,6 +7,8 @@ import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.Commit;
 import dev.threadline.core.runtime.CompactionResult;
 import dev.threadline.core.runtime.Decider;
+import dev.threadline.core.runtime.ReplayReport;
+import dev.threadline.core.runtime.ReplayRequest;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.SideEffect;
 import dev.threadline.core.runtime.TurnResult;
@@ -91,5 +93,10 @@ final class AsyncHandle implements AsyncSession {
     @Override
     public CompletableFuture<Session> rewind(long seq) {
         return commands.elsewhere(() -> session.sibling(commands.branch(key, options, seq, null, "rewind", ".r")));
+    }
+
+    @Override
+    public CompletableFuture<ReplayReport> replay(ReplayRequest request) {
+        return commands.elsewhere(() -> commands.replay(key, options, request));
     }
 }

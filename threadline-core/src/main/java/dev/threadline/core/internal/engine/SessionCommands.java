@@ -45,6 +45,7 @@ public final class SessionCommands {
     private final Branches branches;
     private final JournalReader reads;
     private final Executor async;
+    private final Replays replays;
 
     /** {@code async} runs the commands that take no turn of the session (branches) when they are asked for as futures. */
     public SessionCommands(CommandGate gate, StateManager states, AgentLoop loop, HumanCommands humans, DoubleTexts doubleTexts,
@@ -58,6 +59,7 @@ public final class SessionCommands {
         this.branches = branches;
         this.reads = reads;
         this.async = async;
+        this.replays = new Replays(this, loop, states, reads);
     }
 
     /** One command of a session: its {@link Cmd}, its work, and how a repeat answers from the first run's record. */
@@ -179,6 +181,11 @@ public final class SessionCommands {
     /** A fork or rewind: the new branch's key (it takes no turn of the source, so it runs on the caller's thread). */
     SessionKey branch(SessionKey key, CommandOptions options, long seq, String newId, String reason, String infix) {
         return branches.branch(key, seq, newId, reason, infix, options);
+    }
+
+    /** Replays the session's user turns on another model, on a new branch (each turn one command of the branch). */
+    dev.threadline.core.runtime.ReplayReport replay(SessionKey key, CommandOptions options, dev.threadline.core.runtime.ReplayRequest request) {
+        return replays.replay(key, options, Require.nonNull(request, "request"));
     }
 
     /** Asks the turn this process runs for the session to stop. */

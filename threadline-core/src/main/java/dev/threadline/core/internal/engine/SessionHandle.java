@@ -10,6 +10,8 @@ import dev.threadline.core.runtime.ContextReport;
 import dev.threadline.core.runtime.Decider;
 import dev.threadline.core.runtime.History;
 import dev.threadline.core.runtime.PendingApproval;
+import dev.threadline.core.runtime.ReplayReport;
+import dev.threadline.core.runtime.ReplayRequest;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.SideEffect;
 import dev.threadline.core.runtime.TurnResult;
@@ -164,6 +166,11 @@ public final class SessionHandle implements Session {
     @Override
     public Session rewind(long seq) {
         return sibling(commands.branch(key, options, seq, null, "rewind", ".r"));
+    }
+
+    @Override
+    public ReplayReport replay(ReplayRequest request) {
+        return commands.replay(key, options, request);
     }
 
     @Override

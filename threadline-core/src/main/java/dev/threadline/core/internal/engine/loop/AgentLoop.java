@@ -300,7 +300,7 @@ public final class AgentLoop {
         first.add(new Event.AssistantMessageReceived(reply));
         List<ContentBlock.ToolUse> runnable = new ArrayList<>();
         for (ContentBlock.ToolUse use : uses) {
-            Event admitted = tools.admission(use, t.config);
+            Event admitted = tools.admission(use, t.config, t.cmd.answers());
             first.add(admitted);
             if (admitted instanceof Event.ToolCallStarted) {
                 runnable.add(use);

@@ -5,6 +5,7 @@ import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Scope;
 import dev.threadline.core.internal.engine.live.TurnControl;
 import dev.threadline.core.internal.engine.state.Cmd;
+import dev.threadline.core.internal.engine.state.ToolAnswers;
 import dev.threadline.core.internal.engine.state.StateManager;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.core.event.Event;
@@ -99,11 +100,33 @@ public final class ToolExecutor {
      * session config requires it, else started.
      */
     public Event admission(ContentBlock.ToolUse use, SessionConfig config) {
+        return admission(use, config, null);
+    }
+
+    /**
+     * {@link #admission(ContentBlock.ToolUse, SessionConfig)} for a command that may replay: a call with a
+     * recorded result in {@code answers} starts at once (nothing will run, so nothing waits for a person and
+     * it reads as read-only); one without a record fails unless live tools may run it (no side effect).
+     */
+    public Event admission(ContentBlock.ToolUse use, SessionConfig config, ToolAnswers answers) {
         String problem = problem(use, config);
         if (problem != null) {
             return new Event.ToolCallFailed(use.id(), problem);
         }
         SkillPolicy policy = skills.find(use.name()).orElseThrow().policy();
+        if (answers != null) {
+            if (answers.take(use.id(), use.name(), use.input()).isPresent()) {
+                return new Event.ToolCallStarted(use.id(), use.name(), dev.threadline.core.skill.Effect.READ_ONLY);
+            }
+            if (!answers.liveTools() || policy.effect() == dev.threadline.core.skill.Effect.SIDE_EFFECT
+                    || policy.answeredByUser() || policy.requiresApproval() || config.requireApproval().contains(use.name())) {
+                answers.note(use.id(), ToolAnswers.How.NOT_RUN);
+                return new Event.ToolCallFailed(use.id(), "not run in a replay: the original session made no call of " + use.name()
+                        + " with these arguments" + (answers.liveTools() ? ", and this skill is not read-only or idempotent without a person"
+                        : " (live tools are off)"));
+            }
+            answers.note(use.id(), ToolAnswers.How.LIVE);
+        }
         if (policy.answeredByUser()) {
             JsonNode q = use.input().get("question");
             return new Event.InputRequested(use.id(), q != null && q.isTextual() ? q.asText() : use.input().toString());
@@ -172,6 +195,14 @@ public final class ToolExecutor {
 
     private Event.ToolCallEnded runOne(SessionKey key, Cmd cmd, ContentBlock.ToolUse use, SessionConfig config,
                         TurnControl control, Map<VariableScope, Map<String, JsonNode>> vars, State state) {
+        Optional<ToolAnswers.Recorded> answered = cmd.answers() == null ? Optional.empty() : cmd.answers().given(use.id());
+        if (answered.isPresent()) { // a replay: the original call's result, and nothing runs
+            Event.ToolCallEnded recorded = new Event.ToolCallCompleted(use.id(), answered.get().content(), answered.get().error());
+            synchronized (control) {
+                states.handleToolResult(key, cmd, recorded, List.of(), control.temp);
+            }
+            return recorded;
+        }
         Skill skill = skills.find(use.name()).orElseThrow();
         long timeout = config.toolTimeoutMillis();
         Instant deadline = waits.now().plusMillis(timeout);

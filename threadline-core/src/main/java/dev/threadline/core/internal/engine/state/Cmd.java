@@ -23,6 +23,8 @@ public final class Cmd {
     private final String result;
     private final TurnListener listener;
     private boolean recorded;
+    /** The recorded tool results of a replay, or null: every call runs its skill. */
+    private ToolAnswers answers;
 
     private Cmd(String id, boolean callers, String fingerprint, String kind, String args, String result, TurnListener listener) {
         this.id = id;
@@ -50,6 +52,17 @@ public final class Cmd {
     /** The same command recording {@code result} (e.g. a fork's new session id) with its record. */
     public Cmd withResult(String result) {
         return new Cmd(id, callers, fingerprint(), null, null, result, listener);
+    }
+
+    /** This command answering tool calls from {@code answers} (a replay's), set once before it runs. */
+    public Cmd answeredFrom(ToolAnswers answers) {
+        this.answers = answers;
+        return this;
+    }
+
+    /** A replay's recorded tool results, or null when calls run their skills. */
+    public ToolAnswers answers() {
+        return answers;
     }
 
     /** Who hears the command's turn stream, or null. */
