@@ -69,7 +69,7 @@ public final class Threadline implements AutoCloseable {
         this.runner = new SessionRunner(live, Executors.newVirtualThreadPerTaskExecutor(), tracing);
         this.listeners = new Listeners(live, deliveries);
         this.leases = new LeaseKeeper(store, live, waits, LeaseTimes.of(b.leaseTtl, b.leaseWait, b.leaseLinger));
-        JournalReader journal = new JournalReader(store, store, store);
+        JournalReader journal = new JournalReader(store, store, store, store);
         this.states = new StateManager(journal, store, store, store, store, leases, live, listeners, b.clock,
                 new StateManager.Tuning(b.snapshotEvery, b.cacheCapacity), tracing);
         ModelResolver models = b.models == null ? ModelResolver.always(b.model == null ? new NoModel() : b.model)

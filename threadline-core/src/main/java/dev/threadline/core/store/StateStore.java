@@ -2,7 +2,7 @@ package dev.threadline.core.store;
 
 /**
  * The storage SPI under the runtime, composed of small roles: the {@link SessionIndex}, the
- * {@link Journal} (conditional, fenced appends) and its {@link JournalTail}, {@link Snapshots},
+ * {@link Journal} (conditional, fenced appends), its {@link JournalTail} and {@link TextSearch}, {@link Snapshots},
  * {@link SharedVariables}, {@link Leases} and the {@link CommandLog}. Every method is atomic: it either
  * fully happens or changes nothing; reads never change anything.
  *
@@ -14,7 +14,7 @@ package dev.threadline.core.store;
  * instance on one database). Durable ones make an append durable before it returns. Every
  * implementation runs the whole conformance suite in {@code threadline-store-tck}.
  */
-public interface StateStore extends SessionIndex, JournalTail, Snapshots, SharedVariables, Leases, CommandLog, AutoCloseable {
+public interface StateStore extends SessionIndex, JournalTail, TextSearch, Snapshots, SharedVariables, Leases, CommandLog, AutoCloseable {
 
     /** What this backend guarantees once a call returns, in one line (shown by the CLI and docs). */
     String durability();

@@ -11,6 +11,9 @@ import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.Page;
+import dev.threadline.core.store.SearchRange;
+import dev.threadline.core.store.SearchText;
+import dev.threadline.core.model.SearchHit;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.SessionQuery;
 import dev.threadline.core.store.SessionSummary;
@@ -35,9 +38,14 @@ public abstract class JdbcStateStore implements StateStore {
     private final Transactions db;
     private final Dialect dialect;
     private final Clock clock;
+    private final TextRows.TextDialect text;
 
-    /** A store running its units of work on {@code db}, its own statements from {@code dialect}, judged by {@code clock}. */
-    protected JdbcStateStore(Transactions db, Dialect dialect, Clock clock) {
+    /**
+     * A store running its units of work on {@code db}, its own statements from {@code dialect} and
+     * {@code text} (its full-text index), judged by {@code clock}.
+     */
+    protected JdbcStateStore(Transactions db, Dialect dialect, TextRows.TextDialect text, Clock clock) {
+        this.text = Objects.requireNonNull(text, "text");
         this.db = Objects.requireNonNull(db, "db");
         this.dialect = Objects.requireNonNull(dialect, "dialect");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -77,6 +85,14 @@ public abstract class JdbcStateStore implements StateStore {
             }
             return out;
         });
+    }
+
+    /** The database's own index over the messages ({@code journal_text}), written with each append: no journal read. */
+    @Override
+    public List<SearchHit> search(List<SearchRange> ranges, String query, int limit) {
+        Objects.requireNonNull(ranges, "ranges");
+        SearchText.terms(query, limit); // refused before the database is asked
+        return db.read(() -> "search " + ranges.size() + " journal ranges", c -> TextRows.search(c, text, ranges, query, limit));
     }
 
     @Override

@@ -10,6 +10,9 @@ import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.jdbc.CommandRows;
 import dev.threadline.store.jdbc.SessionTable;
 import dev.threadline.store.jdbc.SqlWork;
+import dev.threadline.store.jdbc.TextRows;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.util.List;
 
@@ -45,11 +48,17 @@ final class JournalWrites {
             if (!SessionRows.insert(c, info, info.parentSeq() + rows.size(), clock.instant())) {
                 throw new SessionExistsException(info.id());
             }
-            EventRows.insert(c, key, rows);
+            insertRows(c, key, rows, firstEvents);
             if (command != null && command.session().equals(key)) {
                 CommandRows.record(c, command);
             }
             return null;
         };
+    }
+
+    /** Inserts a create's or a large step's events and their messages' full-text rows, in the caller's transaction. */
+    static void insertRows(Connection c, SessionKey key, List<EventRows.Row> rows, List<StoredEvent> events) throws SQLException {
+        EventRows.insert(c, key, rows);
+        TextRows.insert(c, PgText.INSTANCE, key, TextRows.docs(events));
     }
 }

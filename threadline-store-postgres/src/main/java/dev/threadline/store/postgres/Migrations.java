@@ -281,8 +281,25 @@ final class Migrations {
                     + " WHERE " + STORED_EXPIRY + " IS NOT NULL",
             "CREATE INDEX sessions_by_expiry ON sessions (expires_at, tenant, id) WHERE expires_at IS NOT NULL"));
 
+    /**
+     * Version 8: the full-text index of the messages (issue 38, {@link PgText}): one row per message,
+     * its words as a {@code tsvector} (configuration {@code simple}) under a GIN index, written by the
+     * step's own statement. Messages journalled before it are indexed by {@link PgText#indexExisting}
+     * right after the upgrade.
+     */
+    static final Migration V8 = new Migration(8, "journal_text: the full-text index of the messages", List.of("""
+            CREATE TABLE journal_text (
+              sid   bigint NOT NULL,
+              seq   bigint NOT NULL,
+              role  text   NOT NULL,
+              time  bigint NOT NULL,
+              text  text   NOT NULL,
+              tsv   tsvector NOT NULL,
+              PRIMARY KEY (sid, seq))""",
+            "CREATE INDEX journal_text_words ON journal_text USING gin (tsv)"));
+
     /** Every migration, in order: element i brings version i to i + 1. */
-    static final List<Migration> ALL = List.of(V1, V2, V3, V4, V5, V6, V7);
+    static final List<Migration> ALL = List.of(V1, V2, V3, V4, V5, V6, V7, V8);
 
     /** The version this code writes. */
     static int latest() {
@@ -359,6 +376,9 @@ final class Migrations {
                 for (String sql : m.statements()) {
                     s.execute(sql);
                 }
+            }
+            if (m == V8) {
+                PgText.indexExisting(c); // the messages journalled before the index, in the migration's transaction
             }
             c.commit();
         } catch (SQLException e) {

@@ -171,7 +171,7 @@ public final class PostgresStateStore extends JdbcStateStore {
 
     private PostgresStateStore(Options options, Db db, boolean notify, String durability, long recheckMs,
                                boolean packedHints) {
-        super(db, PostgresDialect.INSTANCE, options.clock());
+        super(db, PostgresDialect.INSTANCE, PgText.INSTANCE, options.clock());
         this.options = options;
         this.db = db;
         this.durability = durability;
@@ -261,7 +261,7 @@ public final class PostgresStateStore extends JdbcStateStore {
                 throw new SQLException("session '" + key.id() + "' changed between the check and its reading", "40001");
             }
             if (!oneStatement) {
-                EventRows.insert(c, key, rows);
+                JournalWrites.insertRows(c, key, rows, request.events());
             }
             if (request.command() != null) {
                 CommandRows.record(c, request.command()); // only steps that carry a command id write this table

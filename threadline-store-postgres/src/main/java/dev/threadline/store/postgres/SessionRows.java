@@ -84,13 +84,14 @@ final class SessionRows {
     }
 
     /**
-     * Deletes the session and every row that hangs off it (events, segments, snapshots, command records,
+     * Deletes the session and every row that hangs off it (events, full-text rows, segments, snapshots, command records,
      * interrupts, the heads row). The caller holds the heads row locked ({@code FOR UPDATE}) first: the journal has no
      * foreign key (migration 6), so that lock is what keeps a step committing meanwhile from leaving
      * events behind (the step's UPDATE waits for the deletion, then finds no row and writes nothing).
      */
     static void delete(Connection c, SessionKey key) throws SQLException {
-        for (String sql : List.of("DELETE FROM events WHERE sid = " + EventRows.SID,
+        for (String sql : List.of("DELETE FROM journal_text WHERE sid = " + EventRows.SID,
+                "DELETE FROM events WHERE sid = " + EventRows.SID,
                 "DELETE FROM segments WHERE sid = " + EventRows.SID,
                 "DELETE FROM snapshots WHERE tenant = ? AND session_id = ?",
                 "DELETE FROM commands WHERE tenant = ? AND session_id = ?",

@@ -2,6 +2,7 @@ package dev.threadline.store.postgres;
 
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.store.AppendRequest;
+import dev.threadline.store.jdbc.TextRows;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -27,11 +28,13 @@ final class StepStatement {
 
     /** The texts of steps of up to this many events are built once (a step's usual size is one to a few). */
     private static final int CACHED = 16;
-    private static final String[] TEXTS = new String[CACHED + 1];
+    private static final String[][] TEXTS = new String[CACHED + 1][CACHED + 1];
 
     static {
         for (int n = 1; n <= CACHED; n++) {
-            TEXTS[n] = build(n);
+            for (int m = 0; m <= n; m++) {
+                TEXTS[n][m] = build(n, m);
+            }
         }
     }
 
@@ -41,17 +44,28 @@ final class StepStatement {
      * The statement's text for {@code events} events: the same String instance each time for the usual
      * sizes, so neither it nor the driver's statement-cache key (its hash) is computed again at every step.
      */
-    static String sql(int events) {
-        return events >= 1 && events <= CACHED ? TEXTS[events] : build(events);
+    static String sql(int events, int texts) {
+        return events >= 1 && events <= CACHED && texts <= events ? TEXTS[events][texts] : build(events, texts);
     }
 
-    private static String build(int events) {
+    private static String build(int events, int texts) {
         StringBuilder sql = new StringBuilder("""
                 WITH moved AS (
                   UPDATE heads SET head_seq = ?, updated_at = ?, recent = ?
                   WHERE tenant = ? AND id = ? AND head_seq = ? AND lease_epoch = ?
                   RETURNING sid
-                )
+                )""");
+        if (texts > 0) {
+            // the step's messages into the full-text index, in the same statement: only when the head moved (issue 38)
+            sql.append(", texts AS (INSERT INTO journal_text (sid, seq, role, time, text, tsv)"
+                    + " SELECT moved.sid, d.seq, d.role, d.time, d.text, to_tsvector('simple', d.words) FROM moved, (VALUES ");
+            for (int i = 0; i < texts; i++) {
+                sql.append(i == 0 ? "" : ", ").append("(?::bigint, ?, ?::bigint, ?, ?)");
+            }
+            sql.append(") AS d (seq, role, time, text, words))");
+        }
+        sql.append("""
+
                 INSERT INTO events (sid, seq, step, time, command_id, command_text, source, touches_transcript, payload, v)
                 SELECT moved.sid, e.seq, e.step, e.time, e.command_id, e.command_text, e.source, e.tt, e.payload, e.v
                 FROM moved, (VALUES\s""");
@@ -67,7 +81,12 @@ final class StepStatement {
      * them when the head moved, none when the row's head or epoch did not match.
      */
     static StepBatcher.Step step(AppendRequest request, List<EventRows.Row> rows, long newHead, long now) {
-        String sql = sql(rows.size());
+        return step(request, rows, TextRows.docs(request.events()), newHead, now);
+    }
+
+    /** {@link #step(AppendRequest, List, long, long)} with the step's messages already read. */
+    static StepBatcher.Step step(AppendRequest request, List<EventRows.Row> rows, List<TextRows.Doc> texts, long newHead, long now) {
+        String sql = sql(rows.size(), texts.size());
         return new StepBatcher.Step() {
             @Override
             public String sql() {
@@ -89,6 +108,9 @@ final class StepStatement {
                 ps.setString(i++, request.key().id());
                 ps.setLong(i++, request.expectedSeq());
                 ps.setLong(i++, request.epoch());
+                for (TextRows.Doc d : texts) {
+                    i = TextRows.bind(ps, i, d);
+                }
                 for (EventRows.Row r : rows) {
                     ps.setLong(i++, r.seq());
                     ps.setLong(i++, r.step());
@@ -107,9 +129,14 @@ final class StepStatement {
      * Runs the statement; true when the head moved (and the events are in), false when the row's head
      * or epoch did not match (then nothing was written).
      */
-    static boolean run(Connection c, AppendRequest request, List<EventRows.Row> rows, long newHead, long now)
-            throws SQLException {
-        return step(request, rows, newHead, now).run(c);
+    static boolean run(Connection c, AppendRequest request, List<EventRows.Row> rows, long newHead, long now) throws SQLException {
+        return run(c, request, rows, TextRows.docs(request.events()), newHead, now);
+    }
+
+    /** {@link #run(Connection, AppendRequest, List, long, long)} with the step's messages already read. */
+    static boolean run(Connection c, AppendRequest request, List<EventRows.Row> rows, List<TextRows.Doc> texts, long newHead,
+                       long now) throws SQLException {
+        return step(request, rows, texts, newHead, now).run(c);
     }
 
     /**

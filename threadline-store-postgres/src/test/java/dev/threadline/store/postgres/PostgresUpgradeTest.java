@@ -118,6 +118,9 @@ class PostgresUpgradeTest {
                     .containsExactly("tagged", "plain");
             long epoch = ((LeaseResult.Acquired) store.acquire(t, "w", Duration.ofMinutes(1), null)).lease().epoch();
             assertThat(store.append(AppendRequest.of(t, 4, epoch, StoreFixtures.messages("tagged", 5, 1)))).isEqualTo(5);
+            // migration 8 indexed the messages written before it (seq 2..4), the step after it its own (seq 5)
+            assertThat(store.search(List.of(new dev.threadline.core.store.SearchRange(t, 1, 5)), "question answer", 10))
+                    .extracting(dev.threadline.core.model.SearchHit::seq).containsExactlyInAnyOrder(2L, 3L, 4L, 5L);
         }
         try (Connection c = PgServer.shared().connect(PgStores.DB); Statement s = c.createStatement()) {
             s.execute("SET search_path TO " + schema);
@@ -127,7 +130,7 @@ class PostgresUpgradeTest {
                     versions.add(rs.getInt(1));
                 }
                 assertThat(versions).isEqualTo(java.util.stream.IntStream.rangeClosed(1, Migrations.latest()).boxed().toList());
-                assertThat(versions).hasSize(7);
+                assertThat(versions).hasSize(8);
             }
             try (ResultSet rs = s.executeQuery("SELECT count(*), count(*) FILTER (WHERE recent = updated_at / "
                     + Migrations.RECENT_NANOS + ") FROM heads")) {

@@ -15,6 +15,7 @@ import dev.threadline.store.jdbc.CommandRows;
 import dev.threadline.store.jdbc.SessionTable;
 import dev.threadline.store.jdbc.SharedRows;
 import dev.threadline.store.jdbc.SqlWork;
+import dev.threadline.store.jdbc.TextRows;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -34,6 +35,7 @@ final class JournalWrites {
     static SqlWork<Void> create(SessionInfo info, List<StoredEvent> firstEvents, CommandRecord command, Clock clock) {
         SessionKey key = SessionKey.of(info);
         List<EventRows.Row> rows = EventRows.encode(firstEvents);
+        List<TextRows.Doc> docs = TextRows.docs(firstEvents);
         String json = RecordCodec.encodeSession(info);
         return c -> {
             if (SessionRows.positionOrNull(c, key) != null) {
@@ -50,6 +52,7 @@ final class JournalWrites {
             Instant now = clock.instant();
             SessionRows.insert(c, info, json, now);
             EventRows.insert(c, key, rows, now);
+            TextRows.insert(c, TextIndex.INSTANCE, key, docs);
             if (command != null) {
                 CommandRows.insert(c, command);
             }
@@ -61,6 +64,7 @@ final class JournalWrites {
     static SqlWork<Long> append(AppendRequest request, Clock clock) {
         SessionKey key = request.key();
         List<EventRows.Row> rows = EventRows.encode(request.events());
+        List<TextRows.Doc> docs = TextRows.docs(request.events());
         List<SharedRows.VariableChange> changes = SharedRows.encode(request.writes());
         return c -> {
             SessionTable.Position at = SessionRows.position(c, key);
@@ -76,6 +80,7 @@ final class JournalWrites {
                 refuseDuplicate(c, request.command());
             }
             EventRows.insert(c, key, rows, clock.instant()); // the head moves with the journal: no sessions row to write
+            TextRows.insert(c, TextIndex.INSTANCE, key, docs); // the index in the same savepoint as the events
             long newHead = request.expectedSeq() + rows.size();
             SharedRows.apply(c, changes);
             if (request.command() != null) {

@@ -21,14 +21,15 @@ final class Schema {
      * snapshots and commands by tenant and session, and each session's lease on its row. Version 4 adds
      * the {@code interrupts} table. Version 5 keeps events and snapshots in their keys' b-trees, the
      * event time as nanoseconds, and no type column (ADR 0025). Version 6 seals transcript segments;
-     * version 7 adds each session's expiry and its index, for retention.
+     * version 7 adds each session's expiry and its index, for retention; version 8 the full-text
+     * index of the messages ({@link TextIndex}).
      */
-    static final int VERSION = 7;
+    static final int VERSION = 8;
 
     /** {@code UPGRADES.get(v - 1)} turns a version {@code v} file into a version {@code v + 1} one. */
     private static final List<List<String>> UPGRADES = List.of(SchemaDdl.UPGRADE_1_TO_2, SchemaDdl.UPGRADE_2_TO_3,
             SchemaDdl.UPGRADE_3_TO_4, SchemaDdl.UPGRADE_4_TO_5,
-            SchemaDdl.UPGRADE_5_TO_6, SchemaDdl.UPGRADE_6_TO_7);
+            SchemaDdl.UPGRADE_5_TO_6, SchemaDdl.UPGRADE_6_TO_7, TextIndex.DDL);
 
     private Schema() {}
 
@@ -55,12 +56,18 @@ final class Schema {
                 for (String ddl : SchemaDdl.INDEXES) {
                     Connections.exec(c, ddl);
                 }
+                for (String ddl : TextIndex.DDL) {
+                    Connections.exec(c, ddl);
+                }
             } else {
                 Connections.exec(c, "PRAGMA defer_foreign_keys = ON"); // rows are copied parent and child in any order
                 Instants.registerNanosFunction(c); // threadline_nanos(text), for the upgrades to versions 5 and 7
                 for (int v = version; v < VERSION; v++) {
                     for (String ddl : UPGRADES.get(v - 1)) {
                         Connections.exec(c, ddl);
+                    }
+                    if (v + 1 == 8) {
+                        TextIndex.indexExisting(c); // the messages the file held before it had an index
                     }
                 }
             }

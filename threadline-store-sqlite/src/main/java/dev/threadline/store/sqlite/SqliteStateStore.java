@@ -110,7 +110,7 @@ public final class SqliteStateStore extends JdbcStateStore {
     private final HeadSignal signal = new HeadSignal();
 
     private SqliteStateStore(Path file, Options options, Connections db) {
-        super(db, SqliteDialect.INSTANCE, options.clock());
+        super(db, SqliteDialect.INSTANCE, TextIndex.INSTANCE, options.clock());
         this.file = file;
         this.options = options;
         this.db = db;
@@ -234,6 +234,7 @@ public final class SqliteStateStore extends JdbcStateStore {
                         + " that share its journal; delete them first");
             }
             EventRows.delete(c, key);
+            dev.threadline.store.jdbc.TextRows.delete(c, key);
             SegmentRows.delete(c, key);
             SharedRows.deleteSnapshots(c, key);
             CommandRows.delete(c, key);

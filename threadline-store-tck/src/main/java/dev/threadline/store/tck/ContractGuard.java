@@ -8,6 +8,7 @@ import dev.threadline.core.store.SessionIndex;
 import dev.threadline.core.store.SharedVariables;
 import dev.threadline.core.store.Snapshots;
 import dev.threadline.core.store.StateStore;
+import dev.threadline.core.store.TextSearch;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Method;
@@ -54,6 +55,7 @@ public final class ContractGuard {
         m.put(SessionIndex.class, SessionIndexContract.class);
         m.put(Journal.class, JournalContract.class);
         m.put(JournalTail.class, JournalTailContract.class);
+        m.put(TextSearch.class, TextSearchContract.class);
         m.put(Snapshots.class, SnapshotsContract.class);
         m.put(SharedVariables.class, SharedVariablesContract.class);
         m.put(Leases.class, LeasesContract.class);

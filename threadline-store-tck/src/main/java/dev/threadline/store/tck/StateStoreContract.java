@@ -54,6 +54,14 @@ public abstract class StateStoreContract implements StoreFixture<StateStore> {
     }
 
     @Nested
+    final class TextSearchTests extends TextSearchContract<StateStore> {
+        @Override
+        protected StoreFixture<StateStore> fixture() {
+            return StateStoreContract.this;
+        }
+    }
+
+    @Nested
     final class SnapshotsTests extends SnapshotsContract<StateStore> {
         @Override
         protected StoreFixture<StateStore> fixture() {

@@ -5,7 +5,6 @@ import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.runtime.History;
 import dev.threadline.core.runtime.PageRequest;
 import dev.threadline.core.model.SearchHit;
-import dev.threadline.core.internal.engine.state.JournalSearch;
 import dev.threadline.core.runtime.SideEffect;
 import dev.threadline.core.state.State;
 import dev.threadline.core.store.Page;
@@ -60,6 +59,6 @@ final class HistoryView implements History {
 
     @Override
     public List<SearchHit> search(String query, int limit) {
-        return JournalSearch.search(reads.journal(key), query, limit);
+        return reads.search(key, query, limit);
     }
 }

@@ -98,6 +98,11 @@ public final class SessionReads {
         return reads.read(key, 1, reads.head(key));
     }
 
+    List<dev.threadline.core.model.SearchHit> search(SessionKey key, String query, int limit) {
+        dev.threadline.core.store.SearchText.terms(query, limit); // refused before the session is read
+        return reads.search(key, reads.head(key), query, limit);
+    }
+
     List<StoredEvent> events(SessionKey key, long afterSeq, int limit) {
         Require.argument(afterSeq >= 0, "after", "must not be negative, was " + afterSeq);
         Require.argument(limit >= 1 && limit <= 1000, "limit", "must be between 1 and 1000, was " + limit);

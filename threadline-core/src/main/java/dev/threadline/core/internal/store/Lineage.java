@@ -1,6 +1,7 @@
 package dev.threadline.core.internal.store;
 
 import dev.threadline.core.store.Journal;
+import dev.threadline.core.store.SearchRange;
 import dev.threadline.core.store.SessionIndex;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.Snapshots;
@@ -88,6 +89,29 @@ public final class Lineage {
             max = Math.min(max, info.parentSeq());
         }
         return Optional.empty();
+    }
+
+    /**
+     * The ranges of own rows that make up the session's journal through {@code toSeq}: its own after
+     * the branch point, then each ancestor's up to the next branch point (what a
+     * {@link dev.threadline.core.store.TextSearch} looks in, so a branch never finds a sibling's turns).
+     *
+     * @throws SessionNotFoundException when the session (or an ancestor) does not exist
+     */
+    public static List<SearchRange> searchRanges(SessionIndex index, SessionKey key, long toSeq) {
+        List<SearchRange> out = new ArrayList<>();
+        SessionKey k = key;
+        long to = toSeq;
+        while (k != null && to >= 1) {
+            SessionInfo info = info(index, k, key);
+            long from = info.parentId() == null ? 1 : info.parentSeq() + 1;
+            if (to >= from) {
+                out.add(new SearchRange(k, from, to));
+            }
+            to = Math.min(to, from - 1);
+            k = info.parentId() == null ? null : k.sibling(info.parentId());
+        }
+        return out;
     }
 
     /** One of the journal's reads of a session's own range. */

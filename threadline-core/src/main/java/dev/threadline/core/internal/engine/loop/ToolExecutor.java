@@ -70,19 +70,6 @@ public final class ToolExecutor {
         this.waits = waits;
     }
 
-    /**
-     * The journal before the user message that began the current turn: a skill searching "what was said
-     * earlier" must not find the question it is answering (which would rank first, being short and on topic).
-     */
-    private static List<dev.threadline.core.event.StoredEvent> beforeThisTurn(List<dev.threadline.core.event.StoredEvent> all) {
-        for (int i = all.size() - 1; i >= 0; i--) {
-            if (all.get(i).event() instanceof Event.UserMessageReceived) {
-                return all.subList(0, i);
-            }
-        }
-        return all;
-    }
-
     /** Why this call cannot run (unknown or disabled skill, invalid arguments), or null when it can. */
     public String problem(ContentBlock.ToolUse use, SessionConfig config) {
         Optional<Skill> skill = skills.find(use.name());
@@ -209,7 +196,9 @@ public final class ToolExecutor {
         AtomicBoolean timedOut = new AtomicBoolean();
         ExecutionContext ctx = new SearchingContext(new SimpleExecutionContext(key.id(), use.id(), use.input(), vars, state.messages(),
                 deadline, () -> timedOut.get() || control.interrupted() || Thread.currentThread().isInterrupted()),
-                (q, n) -> dev.threadline.core.internal.engine.state.JournalSearch.search(beforeThisTurn(journal.read(key, 1, journal.head(key))), q, n));
+                // before the user message that began this turn: a skill searching "what was said earlier" must not
+                // find the question it is answering (which would rank first, being short and on topic)
+                (q, n) -> journal.search(key, journal.before(key, e -> e instanceof Event.UserMessageReceived), q, n));
         Future<SkillResult> run = executor.submit(tracing.wrap(() -> skill.execute(ctx)));
         control.track(run);
         ScheduledFuture<?> alarm = waits.after(Duration.ofMillis(timeout), () -> {

@@ -10,6 +10,9 @@ import dev.threadline.core.store.JournalTail;
 import dev.threadline.core.store.SessionIndex;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.Snapshots;
+import dev.threadline.core.store.SearchText;
+import dev.threadline.core.store.TextSearch;
+import dev.threadline.core.model.SearchHit;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -24,8 +27,10 @@ public final class JournalReader {
     private final JournalTail journal;
     private final SessionIndex index;
     private final Snapshots snapshots;
+    private final TextSearch text;
 
-    public JournalReader(JournalTail journal, SessionIndex index, Snapshots snapshots) {
+    public JournalReader(JournalTail journal, SessionIndex index, Snapshots snapshots, TextSearch text) {
+        this.text = text;
         this.journal = journal;
         this.index = index;
         this.snapshots = snapshots;
@@ -53,6 +58,32 @@ public final class JournalReader {
     /** Events {@code fromSeq..toSeq} of the session's journal, its ancestors' prefix included (no gaps). */
     public List<StoredEvent> read(SessionKey key, long fromSeq, long toSeq) {
         return Lineage.read(journal, index, key, fromSeq, toSeq);
+    }
+
+    /**
+     * The hits of {@code query} in the session's journal through {@code toSeq} (its ancestors' prefix
+     * included), best first, from the store's {@link TextSearch}: its index, or BM25 in process.
+     */
+    public List<SearchHit> search(SessionKey key, long toSeq, String query, int limit) {
+        SearchText.terms(query, limit); // a bad query is refused before anything is read
+        return text.search(Lineage.searchRanges(index, key, toSeq), query, limit);
+    }
+
+    /**
+     * The seq before the last event of the session matching {@code what}, looked for backwards from
+     * the head a page at a time; the head when none matches.
+     */
+    public long before(SessionKey key, java.util.function.Predicate<Event> what) {
+        long head = head(key);
+        for (long to = head; to >= 1; to -= 256) {
+            List<StoredEvent> page = read(key, Math.max(1, to - 255), to);
+            for (int i = page.size() - 1; i >= 0; i--) {
+                if (what.test(page.get(i).event())) {
+                    return page.get(i).seq() - 1;
+                }
+            }
+        }
+        return head;
     }
 
     /** The transcript-shaping events {@code fromSeq..toSeq}, without envelopes: what a load folds before its snapshot. */
