@@ -139,4 +139,14 @@ class ThreadlineAutoConfigurationTest {
                     assertThat(context).doesNotHaveBean(ThreadlineHealthIndicator.class).doesNotHaveBean(ThreadlineMetrics.class);
                 });
     }
+
+    @Test
+    void the_jar_describes_its_properties_for_ides() throws Exception {
+        try (var in = ThreadlineProperties.class.getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+            assertThat(in).as("spring-configuration-metadata.json in the jar").isNotNull();
+            String json = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(json).contains("\"threadline.store\"", "\"threadline.tenant\"", "\"threadline.chat-memory.max-messages\"",
+                    "\"sqlite:threadline.db\"");
+        }
+    }
 }
