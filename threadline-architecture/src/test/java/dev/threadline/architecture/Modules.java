@@ -33,6 +33,8 @@ final class Modules {
             new Module("threadline-chat-memory", "dev.threadline.chatmemory", Set.of("threadline-core")),
             new Module("threadline-langchain4j", "dev.threadline.langchain4j", Set.of("threadline-core", "threadline-chat-memory")),
             new Module("threadline-spring-ai", "dev.threadline.springai", Set.of("threadline-core", "threadline-chat-memory")),
+            new Module("threadline-spring-boot-starter", "dev.threadline.springboot", Set.of("threadline-core", "threadline-spring-ai",
+                    "threadline-store-sqlite")),
             new Module("threadline-langgraph4j", "dev.threadline.langgraph4j", Set.of("threadline-core")),
             new Module("threadline-adk", "dev.threadline.adk", Set.of("threadline-core")),
             new Module("threadline-mcp", "dev.threadline.mcp", Set.of("threadline-core")),

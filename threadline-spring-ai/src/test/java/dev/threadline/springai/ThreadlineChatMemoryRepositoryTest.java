@@ -103,4 +103,20 @@ class ThreadlineChatMemoryRepositoryTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("messages cannot contain null elements");
         assertThat(repository.findConversationIds()).isEmpty();
     }
+
+    @Test
+    void any_sequence_of_saves_reads_back_as_spring_ais_own_repository() {
+        var both = new Differential(repository, 20);
+        var sys = new SystemMessage("be brief");
+        var q1 = new UserMessage("q1");
+        var a1 = new AssistantMessage("a1");
+        var q2 = new UserMessage("q2");
+        both.saveAll("c1", List.of(q1));
+        both.saveAll("c1", List.of(sys, q1, a1)); // a system message and an answer added
+        both.saveAll("c1", List.of(a1, q2)); // a slide: the first gone, one added
+        both.saveAll("c1", List.of(q2, q1)); // a reorder: a rewrite
+        both.saveAll("c2", List.of(sys));
+        assertThat(both.saveAll("c1", List.of())).isEmpty();
+        assertThat(both.get("c2")).containsExactly(sys);
+    }
 }

@@ -11,8 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.ai.chat.memory.ChatMemory;
-import org.springframework.ai.chat.memory.MessageWindowChatMemory;
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.Message;
 import org.springframework.ai.chat.messages.ToolResponseMessage;
@@ -97,18 +95,31 @@ class ToolCallsTest {
 
     @Test
     void a_window_that_evicted_the_calls_may_start_with_their_response() {
-        ChatMemory memory = MessageWindowChatMemory.builder().chatMemoryRepository(repository).maxMessages(3).build();
+        var memory = new Differential(repository, 3);
         var c = call("1", "calc", "{\"n\":2}");
-        memory.add("c1", List.of(new UserMessage("2*2?"), calls(c)));
-        memory.add("c1", responses(new ToolResponseMessage.ToolResponse("1", "calc", "4")));
-        memory.add("c1", new AssistantMessage("4"));
+        var response = responses(new ToolResponseMessage.ToolResponse("1", "calc", "4"));
+        memory.add("c1", new UserMessage("2*2?"), calls(c));
+        memory.add("c1", response);
+        // 1.1 keeps the newest three (the calls, their response, the answer); 2.0 evicts whole turns (all four)
+        assertThat(memory.add("c1", new AssistantMessage("4"))).hasSizeLessThanOrEqualTo(3).doesNotContain(new UserMessage("2*2?"));
+        // 1.1: the window starts with the response whose calls it evicted; 2.0: with the new turn
+        assertThat(memory.add("c1", new UserMessage("thanks"))).hasSizeLessThanOrEqualTo(3).endsWith(new UserMessage("thanks"));
+        // the journal keeps what the window evicted, each message once (2.0 never hands the repository the answer "4")
+        var journal = tl.tenant("acme").open("c1").state().messages();
+        assertThat(journal).extracting(m -> m.text()).startsWith("2*2?").endsWith("thanks").containsOnlyOnce("2*2?", "thanks");
+    }
 
-        assertThat(memory.get("c1")).containsExactly(calls(c), responses(new ToolResponseMessage.ToolResponse("1", "calc", "4")),
-                new AssistantMessage("4"));
-        memory.add("c1", new UserMessage("thanks"));
-        assertThat(memory.get("c1")).containsExactly(responses(new ToolResponseMessage.ToolResponse("1", "calc", "4")),
-                new AssistantMessage("4"), new UserMessage("thanks"));
-        assertThat(tl.tenant("acme").open("c1").state().messages()).hasSize(5);
+    @Test
+    void a_list_that_starts_with_a_response_whose_calls_it_dropped_is_kept_as_given() {
+        var c = call("1", "calc", "{\"n\":2}");
+        var response = responses(new ToolResponseMessage.ToolResponse("1", "calc", "4"));
+        var memory = new Differential(repository, 10);
+        memory.saveAll("c1", List.of(new UserMessage("2*2?"), calls(c), response, new AssistantMessage("4")));
+        assertThat(memory.saveAll("c1", List.of(response, new AssistantMessage("4"), new UserMessage("thanks"))))
+                .containsExactly(response, new AssistantMessage("4"), new UserMessage("thanks"));
+        var state = tl.tenant("acme").open("c1").state();
+        assertThat(state.messages()).hasSize(5); // a slide: only "thanks" appended
+        assertThat(state.contextStart()).isZero();
     }
 
     @Test

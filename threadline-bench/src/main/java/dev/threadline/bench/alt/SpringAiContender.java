@@ -31,6 +31,9 @@ import org.springframework.ai.chat.messages.UserMessage;
  * every message again, in one transaction.
  */
 public final class SpringAiContender implements Contender {
+    /** Whether the Spring AI on the class path is 2.x or later (its JDBC repository then drops tool messages). */
+    private static final boolean DROPS_TOOL_MESSAGES = !String.valueOf(
+            JdbcChatMemoryRepository.class.getPackage().getImplementationVersion()).startsWith("1.");
     private final Path file;
     private final HikariDataSource pool;
     private final JdbcChatMemoryRepository repository;
@@ -88,7 +91,7 @@ public final class SpringAiContender implements Contender {
 
     @Override
     public List<String> cannot() {
-        return List.of("stores each message's text and type only: tool call ids, names, arguments and tool results are lost",
+        return List.of("drops tool calls and tool results (2.x; 1.1 stored each message's text and type only, losing call ids, names, arguments and results)",
                 "no checkpoints: only the latest list is kept, so no time travel, fork or rewind",
                 "no compare-and-set: two writers of one conversation overwrite each other's messages");
     }
@@ -101,6 +104,16 @@ public final class SpringAiContender implements Contender {
     @Override
     public void step(String session, BenchMessage message) {
         memory.add(session, toMessage(message));
+    }
+
+    /** Spring AI 2's JDBC repository drops tool calls and tool responses on save; 1.1's keeps their text. */
+    @Override
+    public int loadable(int messages) {
+        if (!DROPS_TOOL_MESSAGES) {
+            return messages;
+        }
+        return (int) BenchMessage.range(0, messages).stream()
+                .filter(m -> m.kind() == BenchMessage.Kind.USER || m.kind() == BenchMessage.Kind.ANSWER).count();
     }
 
     @Override

@@ -36,6 +36,14 @@ public interface Contender extends AutoCloseable {
      */
     OptionalInt coldLoad(String session) throws Exception;
 
+    /**
+     * How many messages {@link #coldLoad} gives back for a conversation of the first {@code messages} benchmark
+     * messages: all of them, unless the contender's store drops some kinds.
+     */
+    default int loadable(int messages) {
+        return messages;
+    }
+
     /** The objects this library holds in memory for the session (measured with JOL). */
     Object heldInMemory(String session) throws Exception;
 

@@ -60,7 +60,8 @@ public final class Main {
         Path db = dir.resolve("memory.db");
         ToolCallback add = FunctionToolCallback.builder("add", (Function<Numbers, Long>) n -> n.a() + n.b())
                 .description("adds two numbers").inputType(Numbers.class).build();
-        ChatOptions options = ToolCallingChatOptions.builder().toolCallbacks(add).internalToolExecutionEnabled(false).build();
+        // the loop below runs the tools itself (user-controlled tool execution): the offline model never does
+        ChatOptions options = ToolCallingChatOptions.builder().toolCallbacks(add).build();
 
         try (Threadline tl = Threadline.builder().store(SqliteStateStore.open(db)).build()) { // no Threadline model: Spring AI calls its own
             ChatMemory memory = memory(tl.tenant("acme"));
