@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "sessions", description = "List, show, export, delete, sweep and copy sessions.", mixinStandardHelpOptions = true,
         subcommands = {SessionsCommand.ListSessions.class, SessionsCommand.Show.class, SessionsCommand.Export.class,
-                SessionsCommand.Delete.class, SessionsCommand.Search.class, SessionsCommand.Sweep.class, CopyCommand.class})
+                SessionsCommand.Delete.class, SessionsCommand.Search.class, ReplayCommand.class, SessionsCommand.Sweep.class, CopyCommand.class})
 final class SessionsCommand {
 
     @Command(name = "list", description = "List the sessions, most recently updated first.", mixinStandardHelpOptions = true)

@@ -3,6 +3,8 @@ package dev.threadline.server;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.runtime.CommandOptions;
 import dev.threadline.core.runtime.CompactionResult;
+import dev.threadline.core.runtime.ReplayReport;
+import dev.threadline.core.runtime.ReplayRequest;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.server.http.JsonBody;
 import io.javalin.config.RoutesConfig;
@@ -11,7 +13,8 @@ import java.util.Set;
 
 /**
  * The write commands on a session besides turns: {@code fork}, {@code rewind}, {@code compact},
- * {@code clear} (each idempotent by its Idempotency-Key) and {@code interrupt} (a signal to the turn
+ * {@code clear} (each idempotent by its Idempotency-Key), {@code replay} (its turns on another model, on a
+ * new branch) and {@code interrupt} (a signal to the turn
  * this node runs for the session; repeating it is harmless, so it takes no key); the
  * human-in-the-loop commands are {@link HumanRoutes}. A fork or rewind to before calls with side
  * effects is refused (409 {@code undone-effects}, naming them) unless the body acknowledges them with
@@ -21,6 +24,7 @@ final class CommandRoutes {
     private static final Set<String> FORK = Set.of("seq", "id", "acknowledgeEffects");
     private static final Set<String> REWIND = Set.of("seq", "acknowledgeEffects");
     private static final Set<String> COMPACT = Set.of("focus");
+    private static final Set<String> REPLAY = Set.of("model", "fromSeq", "toSeq", "liveTools");
     private static final Set<String> NONE = Set.of();
 
     private final Api api;
@@ -35,6 +39,7 @@ final class CommandRoutes {
         r.post("/v1/sessions/{id}/compact", this::compact);
         r.post("/v1/sessions/{id}/clear", this::clear);
         r.post("/v1/sessions/{id}/interrupt", this::interrupt);
+        r.post("/v1/sessions/{id}/replay", this::replay);
         new HumanRoutes(api, new TurnRoutes(api)).register(r);
     }
 
@@ -69,6 +74,26 @@ final class CommandRoutes {
         api.body(ctx, NONE);
         s.with(api.options(ctx)).clear();
         Api.send(ctx, 200, Views.state(s.id(), s.state()));
+    }
+
+    /**
+     * Runs the session's user turns again on another model, on a new branch, and answers the per-turn
+     * comparison ({@code Session.replay}). Each replay makes a new branch, so it takes no Idempotency-Key.
+     */
+    private void replay(Context ctx) {
+        Session s = api.session(ctx);
+        JsonBody body = api.body(ctx, REPLAY);
+        if (ctx.header("Idempotency-Key") != null) {
+            throw dev.threadline.server.http.ApiException.invalid("Idempotency-Key",
+                    "a replay takes none: each replay makes a new branch; send it again to replay again");
+        }
+        Long from = body.integer("fromSeq", 0, Long.MAX_VALUE);
+        Long to = body.integer("toSeq", 0, Long.MAX_VALUE);
+        ReplayRequest request = new ReplayRequest(body.requiredString("model", 200), from == null ? 0 : from, to == null ? 0 : to,
+                body.bool("liveTools", false));
+        api.sessionCounts.admit(api.tenant(ctx));
+        ReplayReport report = s.replay(request);
+        Api.send(ctx, 200, Json.tree(report));
     }
 
     private void interrupt(Context ctx) {

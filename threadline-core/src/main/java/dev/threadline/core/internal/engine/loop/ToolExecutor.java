@@ -92,19 +92,21 @@ public final class ToolExecutor {
 
     /**
      * {@link #admission(ContentBlock.ToolUse, SessionConfig)} for a command that may replay: a call with a
-     * recorded result in {@code answers} starts at once (nothing will run, so nothing waits for a person and
-     * it reads as read-only); one without a record fails unless live tools may run it (no side effect).
+     * recorded result in {@code answers} starts at once (nothing will run, so nothing waits for a person, it
+     * reads as read-only, and its skill need not be registered here); one without a record fails unless live
+     * tools may run it (no side effect, no person).
      */
     public Event admission(ContentBlock.ToolUse use, SessionConfig config, ToolAnswers answers) {
+        if (answers != null && answers.take(use.id(), use.name(), use.input()).isPresent()) {
+            // the original session ran this very call: its result stands, even where the skill is not registered here
+            return new Event.ToolCallStarted(use.id(), use.name(), dev.threadline.core.skill.Effect.READ_ONLY);
+        }
         String problem = problem(use, config);
         if (problem != null) {
             return new Event.ToolCallFailed(use.id(), problem);
         }
         SkillPolicy policy = skills.find(use.name()).orElseThrow().policy();
         if (answers != null) {
-            if (answers.take(use.id(), use.name(), use.input()).isPresent()) {
-                return new Event.ToolCallStarted(use.id(), use.name(), dev.threadline.core.skill.Effect.READ_ONLY);
-            }
             if (!answers.liveTools() || policy.effect() == dev.threadline.core.skill.Effect.SIDE_EFFECT
                     || policy.answeredByUser() || policy.requiresApproval() || config.requireApproval().contains(use.name())) {
                 answers.note(use.id(), ToolAnswers.How.NOT_RUN);
