@@ -66,12 +66,13 @@ final class Dispatcher {
         this.removals = new Removals(records, index, sender, clock, settings);
     }
 
-    /** One pass over the tenant; returns how many deliveries were attempted. */
+    /** One pass over the tenant; returns how many deliveries were attempted, or -1 when the tenant has no subscriptions. */
     int pass(String tenant) {
         WebhookStore.Records r = records.read(tenant);
         if (r.subscriptions().isEmpty()) {
             leases.release(tenant);
-            return 0;
+            forget(tenant);
+            return -1;
         }
         if (!leases.hold(tenant)) {
             watermarks.remove(tenant); // another node delivers; if it stops, this one starts over from the cursors

@@ -8,6 +8,7 @@ import dev.threadline.core.store.StateStores;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -23,9 +24,9 @@ import org.slf4j.LoggerFactory;
  * 0041). Opens its own connection to the store (as the key store does), for the store roles delivery
  * reads (sessions index, journal, leases) and a runtime for its records. One thread delivers: a pass
  * over every tenant with subscriptions every {@link WebhookSettings#pollEvery}, and at once when this
- * node commits an event of such a tenant (a listener on that tenant only, so a tenant without
- * subscriptions costs its commits nothing). Nothing is kept in memory that a restart needs: the pass
- * goes on from the cursors in the store. Thread-safe.
+ * node commits an event of such a tenant (a listener on that tenant only, taken off when its last
+ * subscription goes, so a tenant without subscriptions costs its commits nothing). Nothing is kept in
+ * memory that a restart needs: the pass goes on from the cursors in the store. Thread-safe.
  */
 public final class Webhooks implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Webhooks.class);
@@ -38,8 +39,10 @@ public final class Webhooks implements AutoCloseable {
     private final ScheduledExecutorService thread;
     private final AtomicBoolean woken = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final Set<String> listening = ConcurrentHashMap.newKeySet();
-    private final EventListener wake = (session, events, state) -> wake();
+    /** The listener this node added to each tenant with subscriptions. */
+    private final Map<String, EventListener> listening = new ConcurrentHashMap<>();
+    /** Tenants this node committed events of, waiting for their pass. */
+    private final Set<String> due = ConcurrentHashMap.newKeySet();
     private volatile Function<String, Tenant> tenants;
     private final Duration timeout;
 
@@ -95,7 +98,18 @@ public final class Webhooks implements AutoCloseable {
         this.tenants = tenants;
     }
 
-    /** Asks for a delivery pass soon (after the one under way). */
+    /** Asks for a pass over {@code tenant} soon (a commit of this node): coalesced, after the pass under way. */
+    private void wake(String tenant) {
+        if (due.add(tenant) && !closed.get()) {
+            try {
+                thread.execute(this::tickDue);
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                // shutting down: the next start goes on from the cursors
+            }
+        }
+    }
+
+    /** Asks for a delivery pass over every tenant soon (after the one under way). */
     public void wake() {
         if (!closed.get() && woken.compareAndSet(false, true)) {
             try {
@@ -110,24 +124,51 @@ public final class Webhooks implements AutoCloseable {
     public int deliverNow() {
         int attempts = 0;
         for (String tenant : records.tenants()) {
-            attempts += dispatcher.pass(tenant);
+            attempts += Math.max(0, dispatcher.pass(tenant));
         }
         return attempts;
     }
 
+    /** Every tenant with subscriptions (the poll; also after a subscription is added). */
     private void tick() {
         woken.set(false);
         try {
-            List<String> all = records.tenants();
             Function<String, Tenant> views = tenants;
-            for (String tenant : all) {
-                if (views != null && listening.add(tenant)) {
-                    views.apply(tenant).addListener(wake);
+            for (String tenant : records.tenants()) {
+                due.remove(tenant);
+                boolean subscribed = pass(tenant) >= 0;
+                if (views != null && subscribed && !listening.containsKey(tenant)) {
+                    EventListener l = (session, events, state) -> wake(tenant);
+                    if (listening.putIfAbsent(tenant, l) == null) {
+                        views.apply(tenant).addListener(l);
+                    }
+                } else if (views != null && !subscribed) {
+                    EventListener l = listening.remove(tenant); // its last subscription went: its commits cost nothing again
+                    if (l != null) {
+                        views.apply(tenant).removeListener(l);
+                    }
                 }
-                dispatcher.pass(tenant);
             }
         } catch (RuntimeException e) {
             LOG.warn("webhooks: a delivery pass failed ({}); trying again at the next", e.toString());
+        }
+    }
+
+    /** The tenants this node committed events of since the last pass. */
+    private void tickDue() {
+        for (String tenant : List.copyOf(due)) {
+            due.remove(tenant);
+            pass(tenant);
+        }
+    }
+
+    /** A pass over the tenant: the attempts made, -1 when it has no subscriptions. */
+    private int pass(String tenant) {
+        try {
+            return dispatcher.pass(tenant);
+        } catch (RuntimeException e) {
+            LOG.warn("webhooks: a delivery pass of tenant {} failed ({}); trying again at the next", tenant, e.toString());
+            return 0;
         }
     }
 
@@ -148,9 +189,7 @@ public final class Webhooks implements AutoCloseable {
         }
         Function<String, Tenant> views = tenants;
         if (views != null) {
-            for (String t : listening) {
-                views.apply(t).removeListener(wake);
-            }
+            listening.forEach((t, l) -> views.apply(t).removeListener(l));
         }
         leases.releaseAll();
         sender.close();
