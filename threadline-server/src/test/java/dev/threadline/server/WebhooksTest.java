@@ -105,6 +105,15 @@ class WebhooksTest {
             assertThat(acme.delete("/v1/webhooks/" + id).status()).isEqualTo(204);
             assertThat(acme.get("/v1/webhooks").json().path("webhooks")).isEmpty();
             assertThat(acme.delete("/v1/webhooks/" + id).status()).isEqualTo(404);
+
+            // a tenant's erasure takes its subscriptions with it
+            acme.post("/v1/webhooks", "{\"url\":\"http://127.0.0.1:9/x\",\"events\":[\"turn.completed\"]}");
+            assertThat(acme.post("/v1/sessions", "{\"id\":\"s\"}").status()).isEqualTo(201);
+            Http admin = acme.as(server.server.keys().create(dev.threadline.server.keys.KeyStore.ADMIN).secret());
+            Http.Response erased = admin.post("/v1/admin/erasures", "{\"tenant\":\"acme\",\"all\":true}");
+            assertThat(erased.status()).as(erased.body()).isEqualTo(200);
+            assertThat(erased.json().path("webhooks").asInt()).isEqualTo(1);
+            assertThat(server.tenant("acme").get("/v1/webhooks").json().path("webhooks")).isEmpty();
         }
     }
 

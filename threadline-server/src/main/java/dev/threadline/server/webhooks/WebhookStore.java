@@ -123,6 +123,22 @@ public final class WebhookStore {
         return true;
     }
 
+    /**
+     * Removes every subscription of {@code tenant} with its delivery records, the records' journal
+     * included (a tenant's erasure: their URLs are the tenant's). Returns how many subscriptions went.
+     */
+    public int removeTenant(String tenant) {
+        int n = list(tenant).size();
+        for (String id : List.of(recordsSession(tenant), leaseSession(tenant))) {
+            try {
+                records.delete(id);
+            } catch (dev.threadline.core.error.SessionNotFoundException gone) {
+                // none, or another node removed it
+            }
+        }
+        return n;
+    }
+
     /** The deliveries of subscription {@code id} that failed for good, newest first. */
     public List<Failure> failures(String tenant, String id) {
         List<Failure> out = new ArrayList<>();
@@ -185,6 +201,10 @@ public final class WebhookStore {
         return FAILED + subId + ":" + f.session() + ":" + f.seq();
     }
 
+    private static String recordsSession(String tenant) {
+        return "webhooks-" + sha256(tenant);
+    }
+
     /** The session id that carries the tenant's delivery lease (created with the records). */
     static String leaseSession(String tenant) {
         return "webhooks-lease-" + sha256(tenant);
@@ -213,7 +233,7 @@ public final class WebhookStore {
     }
 
     private Optional<Session> session(String tenant, boolean create) {
-        String id = "webhooks-" + sha256(tenant);
+        String id = recordsSession(tenant);
         Optional<Session> s = records.find(id);
         if (s.isPresent() || !create) {
             return s;
