@@ -17,6 +17,7 @@ module dev.threadline.server {
     requires micrometer.core;
     requires micrometer.registry.prometheus;
     requires org.slf4j;
+    requires java.net.http; // webhook deliveries
     // traces: the SDK, configured from the OTEL_* variables (the API comes with core)
     requires io.opentelemetry.sdk;
     requires io.opentelemetry.sdk.common;
@@ -25,10 +26,12 @@ module dev.threadline.server {
 
     exports dev.threadline.server;
     exports dev.threadline.server.keys;
+    exports dev.threadline.server.webhooks;
 
     // the request bodies and answers are records and maps Jackson reads and writes reflectively
     opens dev.threadline.server to com.fasterxml.jackson.databind;
     opens dev.threadline.server.keys to com.fasterxml.jackson.databind;
+    opens dev.threadline.server.webhooks to com.fasterxml.jackson.databind;
     opens dev.threadline.server.http to com.fasterxml.jackson.databind;
     opens dev.threadline.server.compat to com.fasterxml.jackson.databind;
     opens dev.threadline.server.compat.langgraph to com.fasterxml.jackson.databind;

@@ -9,6 +9,7 @@ module dev.threadline.harness {
     requires transitive dev.threadline.core;
     requires transitive java.sql;
     requires org.assertj.core;
+    requires jdk.httpserver; // WebhookReceiver
 
     exports dev.threadline.harness.docs;
     exports dev.threadline.harness.history;

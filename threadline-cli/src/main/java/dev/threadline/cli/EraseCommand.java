@@ -87,6 +87,7 @@ final class EraseCommand implements Callable<Integer> {
             ObjectNode json = (ObjectNode) Json.tree(r);
             if (subject.all) {
                 json.put("apiKeys", KeyStore.on(tl).removeTenant(tenant, actor));
+                json.put("webhooks", new dev.threadline.server.webhooks.WebhookStore(tl, java.time.Clock.systemUTC()).removeTenant(tenant));
             }
             out.println(pretty(json));
         });

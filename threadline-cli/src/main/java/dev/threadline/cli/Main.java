@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 @Command(name = "threadline", mixinStandardHelpOptions = true, version = "threadline 0.1.0",
         description = "A durable state runtime for LLM agents: sessions, an event journal, checkpoints.",
         subcommands = {ChatCommand.class, SessionsCommand.class, ExportCommand.class, ImportCommand.class, ServeCommand.class, KeysCommand.class,
-                BackupCommand.class, RestoreCommand.class, EraseCommand.class, HoldsCommand.class,
+                BackupCommand.class, RestoreCommand.class, EraseCommand.class, HoldsCommand.class, WebhooksCommand.class,
                 BenchCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Exit codes: 0 done, 1 refused or a model call failed, 2 bad usage. Every command and option: docs/cli.md."})
 public final class Main {

@@ -127,9 +127,12 @@ class EraseFromTheCliTest {
         assertThat(damaged.code()).isEqualTo(1);
         assertThat(damaged.err()).contains("line 1 of " + receipts + " is not an erasure receipt");
 
+        assertThat(cli.run("webhooks", "add", "http://127.0.0.1:9/hook", "--tenant", "acme", "--db", db()).code()).isZero();
         CliTest.Run all = cli.run("erase", "--db", db(), "--tenant", "acme", "--all", "--by", "ops");
         assertThat(all.code()).as(all.err()).isZero();
         assertThat(Json.parse(all.out(), "receipt").path("apiKeys").asInt()).isEqualTo(1);
+        assertThat(Json.parse(all.out(), "receipt").path("webhooks").asInt()).isEqualTo(1);
+        assertThat(cli.run("webhooks", "list", "--db", db(), "--tenant", "acme").out()).isBlank();
         assertThat(cli.run("sessions", "list", "--db", db(), "--tenant", "acme").out()).contains("No sessions of tenant acme");
         assertThat(cli.run("keys", "list", "--db", db()).out()).doesNotContain("acme");
     }

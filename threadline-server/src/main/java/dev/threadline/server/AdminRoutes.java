@@ -22,7 +22,7 @@ import java.util.Set;
  *
  * <ul>
  *   <li>{@code POST /v1/admin/erasures} {@code {"tenant", "user" | "session" | "all": true, "by"?}}: 200
- *       and the receipt; {@code all} also removes the tenant's API keys ({@code apiKeys}). 409
+ *       and the receipt; {@code all} also removes the tenant's API keys ({@code apiKeys}) and webhook subscriptions ({@code webhooks}). 409
  *       {@code legal-hold} naming the hold, 404 {@code nothing-to-erase} for a subject the store has nothing of.</li>
  *   <li>{@code GET /v1/admin/erasures?tenant=T}: the tenant's receipts, oldest first.</li>
  *   <li>{@code POST /v1/admin/holds} {@code {"tenant", "user" | "session" | "all": true, "reason", "by"?}}: 201
@@ -96,6 +96,9 @@ final class AdminRoutes {
         ObjectNode out = (ObjectNode) Json.tree(receipt);
         if (s.kind() == DataSubject.Kind.TENANT) {
             out.put("apiKeys", api.keys.removeTenant(s.tenant(), by));
+            if (api.webhooks != null) {
+                out.put("webhooks", api.webhooks.records().removeTenant(s.tenant()));
+            }
         }
         Api.send(ctx, 200, out);
     }

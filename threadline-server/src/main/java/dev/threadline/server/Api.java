@@ -28,6 +28,8 @@ final class Api {
 
     final Threadline runtime;
     final KeyStore keys;
+    /** The webhooks of the server's store, or null for a caller's runtime or a memory store. */
+    final dev.threadline.server.webhooks.Webhooks webhooks;
     final ServerConfig config;
     final ServerMetrics metrics;
     final TurnLimit turnLimit;
@@ -40,9 +42,10 @@ final class Api {
     /** Takes the listeners {@link #tenantView} added off their views again (for a runtime the server does not own). */
     private final java.util.Queue<Runnable> detach = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
-    Api(Threadline runtime, KeyStore keys, ServerConfig config, ServerMetrics metrics) {
+    Api(Threadline runtime, KeyStore keys, dev.threadline.server.webhooks.Webhooks webhooks, ServerConfig config, ServerMetrics metrics) {
         this.runtime = runtime;
         this.keys = keys;
+        this.webhooks = webhooks;
         this.config = config;
         this.metrics = metrics;
         this.turnLimit = new TurnLimit(metrics, config.limits().maxEventsPerTurn());

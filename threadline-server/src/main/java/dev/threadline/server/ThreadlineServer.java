@@ -22,6 +22,8 @@ import dev.threadline.server.http.SlowClients;
 import dev.threadline.server.http.Utf8Only;
 import dev.threadline.server.compat.Errors;
 import dev.threadline.server.keys.KeyStore;
+import dev.threadline.server.webhooks.WebhookSettings;
+import dev.threadline.server.webhooks.Webhooks;
 import dev.threadline.server.keys.NewKey;
 import io.javalin.Javalin;
 import io.javalin.compression.CompressionStrategy;
@@ -94,10 +96,16 @@ public final class ThreadlineServer implements AutoCloseable {
             throw e;
         }
         KeyStore keys = null;
+        Webhooks webhooks = null;
         try {
             keys = KeyStore.open(config.store());
-            return serve(runtime, true, keys, config, metrics, StateStores.redact(config.store()), tracing);
+            // memory: opens a new store each time, which would hold none of the runtime's sessions
+            webhooks = config.store().startsWith("memory:") ? null : Webhooks.start(config.store(), WebhookSettings.DEFAULTS);
+            return serve(runtime, true, keys, webhooks, config, metrics, StateStores.redact(config.store()), tracing);
         } catch (RuntimeException e) {
+            if (webhooks != null) {
+                webhooks.close();
+            }
             if (keys != null) {
                 keys.close();
             }
@@ -135,17 +143,20 @@ public final class ThreadlineServer implements AutoCloseable {
         }
         KeyStore keys = KeyStore.on(runtime);
         try {
-            return serve(runtime, false, keys, config, new ServerMetrics(List.of()), "a caller's runtime", ServerTracing.OFF);
+            return serve(runtime, false, keys, null, config, new ServerMetrics(List.of()), "a caller's runtime", ServerTracing.OFF);
         } catch (RuntimeException e) {
             keys.close();
             throw e;
         }
     }
 
-    private static ThreadlineServer serve(Threadline runtime, boolean owned, KeyStore keys, ServerConfig config, ServerMetrics metrics,
-                                          String what, ServerTracing tracing) {
+    private static ThreadlineServer serve(Threadline runtime, boolean owned, KeyStore keys, Webhooks webhooks, ServerConfig config,
+                                          ServerMetrics metrics, String what, ServerTracing tracing) {
         NewKey created = keys.hasActiveKey() ? null : keys.create("default");
-        Api api = new Api(runtime, keys, config, metrics);
+        Api api = new Api(runtime, keys, webhooks, config, metrics);
+        if (webhooks != null) {
+            webhooks.listenTo(api::tenantView);
+        }
         try {
             Javalin app = Javalin.create(cfg -> {
                 configure(cfg, api);
@@ -261,6 +272,7 @@ public final class ThreadlineServer implements AutoCloseable {
         new CommandRoutes(api).register(cfg.routes);
         new OpsRoutes(api).register(cfg.routes);
         new AdminRoutes(api).register(cfg.routes);
+        new WebhookRoutes(api).register(cfg.routes);
         CompatMount.register(cfg, api); // /langgraph and /openai/v1: docs/compatibility.md
         InspectorRoutes.mount(cfg);
         cfg.routes.before(ctx -> Utf8Only.check(ctx, api.limits().maxBodyBytes())); // after the keys are checked: a caller without one learns nothing more
@@ -345,6 +357,9 @@ public final class ThreadlineServer implements AutoCloseable {
         api.streams.closeAll(); // observers' streams; a turn's stream ends with its turn
         api.inFlight.awaitIdle(api.config.shutdownGrace()); // the answers of the turns that just ended are written
         app.stop();
+        if (api.webhooks != null) {
+            api.webhooks.close(); // before the runtime: it listens to its tenants
+        }
         api.keys.close();
         if (ownsRuntime) {
             api.runtime.close();

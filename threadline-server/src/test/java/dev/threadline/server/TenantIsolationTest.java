@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Every session route (SSE, export and the human-in-the-loop ones included; the test checks that it
  * tries every route the server serves) with another tenant's key, on a session holding a canary string
  * and on one with a pending approval: a 404 identical to an unknown session's, the canary nowhere in
- * the answer or its headers, both sessions unchanged.
+ * the answer or its headers, both sessions unchanged; the same for a webhook subscription's routes.
  */
 class TenantIsolationTest {
     private static final String CANARY = "CANARY-7f3a9c";
@@ -84,6 +84,23 @@ class TenantIsolationTest {
                     assertThat(theirs.headers().map().toString()).doesNotContain(CANARY);
                 }
             }
+            // the tenant-scoped routes outside /v1/sessions: a webhook subscription
+            String hook = owner.post("/v1/webhooks", "{\"url\":\"http://127.0.0.1:9/" + CANARY + "\",\"events\":[\"turn.completed\"]}")
+                    .json().path("id").asText();
+            List<Function<String, HttpRequest>> hookRoutes = List.of(h -> other.request("/v1/webhooks/" + h).GET().build(),
+                    h -> other.request("/v1/webhooks/" + h).DELETE().build());
+            java.util.Set<String> hookServed = new java.util.TreeSet<>(server.server.routes().stream()
+                    .filter(r -> r.contains("/v1/webhooks/{hookId}")).toList());
+            assertThat(hookRoutes.stream().map(r -> r.apply("H")).map(r -> r.method() + " " + r.uri().getPath().replace("/H", "/{hookId}"))
+                    .toList()).as("every webhook route is tried").containsAll(hookServed);
+            for (Function<String, HttpRequest> route : hookRoutes) {
+                Http.Response theirs = Http.send(route.apply(hook));
+                Http.Response unknown = Http.send(route.apply("wh_unknown"));
+                assertThat(theirs.status()).isEqualTo(404);
+                assertThat(theirs.body()).isEqualTo(unknown.body()).doesNotContain(CANARY);
+            }
+            assertThat(other.get("/v1/webhooks").body()).doesNotContain(CANARY);
+            assertThat(owner.get("/v1/webhooks/" + hook).body()).contains(CANARY); // still there, unchanged
             Http.Response listed = other.get("/v1/sessions?metadata.note=" + CANARY);
             assertThat(listed.body()).doesNotContain(CANARY);
             assertThat(other.get("/v1/sessions").body()).doesNotContain(CANARY);
