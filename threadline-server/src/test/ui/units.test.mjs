@@ -85,6 +85,7 @@ test('a status is read off the journal tail', () => {
   assert.equal(statusFromTail([line(1, { type: 'TurnInterrupted', reason: 'interrupted by the user' })]), 'interrupted');
   assert.equal(statusFromTail([ev('UserMessageReceived'), ev('VariablesChanged')]), 'running');
   assert.equal(statusFromTail([ev('TurnCompleted'), ev('VariablesChanged')]), 'idle');
+  assert.equal(statusFromTail([ev('UserMessageReceived'), ev('ContextRecalled')]), 'running');
 });
 
 test('metadata filters parse as KEY=VALUE pairs, and a bad pair is named', () => {

@@ -136,6 +136,7 @@ export function statusFromTail(lines) {
       return /error|fail|refused|crash|stopped|stall|budget/i.test(last.reason || '') ? 'error' : 'interrupted';
     case 'UserMessageReceived': case 'AssistantMessageReceived': case 'ToolCallStarted': case 'ToolCallCompleted':
     case 'ToolCallFailed': case 'ToolCallTimedOut': case 'ApprovalGiven': case 'ApprovalDenied': case 'InputGiven':
+    case 'ContextRecalled': // chosen before a model call of a running turn
       return 'running';
     case 'VariablesChanged': {
       // inside a turn unless the turn already ended

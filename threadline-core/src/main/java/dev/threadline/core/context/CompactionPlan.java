@@ -30,11 +30,11 @@ public record CompactionPlan(int boundary, String previousSummary, List<Message>
      */
     static Optional<CompactionPlan> auto(State state, ContextLimits limits, ContextPolicy.AutoCompact policy, long measured) {
         ContextBase base = ContextBase.of(state, limits.counter());
-        long before = measured >= 0 ? measured : limits.fixedTokens() + base.tokensFrom(base.firstUsableUnit());
+        long before = measured >= 0 ? measured : limits.baseTokens() + base.tokensFrom(base.firstUsableUnit());
         if (before <= policy.triggerTokens(limits)) {
             return Optional.empty();
         }
-        long keep = (long) (policy.keepRecent() * limits.windowTokens());
+        long keep = Math.max(0, (long) (policy.keepRecent() * limits.windowTokens()) - (limits.baseTokens() - limits.fixedTokens()));
         int u = base.lastUnit();
         for (int c = base.firstUsableUnit() + 1; c < base.units(); c++) {
             if (base.tokensFrom(c) <= keep && startsAfterContextStart(base, c)) {
@@ -61,7 +61,7 @@ public record CompactionPlan(int boundary, String previousSummary, List<Message>
      */
     public static Optional<CompactionPlan> all(State state, ContextLimits limits) {
         ContextBase base = ContextBase.of(state, limits.counter());
-        long before = limits.fixedTokens() + base.tokensFrom(base.firstUsableUnit());
+        long before = limits.baseTokens() + base.tokensFrom(base.firstUsableUnit());
         if (state.isIdle() && state.pending().isEmpty()) {
             int boundary = state.messages().size();
             return boundary > base.start

@@ -37,8 +37,12 @@ final class ContextBase {
     final int contextSize;
     /** suffix[p] = tokens of messages p..end. */
     private final long[] suffix;
+    private final State state;
+    private final TokenCounter counter;
 
     private ContextBase(State s, TokenCounter counter) {
+        this.state = s;
+        this.counter = counter;
         Compaction c = s.compaction();
         boolean summarised = c != null && c.boundary() > s.contextStart();
         this.start = summarised ? c.boundary() : s.contextStart();
@@ -100,16 +104,31 @@ final class ContextBase {
         return u >= unitStarts.size() ? messages.size() : unitStarts.get(u);
     }
 
-    /** The view made of units {@code u..last}; {@code budget} and {@code warning} are the policy's. */
-    ContextView viewFrom(int u, long fixedTokens, long budget, String warning) {
+    /**
+     * The view made of units {@code u..last}; {@code budget} and {@code warning} are the policy's. With
+     * recall on ({@link ContextLimits#recall()}), the state's recalled messages older than the view
+     * follow the summary (or open the view) as one user message.
+     */
+    ContextView viewFrom(int u, ContextLimits limits, long budget, String warning) {
         int from = positionOf(u);
-        List<Message> view = List.copyOf(messages.subList(from, messages.size()));
-        long total = fixedTokens + tokensFrom(u);
+        List<Message> view = new ArrayList<>(messages.subList(from, messages.size()));
+        long total = limits.fixedTokens() + tokensFrom(u);
         int originals = 0;
+        int first = state.messages().size();
         for (int p = from; p < messages.size(); p++) {
             originals += index.get(p) >= 0 ? 1 : 0;
+            first = index.get(p) >= 0 ? Math.min(first, index.get(p)) : first;
         }
-        return new ContextView(view, total, budget, contextSize - originals, warning);
+        if (limits.recall() != null) {
+            List<dev.threadline.core.state.RecalledMessage> shown = ContextRecall.shown(state.recalled(), state.messages(),
+                    state.contextStart(), first);
+            if (!shown.isEmpty()) {
+                Message block = ContextRecall.render(shown, state.messages());
+                view.add(from < messages.size() && index.get(from) < 0 ? 1 : 0, block);
+                total += counter.count(block);
+            }
+        }
+        return new ContextView(view, total, budget, contextSize - originals, warning, first);
     }
 
     /** The message without blank text blocks; null for an assistant message left with nothing to say. */

@@ -15,8 +15,15 @@ import java.util.List;
  *                        request whose input plus this exceeds the window
  * @param fixedTokens     the request's tokens without messages: system prompt, tools, framing
  * @param counter         counts messages
+ * @param recall          the session's recall (ADR 0042), or null when it is off: its token budget is kept free in
+ *                        every view, and the messages it chose are placed after the summary
  */
-public record ContextLimits(int windowTokens, int maxOutputTokens, long fixedTokens, TokenCounter counter) {
+public record ContextLimits(int windowTokens, int maxOutputTokens, long fixedTokens, TokenCounter counter, ContextRecall recall) {
+
+    /** Limits of a session without recall. */
+    public ContextLimits(int windowTokens, int maxOutputTokens, long fixedTokens, TokenCounter counter) {
+        this(windowTokens, maxOutputTokens, fixedTokens, counter, null);
+    }
 
     public ContextLimits {
         Require.argument(windowTokens >= 1, "windowTokens", "must be at least 1, was " + windowTokens);
@@ -31,13 +38,23 @@ public record ContextLimits(int windowTokens, int maxOutputTokens, long fixedTok
         return new ContextLimits(windowTokens, maxOutputTokens, counter.count(system, tools, List.of()), counter);
     }
 
+    /** These limits with the session's recall setting (null: off). */
+    public ContextLimits withRecall(ContextRecall setting) {
+        return new ContextLimits(windowTokens, maxOutputTokens, fixedTokens, counter, setting);
+    }
+
+    /** The tokens a policy counts before the first message: the fixed ones and the room kept for recalled messages. */
+    public long baseTokens() {
+        return fixedTokens + (recall == null ? 0 : recall.tokenBudget());
+    }
+
     /** The most input tokens a request may hold: the window less the room for the reply. */
     public long inputBudget() {
         return Math.max(0, (long) windowTokens - maxOutputTokens);
     }
 
-    /** Whether the reply's limit leaves any room for input at all. */
+    /** Whether the reply's limit leaves any room for input at all (beside the room kept for recalled messages). */
     public boolean usable() {
-        return inputBudget() > fixedTokens;
+        return inputBudget() > baseTokens();
     }
 }

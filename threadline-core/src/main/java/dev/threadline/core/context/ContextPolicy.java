@@ -58,11 +58,11 @@ public sealed interface ContextPolicy {
         public ContextView view(State state, ContextLimits limits) {
             ContextBase base = ContextBase.of(state, limits.counter());
             int u = base.firstUsableUnit();
-            long tokens = limits.fixedTokens() + base.tokensFrom(u);
+            long tokens = limits.baseTokens() + base.tokensFrom(u);
             String warning = tokens <= limits.inputBudget() ? null : "the context holds " + tokens + " tokens, more than the "
                     + limits.inputBudget() + " the model's window leaves for input; the full policy drops nothing"
                     + " (use /compact or /clear, or the auto-compact policy)";
-            return base.viewFrom(u, limits.fixedTokens(), limits.inputBudget(), warning);
+            return base.viewFrom(u, limits, limits.inputBudget(), warning);
         }
 
         @Override
@@ -87,21 +87,21 @@ public sealed interface ContextPolicy {
         @Override
         public ContextView view(State state, ContextLimits limits) {
             ContextBase base = ContextBase.of(state, limits.counter());
-            long budget = maxTokens == 0 ? limits.inputBudget() : Math.min(limits.inputBudget(), limits.fixedTokens() + maxTokens);
+            long budget = maxTokens == 0 ? limits.inputBudget() : Math.min(limits.inputBudget(), limits.baseTokens() + maxTokens);
             if (base.units() == 0) {
-                return base.viewFrom(0, limits.fixedTokens(), budget, null);
+                return base.viewFrom(0, limits, budget, null);
             }
             for (int u = base.firstUsableUnit(); u < base.units(); u++) {
                 boolean fitsMessages = maxMessages == 0 || base.messagesFrom(u) <= maxMessages;
-                if (fitsMessages && limits.fixedTokens() + base.tokensFrom(u) <= budget) {
-                    return base.viewFrom(u, limits.fixedTokens(), budget, null);
+                if (fitsMessages && limits.baseTokens() + base.tokensFrom(u) <= budget) {
+                    return base.viewFrom(u, limits, budget, null);
                 }
             }
             int last = base.lastUnit();
             String warning = "the current turn alone has " + base.messagesFrom(last) + " messages and "
-                    + (limits.fixedTokens() + base.tokensFrom(last)) + " tokens, over this window (" + this + ", budget "
+                    + (limits.baseTokens() + base.tokensFrom(last)) + " tokens, over this window (" + this + ", budget "
                     + budget + " tokens); it is sent whole, because cutting it would separate tool calls from their results";
-            return base.viewFrom(last, limits.fixedTokens(), budget, warning);
+            return base.viewFrom(last, limits, budget, warning);
         }
 
         @Override
@@ -136,7 +136,7 @@ public sealed interface ContextPolicy {
         public ContextView view(State state, ContextLimits limits) {
             ContextBase base = ContextBase.of(state, limits.counter());
             int u = base.firstUsableUnit();
-            long tokens = limits.fixedTokens() + base.tokensFrom(u);
+            long tokens = limits.baseTokens() + base.tokensFrom(u);
             long trigger = triggerTokens(limits);
             String warning = null;
             if (tokens > trigger) {
@@ -147,7 +147,7 @@ public sealed interface ContextPolicy {
                                 + ", and the current turn alone is that large; it is sent whole, because cutting it would"
                                 + " separate tool calls from their results";
             }
-            return base.viewFrom(u, limits.fixedTokens(), trigger, warning);
+            return base.viewFrom(u, limits, trigger, warning);
         }
 
         @Override

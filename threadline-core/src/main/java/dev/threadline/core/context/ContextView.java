@@ -14,8 +14,10 @@ import java.util.List;
  *                 dropped); the journal still holds them
  * @param warning  null, or why the view is over its budget: the current turn cannot be cut without
  *                 separating a tool call from its result, so it is sent whole
+ * @param start    the transcript index of the view's first message that is not a summary or recalled
+ *                 (the transcript's size when there is none): what is older than the view starts before it
  */
-public record ContextView(List<Message> messages, long tokens, long budget, int omitted, String warning) {
+public record ContextView(List<Message> messages, long tokens, long budget, int omitted, String warning, int start) {
     public ContextView {
         messages = List.copyOf(messages);
     }

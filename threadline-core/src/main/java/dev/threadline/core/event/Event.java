@@ -36,6 +36,7 @@ import java.util.Map;
     @JsonSubTypes.Type(value = Event.TurnInterrupted.class, name = "TurnInterrupted"),
     @JsonSubTypes.Type(value = Event.ContextCompacted.class, name = "ContextCompacted"),
     @JsonSubTypes.Type(value = Event.Cleared.class, name = "Cleared"),
+    @JsonSubTypes.Type(value = Event.ContextRecalled.class, name = "ContextRecalled"),
     @JsonSubTypes.Type(value = Event.ApprovalRequested.class, name = "ApprovalRequested"),
     @JsonSubTypes.Type(value = Event.ApprovalGiven.class, name = "ApprovalGiven"),
     @JsonSubTypes.Type(value = Event.ApprovalDenied.class, name = "ApprovalDenied"),
@@ -237,6 +238,17 @@ public sealed interface Event {
 
     /** The model's context starts afresh after this point (refused while a turn runs); nothing is deleted. */
     record Cleared() implements Event {
+    }
+
+    /**
+     * The session's recall chose these earlier messages (in transcript order) for the model's view,
+     * after the summary, from the next model call on (ADR 0042); empty: none any more. Recorded when the
+     * choice changes, so a reload folds the same view. The messages stay where they are in the journal.
+     */
+    record ContextRecalled(List<dev.threadline.core.state.RecalledMessage> messages) implements Event {
+        public ContextRecalled {
+            messages = messages == null ? List.of() : List.copyOf(messages);
+        }
     }
 
     /**

@@ -98,7 +98,7 @@ public final class SummaryPrompt {
     }
 
     /** One line per block: who said what, tool calls with their input, results with their tool's name. */
-    static List<String> lines(List<Message> messages) {
+    public static List<String> lines(List<Message> messages) {
         List<String> out = new ArrayList<>();
         Map<String, String> toolNames = new HashMap<>();
         for (Message m : messages) {

@@ -3,6 +3,7 @@ package dev.threadline.core.session;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.threadline.core.error.Require;
 import dev.threadline.core.context.ContextPolicy;
+import dev.threadline.core.context.ContextRecall;
 import java.util.List;
 
 /**
@@ -30,11 +31,13 @@ import java.util.List;
  *                          OpenAI-compatible server), kept with the session so every process reaches the same
  *                          endpoint; null for the resolver's default. An http(s) URL with a host; absent from older
  *                          stored configs: read as null
+ * @param recall            the recall of older messages into the model's view ({@link ContextRecall}, ADR 0042), or
+ *                          null when it is off (the default; absent from older stored configs: read as off)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionConfig(String model, String systemPrompt, List<String> skills, ContextPolicy contextPolicy,
                             int maxIterations, long toolTimeoutMillis, int maxOutputTokens, long turnTokenBudget,
-                            List<String> requireApproval, DoubleTexting doubleTexting, String baseUrl) {
+                            List<String> requireApproval, DoubleTexting doubleTexting, String baseUrl, ContextRecall recall) {
 
     /** The output token limit of a model call unless a session sets its own. */
     public static final int DEFAULT_MAX_OUTPUT_TOKENS = 4096;
@@ -61,6 +64,14 @@ public record SessionConfig(String model, String systemPrompt, List<String> skil
         }
         doubleTexting = doubleTexting == null ? DoubleTexting.ENQUEUE : doubleTexting;
         baseUrl = Require.httpUrl(baseUrl, "config.baseUrl");
+    }
+
+    /** The shape before recall (ADR 0042): recall off. */
+    public SessionConfig(String model, String systemPrompt, List<String> skills, ContextPolicy contextPolicy,
+                         int maxIterations, long toolTimeoutMillis, int maxOutputTokens, long turnTokenBudget,
+                         List<String> requireApproval, DoubleTexting doubleTexting, String baseUrl) {
+        this(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
+                requireApproval, doubleTexting, baseUrl, null);
     }
 
     /** The shape before the base URL was kept with the session: none (the resolver's default). */
@@ -92,7 +103,7 @@ public record SessionConfig(String model, String systemPrompt, List<String> skil
      */
     public SessionConfig withModel(String model, String baseUrl) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
-                requireApproval, doubleTexting, baseUrl);
+                requireApproval, doubleTexting, baseUrl, recall);
     }
 
     /**
@@ -106,61 +117,78 @@ public record SessionConfig(String model, String systemPrompt, List<String> skil
     /** This config with model spec {@code model} (see {@code ModelResolver}) and the same base URL. */
     public SessionConfig withModel(String model) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
-                requireApproval, doubleTexting, baseUrl);
+                requireApproval, doubleTexting, baseUrl, recall);
     }
 
     /** This config with system prompt {@code prompt}. */
     public SessionConfig withSystemPrompt(String prompt) {
         return new SessionConfig(model, prompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
-                requireApproval, doubleTexting, baseUrl);
+                requireApproval, doubleTexting, baseUrl, recall);
     }
 
     /** This config with only the named skills enabled (empty: every skill of the runtime). */
     public SessionConfig withSkills(List<String> skills) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
-                requireApproval, doubleTexting, baseUrl);
+                requireApproval, doubleTexting, baseUrl, recall);
     }
 
     /** This config with context policy {@code policy}. */
     public SessionConfig withContextPolicy(ContextPolicy policy) {
         return new SessionConfig(model, systemPrompt, skills, Require.nonNull(policy, "contextPolicy"), maxIterations,
                 toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
-                requireApproval, doubleTexting, baseUrl);
+                requireApproval, doubleTexting, baseUrl, recall);
     }
 
     /** This config with at most {@code maxIterations} model calls a turn. */
     public SessionConfig withMaxIterations(int maxIterations) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
-                requireApproval, doubleTexting, baseUrl);
+                requireApproval, doubleTexting, baseUrl, recall);
     }
 
     /** This config with a deadline of {@code millis} per tool call. */
     public SessionConfig withToolTimeoutMillis(long millis) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, millis, maxOutputTokens, turnTokenBudget,
-                requireApproval, doubleTexting, baseUrl);
+                requireApproval, doubleTexting, baseUrl, recall);
     }
 
     /** This config with an output token limit of {@code tokens} per model call. */
     public SessionConfig withMaxOutputTokens(int tokens) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, tokens, turnTokenBudget,
-                requireApproval, doubleTexting, baseUrl);
+                requireApproval, doubleTexting, baseUrl, recall);
     }
 
     /** This config with a budget of {@code tokens} per turn (0: no budget). */
     public SessionConfig withTurnTokenBudget(long tokens) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, tokens,
-                requireApproval, doubleTexting, baseUrl);
+                requireApproval, doubleTexting, baseUrl, recall);
     }
 
     /** A copy in which calls of these tools wait for approval. */
     public SessionConfig withRequireApproval(List<String> toolNames) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens,
-                turnTokenBudget, toolNames, doubleTexting, baseUrl);
+                turnTokenBudget, toolNames, doubleTexting, baseUrl, recall);
     }
 
     /** A copy with this double-texting strategy. */
     public SessionConfig withDoubleTexting(DoubleTexting strategy) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens,
-                turnTokenBudget, requireApproval, Require.nonNull(strategy, "doubleTexting"), baseUrl);
+                turnTokenBudget, requireApproval, Require.nonNull(strategy, "doubleTexting"), baseUrl, recall);
+    }
+
+    /**
+     * This config with recall on: before each model call the {@code k} messages older than the view that best
+     * match the turn's latest user message are placed after the summary, within {@code tokenBudget} tokens
+     * ({@link ContextRecall}).
+     *
+     * @throws dev.threadline.core.error.InvalidInputException when {@code k} or the budget is out of range
+     */
+    public SessionConfig withRecall(int k, int tokenBudget) {
+        return withRecall(new ContextRecall(k, tokenBudget));
+    }
+
+    /** This config with this recall setting (null: recall off). */
+    public SessionConfig withRecall(ContextRecall setting) {
+        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens,
+                turnTokenBudget, requireApproval, doubleTexting, baseUrl, setting);
     }
 }

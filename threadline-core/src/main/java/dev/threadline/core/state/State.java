@@ -23,15 +23,18 @@ import java.util.Map;
  * @param permissionDenials tool calls a person denied (the seeds' {@code permissionDenials}), counted over the session
  * @param modelChange  the latest {@link Edit.SetModel} of the session, or null while it runs on the model it was
  *                     created with (see {@code SessionConfig.withModelChange})
+ * @param recalled     the earlier messages the session's recall chose for the model's view at its latest model call
+ *                     ({@code ContextRecalled}), in transcript order; empty when none (ADR 0042)
  * @param toolUseIds   every tool_use id of {@code messages} (derived from them; shared between versions, never stored)
  */
 public record State(long seq, long step, SessionStatus status, List<Message> messages, Map<String, JsonNode> variables,
                     List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction,
-                    int permissionDenials, Edit.SetModel modelChange, @JsonIgnore ToolUseIds toolUseIds) {
+                    int permissionDenials, Edit.SetModel modelChange, List<RecalledMessage> recalled,
+                    @JsonIgnore ToolUseIds toolUseIds) {
 
     /** The state of a session before its first event. */
     public static final State EMPTY = new State(0, 0, SessionStatus.IDLE, AppendOnlyList.empty(), Map.of(), List.of(),
-            Usage.ZERO, 0, null, 0, null, ToolUseIds.EMPTY);
+            Usage.ZERO, 0, null, 0, null, List.of(), ToolUseIds.EMPTY);
 
     /**
      * Checks and normalises the components; a null {@code toolUseIds} is derived from {@code messages}.
@@ -42,12 +45,21 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
         messages = AppendOnlyList.copyOf(messages);
         variables = Map.copyOf(variables);
         pending = List.copyOf(pending);
+        recalled = recalled == null ? List.of() : List.copyOf(recalled);
         if (toolUseIds == null) {
             toolUseIds = ToolUseIds.of(messages);
         } else if (toolUseIds.messageCount() != messages.size()) {
             throw new IllegalArgumentException("toolUseIds cover " + toolUseIds.messageCount() + " messages but the transcript holds "
                     + messages.size());
         }
+    }
+
+    /** A state that recalls nothing (the shape before recall, ADR 0042). */
+    public State(long seq, long step, SessionStatus status, List<Message> messages, Map<String, JsonNode> variables,
+                 List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction, int permissionDenials,
+                 Edit.SetModel modelChange, ToolUseIds toolUseIds) {
+        this(seq, step, status, messages, variables, pending, usage, contextStart, compaction, permissionDenials, modelChange,
+                List.of(), toolUseIds);
     }
 
     /** A state whose tool_use ids are derived from {@code messages} (one pass over them). */
@@ -59,7 +71,7 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
     /** Everything but the message bodies: what a snapshot stores. */
     public StateSnapshot snapshot() {
         return new StateSnapshot(seq, step, status, messages.size(), variables, pending, usage, contextStart, compaction,
-                permissionDenials, modelChange);
+                permissionDenials, modelChange, recalled);
     }
 
     /**
@@ -74,7 +86,7 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
                     + " messages but the journal holds " + messages.size());
         }
         return new State(s.seq(), s.step(), s.status(), messages, s.variables(), s.pending(), s.usage(),
-                s.contextStart(), s.compaction(), s.permissionDenials(), s.modelChange(), ToolUseIds.of(messages));
+                s.contextStart(), s.compaction(), s.permissionDenials(), s.modelChange(), s.recalled(), ToolUseIds.of(messages));
     }
 
     /** Whether no turn is running or suspended. */
@@ -107,19 +119,25 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
     public State with(long seq, long step, SessionStatus status, Map<String, JsonNode> variables,
                List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction) {
         return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, permissionDenials,
-                modelChange, toolUseIds);
+                modelChange, recalled, toolUseIds);
+    }
+
+    /** A copy whose recall choice is {@code chosen} (the reducer folds a {@code ContextRecalled} with it). */
+    public State withRecalled(List<RecalledMessage> chosen) {
+        return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, permissionDenials,
+                modelChange, chosen, toolUseIds);
     }
 
     /** A copy with another count of denied calls (the reducer counts a denial with it). */
     public State withPermissionDenials(int denials) {
         return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, denials, modelChange,
-                toolUseIds);
+                recalled, toolUseIds);
     }
 
     /** A copy whose model is the one {@code change} sets (the reducer folds an {@link Edit.SetModel} with it). */
     public State withModelChange(Edit.SetModel change) {
         return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, permissionDenials,
-                change, toolUseIds);
+                change, recalled, toolUseIds);
     }
 
     /**
@@ -128,7 +146,7 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
      */
     public State withMessage(Message next, SessionStatus status, List<PendingToolCall> pending, Usage usage) {
         return new State(seq, step, status, transcript().plus(next), variables, pending, usage, contextStart, compaction,
-                permissionDenials, modelChange, toolUseIds.plus(next));
+                permissionDenials, modelChange, recalled, toolUseIds.plus(next));
     }
 
     AppendOnlyList<Message> transcript() {

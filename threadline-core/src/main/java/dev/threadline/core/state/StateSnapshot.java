@@ -9,28 +9,39 @@ import java.util.Map;
  * A small snapshot of a {@link State}: everything but the message bodies. Written every K events so
  * that loading a session replays only the events after it (and reads only the transcript-bearing
  * events before it). A snapshot stored without {@code permissionDenials} reads it as 0, one without
- * {@code modelChange} as null (no model edit). Immutable.
+ * {@code modelChange} as null (no model edit), one without {@code recalled} as none. Immutable.
  */
 public record StateSnapshot(long seq, long step, SessionStatus status, int messageCount,
                             Map<String, JsonNode> variables, List<PendingToolCall> pending, Usage usage,
-                            int contextStart, Compaction compaction, Integer permissionDenials, Edit.SetModel modelChange) {
+                            int contextStart, Compaction compaction, Integer permissionDenials, Edit.SetModel modelChange,
+                            @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
+                            List<RecalledMessage> recalled) {
     @com.fasterxml.jackson.annotation.JsonCreator
     public StateSnapshot {
+        recalled = recalled == null ? List.of() : List.copyOf(recalled);
         variables = variables == null ? Map.of() : Map.copyOf(variables);
         pending = pending == null ? List.of() : List.copyOf(pending);
         permissionDenials = permissionDenials == null ? 0 : permissionDenials; // boxed: absent from older snapshots
+    }
+
+    /** A snapshot that recalls nothing (the shape before recall, ADR 0042). */
+    public StateSnapshot(long seq, long step, SessionStatus status, int messageCount, Map<String, JsonNode> variables,
+                         List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction,
+                         Integer permissionDenials, Edit.SetModel modelChange) {
+        this(seq, step, status, messageCount, variables, pending, usage, contextStart, compaction, permissionDenials, modelChange,
+                List.of());
     }
 
     /** A snapshot without a model edit (the shape before models could be changed). */
     public StateSnapshot(long seq, long step, SessionStatus status, int messageCount, Map<String, JsonNode> variables,
                          List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction,
                          Integer permissionDenials) {
-        this(seq, step, status, messageCount, variables, pending, usage, contextStart, compaction, permissionDenials, null);
+        this(seq, step, status, messageCount, variables, pending, usage, contextStart, compaction, permissionDenials, null, List.of());
     }
 
     /** A snapshot without denials (the shape before humans in the loop). */
     public StateSnapshot(long seq, long step, SessionStatus status, int messageCount, Map<String, JsonNode> variables,
                          List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction) {
-        this(seq, step, status, messageCount, variables, pending, usage, contextStart, compaction, 0, null);
+        this(seq, step, status, messageCount, variables, pending, usage, contextStart, compaction, 0, null, List.of());
     }
 }

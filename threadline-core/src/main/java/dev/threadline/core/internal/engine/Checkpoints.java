@@ -104,6 +104,8 @@ public final class Checkpoints {
                 case Event.TurnInterrupted t -> "interrupted: " + t.reason();
                 case Event.ContextCompacted c -> "context compacted: a summary replaces what precedes message " + c.boundary();
                 case Event.Cleared c -> "context cleared";
+                case Event.ContextRecalled r -> r.messages().isEmpty() ? "context recalls nothing"
+                        : "context recalled seqs " + r.messages().stream().map(m -> String.valueOf(m.seq())).toList();
                 case Event.ApprovalRequested r -> "approval requested: " + r.name() + " " + r.arguments();
                 case Event.ApprovalGiven g -> "approved" + (g.arguments() == null ? "" : " with edited arguments " + g.arguments());
                 case Event.ApprovalDenied d -> "denied: " + d.reason();

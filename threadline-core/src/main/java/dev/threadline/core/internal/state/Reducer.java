@@ -132,7 +132,17 @@ public final class Reducer {
                     throw new InvalidEventException(c.type(), "a turn is running: clearing now would leave the model"
                             + " a context without the request it is answering; clear between turns");
                 }
-                yield s.with(s.seq(), s.step(), s.status(), s.variables(), s.pending(), s.usage(), s.messages().size(), null);
+                yield s.with(s.seq(), s.step(), s.status(), s.variables(), s.pending(), s.usage(), s.messages().size(), null)
+                        .withRecalled(List.of());
+            }
+            case Event.ContextRecalled r -> {
+                for (dev.threadline.core.state.RecalledMessage m : r.messages()) {
+                    if (m.message() < s.contextStart() || m.message() >= s.messages().size()) {
+                        throw new InvalidEventException(r.type(), "message " + m.message() + " is outside the context ["
+                                + s.contextStart() + ", " + s.messages().size() + ")");
+                    }
+                }
+                yield s.withRecalled(r.messages());
             }
         };
     }

@@ -76,7 +76,7 @@ public final class AgentLoop {
     /** The context step of the model a config names. */
     public ContextStep context(SessionConfig config) {
         ChatModel model = models.resolve(config.model(), config.baseUrl());
-        return contexts.computeIfAbsent(model, m -> new ContextStep(states, m, skills, tokens, tracing));
+        return contexts.computeIfAbsent(model, m -> new ContextStep(states, m, skills, tokens, tracing, tools.journal()));
     }
 
     /** The skills this loop's models may call. */

@@ -46,9 +46,12 @@ public final class ContextStep {
     private final TokenCounter local;
     private final TokenCounter counter;
     private final Tracing tracing;
+    private final RecallStep recall;
 
-    public ContextStep(StateManager states, ChatModel model, SkillRegistry skills, TokenCounter local, Tracing tracing) {
+    public ContextStep(StateManager states, ChatModel model, SkillRegistry skills, TokenCounter local, Tracing tracing,
+                       dev.threadline.core.internal.engine.state.JournalReader journal) {
         this.tracing = tracing;
+        this.recall = new RecallStep(journal);
         this.states = states;
         this.model = model;
         this.skills = skills;
@@ -74,7 +77,7 @@ public final class ContextStep {
 
     public ContextLimits limits(SessionConfig config) {
         return ContextLimits.of(model.contextWindowTokens(), config.maxOutputTokens(), config.systemPrompt(),
-                skills.toolSpecs(config.skills()), counter);
+                skills.toolSpecs(config.skills()), counter).withRecall(config.recall());
     }
 
     public Prepared prepare(SessionKey sessionId, Cmd commandId, SessionConfig config) {
@@ -97,6 +100,9 @@ public final class ContextStep {
                 LOG.warn("session {}: compaction failed ({}); sending the uncompacted context, which still fits", sessionId, e.getMessage());
             }
         }
+        if (config.recall() != null) {
+            send = recall(sessionId, commandId, config, limits, send);
+        }
         if (send.measure().tokens() > limits.inputBudget()) {
             return new Prepared.Overflow("context_overflow: the request holds " + send.measure().tokens() + " tokens ("
                     + send.measure().counter() + "), more than the " + limits.inputBudget() + " that model " + model.name()
@@ -108,6 +114,22 @@ public final class ContextStep {
             LOG.warn("session {}: {}", sessionId, send.view().warning());
         }
         return new Prepared.Send(send.request(), send.view(), send.measure(), spent);
+    }
+
+    /**
+     * Chooses what the next model call recalls (ADR 0042) and journals the choice when it differs from the
+     * state's, as its own step ({@code ContextRecalled}), so a reload folds the same view; returns the request then.
+     */
+    private Prepared.Send recall(SessionKey sessionId, Cmd commandId, SessionConfig config, ContextLimits limits, Prepared.Send send) {
+        State state = states.get(sessionId);
+        List<dev.threadline.core.state.RecalledMessage> chosen = recall.choose(sessionId, state, config.recall(), send.view(),
+                limits.counter());
+        if (chosen.equals(state.recalled())) {
+            return send;
+        }
+        states.update(sessionId, CheckpointSource.LOOP, commandId, st -> List.of(new Event.ContextRecalled(chosen)));
+        LOG.debug("session {}: recalled {} earlier messages into the context", sessionId, chosen.size());
+        return measure(states.get(sessionId), config, limits, false);
     }
 
     /** The view of {@code state} as a request, validated and measured ({@code exact}: always ask the provider). */

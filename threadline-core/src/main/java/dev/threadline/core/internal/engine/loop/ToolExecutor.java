@@ -81,6 +81,11 @@ public final class ToolExecutor {
         return problems.isEmpty() ? null : "invalid arguments for " + use.name() + ": " + String.join("; ", problems);
     }
 
+    /** The journal the skills search (and the recall of a session's context). */
+    public dev.threadline.core.internal.engine.state.JournalReader journal() {
+        return journal;
+    }
+
     /**
      * How a requested call enters the journal: failed when it cannot run ({@link #problem}), waiting
      * for an answer when its skill is answered by the user, waiting for approval when its skill or the
