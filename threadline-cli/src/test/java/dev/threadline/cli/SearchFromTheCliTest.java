@@ -39,4 +39,29 @@ class SearchFromTheCliTest {
         assertThat(cli.run("sessions", "search", "memo", "door", "--db", db, "--limit", "0").code()).isNotZero();
         assertThat(cli.run("sessions", "search", "nope", "door", "--db", db).code()).isEqualTo(1);
     }
+
+    @Test
+    void anEmptyAHugeQueryAndAnotherTenantsSessionAreOneLineErrorsThatChangeNothing() {
+        String db = dir.resolve("t.db").toString();
+        long head;
+        try (Threadline tl = Threadline.builder().store(StateStores.open("sqlite:" + db)).model(ScriptedModel.demo()).build()) {
+            var s = tl.defaultTenant().create("memo", SessionConfig.DEFAULT);
+            s.submit("the door code is 4712");
+            head = s.state().seq();
+        }
+        CliChild cli = new CliChild(dir);
+        CliTest.Run empty = cli.run("sessions", "search", "memo", "", "--db", db);
+        assertThat(empty.code()).isNotZero();
+        assertThat(empty.err().strip()).doesNotContain("\n").contains("query");
+        CliTest.Run huge = cli.run("sessions", "search", "memo", "door ".repeat(2_000), "--db", db);
+        assertThat(huge.code()).isNotZero();
+        assertThat(huge.err().strip()).doesNotContain("\n").contains("query").contains("10000 characters").contains("1000");
+        CliTest.Run foreign = cli.run("sessions", "search", "memo", "door", "--db", db, "--tenant", "globex");
+        assertThat(foreign.code()).isEqualTo(1);
+        assertThat(foreign.err()).contains("no session with id 'memo'").doesNotContain("4712");
+        assertThat(foreign.out()).doesNotContain("4712");
+        try (Threadline tl = Threadline.builder().store(StateStores.open("sqlite:" + db)).model(ScriptedModel.demo()).build()) {
+            assertThat(tl.defaultTenant().open("memo").state().seq()).as("bad searches change nothing").isEqualTo(head);
+        }
+    }
 }

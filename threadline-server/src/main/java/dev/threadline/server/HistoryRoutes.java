@@ -48,12 +48,19 @@ final class HistoryRoutes {
         Session s = api.session(ctx);
         Query.only(ctx, "q", "limit");
         String q = Query.text(ctx, "q", dev.threadline.core.runtime.History.MAX_QUERY);
-        if (q == null) {
-            throw dev.threadline.server.http.ApiException.invalid("q", "give the words to search for: ?q=…");
+        if (q == null || q.isBlank()) {
+            throw dev.threadline.server.http.ApiException.invalid("q", (q == null ? "is missing" : "is empty")
+                    + "; give the words to search for: ?q=…");
         }
         int limit = (int) Query.integer(ctx, "limit", 1, 100, 10);
+        java.util.List<dev.threadline.core.model.SearchHit> hits;
+        try {
+            hits = s.history().search(q, limit);
+        } catch (dev.threadline.core.error.InvalidInputException e) {
+            throw "query".equals(e.field()) ? dev.threadline.server.http.ApiException.invalid("q", e.reason()) : e; // the parameter's name
+        }
         com.fasterxml.jackson.databind.node.ArrayNode items = Json.mapper().createArrayNode();
-        for (dev.threadline.core.model.SearchHit h : s.history().search(q, limit)) {
+        for (dev.threadline.core.model.SearchHit h : hits) {
             items.add(Json.object().put("session", h.session()).put("seq", h.seq()).put("role", h.role().name().toLowerCase())
                     .put("time", h.time().toString()).put("snippet", h.snippet()).put("score", h.score()));
         }

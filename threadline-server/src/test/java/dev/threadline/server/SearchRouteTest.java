@@ -11,8 +11,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code GET /v1/sessions/{id}/search} (issue 38, first step): the message that said it comes first,
- * with its seq, role and snippet; another tenant's session is the same 404 as a missing one; a missing
- * or overlong query and a bad limit are 400 naming the parameter.
+ * with its seq, role and snippet; another tenant's session is the same 404 as a missing one; a missing,
+ * empty or overlong query and a bad limit are 400 naming the parameter, a query too long for the request
+ * line a 414 problem; none of them changes the session.
  */
 class SearchRouteTest {
     @TempDir
@@ -41,6 +42,35 @@ class SearchRouteTest {
                 assertThat(b.status()).as(bad + " -> " + b.body()).isEqualTo(400);
                 assertThat(b.json().path("field").asText()).as(bad).isNotBlank();
             }
+        }
+    }
+
+    @Test
+    void anEmptyAHugeQueryAndAnotherTenantsSessionAreClearErrorsThatChangeNothing() {
+        try (TestServer server = new TestServer(dir)) {
+            Http owner = server.tenant("acme");
+            Http other = server.tenant("globex");
+            assertThat(owner.post("/v1/sessions", "{\"id\":\"s\"}").status()).isEqualTo(201);
+            assertThat(owner.post("/v1/sessions/s/messages", "{\"text\":\"the door code is 4712\"}").status()).isEqualTo(200);
+            String before = owner.get("/v1/sessions/s/export").body();
+
+            Http.Response empty = owner.get("/v1/sessions/s/search?q=");
+            assertThat(empty.status()).as(empty.body()).isEqualTo(400);
+            assertThat(empty.json().path("field").asText()).isEqualTo("q");
+            Http.Response longer = owner.get("/v1/sessions/s/search?q=" + "door+".repeat(1_000));
+            assertThat(longer.status()).as(longer.body()).isEqualTo(400);
+            assertThat(longer.json().path("field").asText()).isEqualTo("q");
+            assertThat(longer.json().path("detail").asText()).as(longer.body()).contains("5000").contains("1000");
+            // 10,000 characters cannot fit the HTTP layer's request line (8 KiB): refused there, as a problem, before the route
+            Http.Response huge = owner.get("/v1/sessions/s/search?q=" + "door+".repeat(2_000));
+            assertThat(huge.status()).as(huge.body()).isEqualTo(414);
+            assertThat(huge.json().path("type").asText()).endsWith("/request-too-large");
+            assertThat(huge.body()).doesNotContain("door");
+            Http.Response foreign = other.get("/v1/sessions/s/search?q=door");
+            assertThat(foreign.status()).isEqualTo(404);
+            assertThat(foreign.body()).doesNotContain("4712");
+
+            assertThat(owner.get("/v1/sessions/s/export").body()).as("bad searches change nothing").isEqualTo(before);
         }
     }
 }

@@ -43,13 +43,16 @@ public final class SearchText {
     /**
      * The distinct words of {@code query}, in order, once the query and limit are checked.
      *
-     * @throws InvalidInputException when the query is missing, longer than {@link SearchHit#MAX_QUERY},
+     * @throws InvalidInputException when the query is missing, empty, longer than {@link SearchHit#MAX_QUERY},
      *         has no word, or the limit is outside 1 to 100
      */
     public static Set<String> terms(String query, int limit) {
         if (query == null || query.length() > SearchHit.MAX_QUERY) {
             throw new InvalidInputException("query", query == null ? "is missing"
                     : "is " + query.length() + " characters; at most " + SearchHit.MAX_QUERY);
+        }
+        if (query.isBlank()) {
+            throw new InvalidInputException("query", "is empty; give the words to search for");
         }
         if (limit < 1 || limit > 100) {
             throw new InvalidInputException("limit", "must be 1 to 100, was " + limit);

@@ -90,4 +90,22 @@ class JournalSearchTest {
             assertThat(s.state().seq()).as("reads change nothing").isEqualTo(head);
         }
     }
+
+    @Test
+    void anEmptyAHugeQueryAndAnotherTenantsSessionAreClearErrorsThatChangeNothing() {
+        try (Threadline tl = runtime()) {
+            Session s = tl.tenant("acme").create("s", SessionConfig.DEFAULT);
+            s.submit("the door code is 4712");
+            long head = s.state().seq();
+            assertThatThrownBy(() -> s.history().search("", 5)).isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("query").hasMessageContaining("empty");
+            assertThatThrownBy(() -> s.history().search("door ".repeat(2_000), 5)).isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("query").hasMessageContaining("10000 characters").hasMessageContaining("1000");
+            assertThatThrownBy(() -> tl.tenant("globex").open("s").history().search("door", 5))
+                    .isInstanceOf(dev.threadline.core.error.SessionNotFoundException.class).hasMessageContaining("s")
+                    .hasMessageNotContaining("4712");
+            assertThat(tl.tenant("globex").find("s")).isEmpty();
+            assertThat(s.state().seq()).as("bad searches change nothing").isEqualTo(head);
+        }
+    }
 }
