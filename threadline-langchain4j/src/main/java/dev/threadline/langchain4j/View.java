@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.threadline.chatmemory.CallIds;
-import dev.threadline.chatmemory.MemoryLayout;
+import dev.threadline.chatmemory.Interleaving;
 import dev.threadline.chatmemory.SystemPlacement;
 import dev.threadline.chatmemory.ViewCache;
 import dev.threadline.core.json.Json;
@@ -22,7 +22,8 @@ import java.util.Map;
  * A memory's view of a session, as of one state: the transcript from the view's start, then the pending
  * tool-call group, with the system messages placed among them. Built from the view of an earlier state of the
  * same session when it can be ({@link #of(State, View)}): the units of the messages both states hold, the very
- * same objects, are reused, so a step converts only what is new. Immutable (its derived lists are computed once).
+ * same objects, are reused, so a step converts only what is new, and its interleavings with the system messages
+ * continue the earlier view's. Immutable.
  */
 final class View {
     private final int start;
@@ -34,11 +35,12 @@ final class View {
     private final State state;
     private final int transcriptUnits;
     private final boolean canonical;
-    private List<Unit> units;
-    private List<ChatMessage> messages;
+    private final Interleaving<Unit> units;
+    private final Interleaving<ChatMessage> handed;
 
     private View(int start, List<Unit> conversation, List<Integer> at, List<SystemPlacement> systems,
-                 List<SystemMessage> systemMessages, Message pending, State state, int transcriptUnits, boolean canonical) {
+                 List<SystemMessage> systemMessages, Message pending, State state, int transcriptUnits, boolean canonical,
+                 View prev, int keep) {
         this.start = start;
         this.conversation = conversation;
         this.at = at;
@@ -48,6 +50,17 @@ final class View {
         this.state = state;
         this.transcriptUnits = transcriptUnits;
         this.canonical = canonical;
+        Interleaving<Unit> prevUnits = prev == null ? null : prev.units;
+        Interleaving<ChatMessage> prevHanded = prev == null ? null : prev.handed;
+        this.units = Interleaving.build(prevUnits, keep, start, at, systems, (i, out) -> out.add(conversation.get(i)),
+                n -> new Unit.Sys(systemMessages.get(n)));
+        this.handed = Interleaving.build(prevHanded, keep, start, at, systems, (i, out) -> {
+            switch (conversation.get(i)) {
+                case Unit.Plain p -> out.add(p.message());
+                case Unit.Group g -> out.addAll(g.messages());
+                case Unit.Sys sys -> out.add(sys.message());
+            }
+        }, systemMessages::get);
     }
 
     static View of(State s) {
@@ -68,10 +81,11 @@ final class View {
         List<Unit> units = new ArrayList<>();
         List<Integer> at = new ArrayList<>();
         int from = start;
+        int keep = 0;
         boolean canonical = true;
         if (prev != null && prev.start == start && prev.transcriptUnits > 1
                 && ViewCache.sameObjects(prev.state.messages(), transcript, start, prev.state.messages().size())) {
-            int keep = prev.transcriptUnits - 1; // the last one may gain its results in a later message
+            keep = prev.transcriptUnits - 1; // the last one may gain its results in a later message
             units.addAll(prev.conversation.subList(0, keep));
             at.addAll(prev.at.subList(0, keep));
             from = prev.at.get(keep);
@@ -114,7 +128,7 @@ final class View {
         }
         List<SystemPlacement> systems = Vars.LAYOUT.systems(s);
         return new View(start, Collections.unmodifiableList(units), Collections.unmodifiableList(at), systems,
-                systemMessages(systems, prev), pending, s, transcriptUnits, canonical);
+                systemMessages(systems, prev), pending, s, transcriptUnits, canonical, keep > 0 ? prev : null, keep);
     }
 
     /** The system messages' objects: those of {@code prev} for the same texts, so a list handed out keeps them. */
@@ -191,35 +205,13 @@ final class View {
     }
 
     /** The units in order, system messages included. */
-    synchronized List<Unit> units() {
-        if (units == null) {
-            units = Collections.unmodifiableList(MemoryLayout.interleave(start, at, systems, conversation::get,
-                    new java.util.function.Function<String, Unit>() {
-                        private int next;
-
-                        @Override
-                        public Unit apply(String text) {
-                            return new Unit.Sys(systemMessages.get(next++));
-                        }
-                    }));
-        }
-        return units;
+    List<Unit> units() {
+        return units.entries();
     }
 
     /** The view as LangChain4j messages (a new list; the same message objects every time). */
     List<ChatMessage> messages() {
-        return new ArrayList<>(handed());
-    }
-
-    private synchronized List<ChatMessage> handed() {
-        if (messages == null) {
-            List<ChatMessage> out = new ArrayList<>();
-            for (Unit u : units()) {
-                out.addAll(u.messages());
-            }
-            messages = Collections.unmodifiableList(out);
-        }
-        return messages;
+        return new ArrayList<>(handed.entries());
     }
 
     /**
@@ -233,7 +225,7 @@ final class View {
         if (!canonical) {
             return null;
         }
-        List<ChatMessage> mine = handed();
+        List<ChatMessage> mine = handed.entries();
         if (!ViewCache.sameObjects(mine, wanted, 0, mine.size())) {
             return null;
         }

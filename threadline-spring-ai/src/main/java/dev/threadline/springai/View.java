@@ -2,7 +2,7 @@ package dev.threadline.springai;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.threadline.chatmemory.CallIds;
-import dev.threadline.chatmemory.MemoryLayout;
+import dev.threadline.chatmemory.Interleaving;
 import dev.threadline.chatmemory.SystemPlacement;
 import dev.threadline.chatmemory.ViewCache;
 import dev.threadline.core.json.Json;
@@ -38,12 +38,12 @@ final class View {
     private final State state;
     private final int transcriptEntries;
     private final boolean canonical;
-    private List<org.springframework.ai.chat.messages.Message> handed;
-    private List<Item> handedItems;
+    private final Interleaving<org.springframework.ai.chat.messages.Message> handed;
+    private final Interleaving<Item> handedItems;
 
     private View(int start, List<Message> conversation, List<org.springframework.ai.chat.messages.Message> spring, List<Integer> at,
                  List<SystemPlacement> systems, List<SystemMessage> systemMessages, Message pending, State state, int transcriptEntries,
-                 boolean canonical) {
+                 boolean canonical, View prev, int keep) {
         this.start = start;
         this.conversation = conversation;
         this.spring = spring;
@@ -54,6 +54,10 @@ final class View {
         this.state = state;
         this.transcriptEntries = transcriptEntries;
         this.canonical = canonical;
+        this.handed = Interleaving.build(prev == null ? null : prev.handed, keep, start, at, systems, (i, out) -> out.add(spring.get(i)),
+                systemMessages::get);
+        this.handedItems = Interleaving.build(prev == null ? null : prev.handedItems, keep, start, at, systems,
+                (i, out) -> out.add(new Item.Msg(conversation.get(i))), n -> new Item.Sys(systems.get(n).text()));
     }
 
     static View of(State s) {
@@ -75,6 +79,7 @@ final class View {
         List<org.springframework.ai.chat.messages.Message> spring = new ArrayList<>();
         List<Integer> at = new ArrayList<>();
         int from = start;
+        int keep = 0;
         boolean canonical = true;
         if (prev != null && prev.start == start
                 && ViewCache.sameObjects(prev.state.messages(), transcript, start, prev.state.messages().size())) {
@@ -82,6 +87,7 @@ final class View {
             spring.addAll(prev.spring.subList(0, prev.transcriptEntries));
             at.addAll(prev.at.subList(0, prev.transcriptEntries));
             from = Math.max(start, prev.state.messages().size());
+            keep = prev.transcriptEntries;
             canonical = prev.canonical;
         }
         for (int i = from; i < transcript.size(); i++) {
@@ -107,7 +113,7 @@ final class View {
         }
         List<SystemPlacement> systems = Vars.LAYOUT.systems(s);
         return new View(start, Collections.unmodifiableList(items), Collections.unmodifiableList(spring), Collections.unmodifiableList(at),
-                systems, systemMessages(systems, prev), pending, s, transcriptEntries, canonical);
+                systems, systemMessages(systems, prev), pending, s, transcriptEntries, canonical, keep > 0 ? prev : null, keep);
     }
 
     /**
@@ -194,24 +200,7 @@ final class View {
 
     /** The view as Spring AI messages (a new list; the same message objects every time). */
     List<org.springframework.ai.chat.messages.Message> messages() {
-        return new ArrayList<>(handed());
-    }
-
-    private synchronized List<org.springframework.ai.chat.messages.Message> handed() {
-        if (handed == null) {
-            handed = Collections.unmodifiableList(MemoryLayout.interleave(start, at, systems, spring::get,
-                    new java.util.function.Function<String, org.springframework.ai.chat.messages.Message>() {
-                        private int next;
-
-                        @Override
-                        public org.springframework.ai.chat.messages.Message apply(String text) {
-                            return systemMessages.get(next++);
-                        }
-                    }));
-            handedItems = Collections.unmodifiableList(MemoryLayout.interleave(start, at, systems, i -> new Item.Msg(conversation.get(i)),
-                    Item.Sys::new));
-        }
-        return handed;
+        return new ArrayList<>(handed.entries());
     }
 
     /**
@@ -225,12 +214,12 @@ final class View {
         if (!canonical) {
             return null;
         }
-        List<org.springframework.ai.chat.messages.Message> mine = handed();
+        List<org.springframework.ai.chat.messages.Message> mine = handed.entries();
         if (!ViewCache.sameObjects(mine, wanted, 0, mine.size())) {
             return null;
         }
         List<Item> out = new ArrayList<>(wanted.size());
-        out.addAll(handedItems);
+        out.addAll(handedItems.entries());
         for (int i = mine.size(); i < wanted.size(); i++) {
             out.add(SpringMessages.toItem(wanted.get(i)));
         }
