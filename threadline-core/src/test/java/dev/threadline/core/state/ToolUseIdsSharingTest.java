@@ -41,6 +41,17 @@ class ToolUseIdsSharingTest {
     }
 
     @Test
+    void two_messages_without_tool_use_at_the_same_place_share_the_ids() {
+        ToolUseIds ids = ToolUseIds.of(List.of(call("a")));
+        ToolUseIds one = ids.plus(Message.user("results, built anew at each fold"));
+        ToolUseIds two = ids.plus(Message.user("results, built anew at each fold"));
+
+        assertThat(two.sharesWith(one)).isTrue();
+        assertThat(two.contains("a")).isTrue();
+        assertThat(ids.plus(call("z")).sharesWith(one)).isFalse(); // one with an id after one without: a copy
+    }
+
+    @Test
     void another_message_at_the_same_place_gets_its_own_copy() {
         ToolUseIds ids = ToolUseIds.of(List.of(call("a"), call("b")));
         ToolUseIds one = ids.plus(call("x"));
