@@ -163,7 +163,7 @@ final class Plan {
     }
 
     private List<Event> to(List<Unit> wanted) {
-        List<Unit> conv = new ArrayList<>();
+        List<Unit> conv = new ArrayList<>(wanted.size());
         List<Integer> sysBefore = new ArrayList<>();
         List<String> sysTexts = new ArrayList<>();
         for (Unit u : wanted) {
@@ -187,8 +187,8 @@ final class Plan {
             step.add(new Event.Cleared());
         }
         List<Integer> at = new ArrayList<>(conv.size());
-        for (int j = 0; j < kept; j++) {
-            at.add(view.at().get(k + j));
+        if (kept > 0) {
+            at.addAll(view.at().subList(k, k + kept));
         }
         boolean stillPending = false;
         if (view.pending() != null) {

@@ -70,7 +70,7 @@ final class Plan {
     }
 
     private List<Event> to(List<Item> wanted, int ordered) {
-        List<Message> conv = new ArrayList<>();
+        List<Message> conv = new ArrayList<>(wanted.size());
         List<Integer> sysBefore = new ArrayList<>();
         List<String> sysTexts = new ArrayList<>();
         for (int i = 0; i < wanted.size(); i++) {
@@ -102,8 +102,8 @@ final class Plan {
             }
         }
         List<Integer> at = new ArrayList<>(conv.size());
-        for (int j = 0; j < kept; j++) {
-            at.add(view.at().get(k + j));
+        if (kept > 0) {
+            at.addAll(view.at().subList(k, k + kept));
         }
         for (int j = kept; j < conv.size(); j++) {
             Message m = conv.get(j);
