@@ -12,6 +12,7 @@ import java.util.Locale;
  * threadline bench [--store sqlite:/path/file.db | memory:] [--quick | --smoke] [--out DIR] [--no-alternatives]
  * threadline bench --store postgresql|redis|redis-cluster|URL [--store ...] [--quick | --smoke] [--out DIR]
  * threadline bench frameworks [--dir DIR] [--quick | --smoke] [--out DIR]
+ * threadline bench adapters [--dir DIR] [--lengths 1000,5000,10000] [--rounds N] [--steps N] [--warm-up N] [--smoke]
  * threadline bench jmh [JMH options]      e.g. jmh -f 1 -wi 3 -i 5 ReducerBench
  * threadline bench serve-load [--out DIR] [--smoke]   the load benchmark of threadline serve
  * threadline bench stored-form [--store sqlite:PATH | postgresql://…]   (see {@link StoredFormRun})
@@ -44,6 +45,9 @@ public final class BenchMain {
 
     /** Runs the whole-run benchmark; returns the exit status. */
     public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+        if (args.length > 0 && args[0].equals("adapters")) { // each adapter's step beside Threadline's own (issue 27)
+            return AdaptersBench.run(Arrays.copyOfRange(args, 1, args.length), out, err);
+        }
         if (args.length > 0 && args[0].equals("frameworks")) { // each framework's own store beside it on Threadline
             return FrameworksBench.run(Arrays.copyOfRange(args, 1, args.length), out, err);
         }

@@ -41,7 +41,9 @@ public final class MemoryStep {
     /**
      * The smallest {@code k} such that {@code current} from its {@code k}-th element is a prefix of {@code wanted},
      * or -1 when there is none: 0 means the list extends the view (an append), a larger {@code k} that a window
-     * evicted the view's first {@code k} elements (a slide), -1 that the list is something else (a rewrite).
+     * evicted the view's first {@code k} elements (a slide), -1 that the list is something else (a rewrite). An
+     * element matches itself (the same object) without asking {@code same}: lists that share their objects compare
+     * at the cost of a reference check per element.
      *
      * @param same whether the view's element at index {@code i} (first argument) matches the wanted element (second)
      * @param <T>  the element type
@@ -56,7 +58,9 @@ public final class MemoryStep {
             }
             boolean ok = true;
             for (int i = 0; i < len && ok; i++) {
-                ok = same.matches(k + i, current.get(k + i), wanted.get(i));
+                T c = current.get(k + i);
+                T w = wanted.get(i);
+                ok = c == w || same.matches(k + i, c, w);
             }
             if (ok) {
                 return k;

@@ -16,6 +16,7 @@ import dev.threadline.core.model.StopReason;
 import dev.threadline.core.model.Usage;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
@@ -26,9 +27,13 @@ import java.util.stream.Collectors;
  * reads back as false). Stateless.
  */
 final class Messages {
+    /** How many messages were converted, either way (the tests count them per step). */
+    static final LongAdder CONVERSIONS = new LongAdder();
+
     private Messages() {}
 
     static Message user(UserMessage u) {
+        CONVERSIONS.increment();
         List<ContentBlock> blocks = new ArrayList<>();
         for (Content c : u.contents()) {
             if (c instanceof TextContent t) {
@@ -45,6 +50,7 @@ final class Messages {
 
     /** An AI message; {@code ids} turns each request's id into the stored one (identity for a canonical form). */
     static Message ai(AiMessage ai, UnaryOperator<String> ids) {
+        CONVERSIONS.increment();
         List<ContentBlock> blocks = new ArrayList<>();
         if (ai.thinking() != null) {
             blocks.add(new ContentBlock.Thinking(ai.thinking(), null));
@@ -74,6 +80,7 @@ final class Messages {
     }
 
     static UserMessage toUser(Message m) {
+        CONVERSIONS.increment();
         List<Content> contents = new ArrayList<>();
         for (ContentBlock b : m.content()) {
             if (b instanceof ContentBlock.Text t) {
@@ -86,6 +93,7 @@ final class Messages {
     }
 
     static AiMessage toAi(Message m) {
+        CONVERSIONS.increment();
         String text = joined(m, ContentBlock.Text.class);
         String thinking = joined(m, ContentBlock.Thinking.class);
         List<ToolExecutionRequest> calls = m.toolUses().stream().map(Messages::toRequest).toList();

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Decides the events that turn a session's memory view into a wanted list of messages, appending only
@@ -56,8 +57,20 @@ final class Plan {
      * @throws IllegalArgumentException when a message cannot be stored (see {@link Units#parse})
      */
     static List<Event> replace(State s, List<ChatMessage> wanted) {
-        View v = View.of(s);
-        return new Plan(s, v).to(Units.parse(wanted));
+        return replace(s, wanted, View::of, null);
+    }
+
+    /**
+     * As {@link #replace(State, List)}, with the view of {@code s} from {@code views}, and the wanted list's units
+     * taken from {@code handed} (the view whose messages the caller read, or null) for the prefix it shares with
+     * them, so that only the messages after it are parsed.
+     *
+     * @throws IllegalArgumentException as {@link #replace(State, List)}
+     */
+    static List<Event> replace(State s, List<ChatMessage> wanted, Function<State, View> views, View handed) {
+        View v = views.apply(s);
+        List<Unit> units = handed == null ? null : handed.parsedFrom(wanted);
+        return new Plan(s, v).to(units != null ? units : Units.parse(wanted));
     }
 
     /**
@@ -68,11 +81,20 @@ final class Plan {
      * @throws IllegalArgumentException when a message cannot be stored or a tool result answers no open call
      */
     static List<Event> append(State s, List<ChatMessage> added, boolean systemFirst) {
+        return append(s, added, systemFirst, View::of);
+    }
+
+    /**
+     * As {@link #append(State, List, boolean)}, with the view of {@code s} from {@code views}.
+     *
+     * @throws IllegalArgumentException as {@link #append(State, List, boolean)}
+     */
+    static List<Event> append(State s, List<ChatMessage> added, boolean systemFirst, Function<State, View> views) {
         if (!s.variables().containsKey(Vars.LAYOUT.pendingVariable()) && s.variables().containsKey(Vars.LAYOUT.startVariable())
                 && added.stream().allMatch(m -> m instanceof UserMessage || m instanceof AiMessage a && !a.hasToolExecutionRequests())) {
             return plainAppend(added); // the common case costs the new messages only, not a read of the view
         }
-        View v = View.of(s);
+        View v = views.apply(s);
         List<Unit> units = new ArrayList<>(v.units());
         for (ChatMessage m : added) {
             if (m instanceof SystemMessage sm) {
@@ -112,7 +134,12 @@ final class Plan {
 
     /** The events that empty the view (none when it is empty); the history stays in the journal. */
     static List<Event> clear(State s) {
-        View v = View.of(s);
+        return clear(s, View::of);
+    }
+
+    /** As {@link #clear(State)}, with the view of {@code s} from {@code views}. */
+    static List<Event> clear(State s, Function<State, View> views) {
+        View v = views.apply(s);
         boolean empty = v.conversation().isEmpty() && v.systems().isEmpty();
         return new MemoryStep(s, Vars.LAYOUT).clear(empty, v.pending() == null ? 0 : v.pending().toolUses().size());
     }
@@ -136,7 +163,7 @@ final class Plan {
     }
 
     private List<Event> to(List<Unit> wanted) {
-        List<Unit> conv = new ArrayList<>();
+        List<Unit> conv = new ArrayList<>(wanted.size());
         List<Integer> sysBefore = new ArrayList<>();
         List<String> sysTexts = new ArrayList<>();
         for (Unit u : wanted) {
@@ -160,8 +187,8 @@ final class Plan {
             step.add(new Event.Cleared());
         }
         List<Integer> at = new ArrayList<>(conv.size());
-        for (int j = 0; j < kept; j++) {
-            at.add(view.at().get(k + j));
+        if (kept > 0) {
+            at.addAll(view.at().subList(k, k + kept));
         }
         boolean stillPending = false;
         if (view.pending() != null) {

@@ -67,7 +67,7 @@ public final class ThreadlineChatMemory implements ChatMemory {
     @Override
     public void add(ChatMessage message) {
         Require.nonNull(message, "message");
-        MemoryWriter.append(session(), List.of(message), systemFirst);
+        MemoryWriter.append(sessions, session(), List.of(message), systemFirst);
     }
 
     /**
@@ -83,7 +83,7 @@ public final class ThreadlineChatMemory implements ChatMemory {
         List<ChatMessage> list = new ArrayList<>();
         messages.forEach(m -> list.add(Require.nonNull(m, "message")));
         if (!list.isEmpty()) {
-            MemoryWriter.append(session(), list, systemFirst);
+            MemoryWriter.append(sessions, session(), list, systemFirst);
         }
     }
 
@@ -99,20 +99,20 @@ public final class ThreadlineChatMemory implements ChatMemory {
         }
         List<ChatMessage> list = new ArrayList<>();
         messages.forEach(list::add);
-        MemoryWriter.replace(session(), list);
+        MemoryWriter.replace(sessions, session(), list);
     }
 
     /** The window over the conversation: the system message and the last {@code maxMessages} messages in all. */
     @Override
     public List<ChatMessage> messages() {
-        List<ChatMessage> all = sessions.find(id).map(s -> View.of(s.state()).messages()).orElseGet(List::of);
+        List<ChatMessage> all = sessions.find(id).map(s -> sessions.view(s.id(), s.state()).messages()).orElseGet(List::of);
         return window(all, maxMessages);
     }
 
     /** Starts an empty view; the journal keeps the history (Threadline's clear). */
     @Override
     public void clear() {
-        sessions.find(id).ifPresent(MemoryWriter::clear);
+        sessions.find(id).ifPresent(s -> MemoryWriter.clear(sessions, s));
     }
 
     /** Evicts as MessageWindowChatMemory does: the oldest message after a leading system message, with an AI message's results. */

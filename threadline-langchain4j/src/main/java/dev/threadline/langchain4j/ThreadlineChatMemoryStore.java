@@ -18,6 +18,10 @@ import java.util.List;
  * Tool requests and their results are kept, paired; a result that answers no request of the AI message
  * before it is refused.
  *
+ * <p>A step costs what changed, not the history: the store keeps each session's last view (of up to 256
+ * sessions), hands out the same message objects again, and recognises them, by identity, at the start of the
+ * list {@code updateMessages} gets back, so that only the messages after them are converted and compared.
+ *
  * <p>Thread-safe: each update is one step of the session, decided on its current state; several
  * processes may share a store.
  */
@@ -34,6 +38,11 @@ public final class ThreadlineChatMemoryStore implements ChatMemoryStore {
         this.sessions = new MemorySessions(tenant, config);
     }
 
+    /** The sessions and their last views (the tests compare the views it builds with views built afresh). */
+    MemorySessions sessions() {
+        return sessions;
+    }
+
     /** The Threadline session id that holds the memory {@code memoryId}. */
     public static String sessionId(Object memoryId) {
         return MemorySessions.sessionId(memoryId);
@@ -42,7 +51,7 @@ public final class ThreadlineChatMemoryStore implements ChatMemoryStore {
     /** The memory's messages: empty when it has none. */
     @Override
     public List<ChatMessage> getMessages(Object memoryId) {
-        return sessions.find(memoryId).map(s -> View.of(s.state()).messages()).orElseGet(List::of);
+        return sessions.find(memoryId).map(s -> sessions.view(s.id(), s.state()).messages()).orElseGet(List::of);
     }
 
     /**
@@ -54,7 +63,7 @@ public final class ThreadlineChatMemoryStore implements ChatMemoryStore {
      */
     @Override
     public void updateMessages(Object memoryId, List<ChatMessage> messages) {
-        MemoryWriter.replace(sessions.openOrCreate(memoryId), messages);
+        MemoryWriter.replace(sessions, sessions.openOrCreate(memoryId), messages);
     }
 
     /**
@@ -65,6 +74,7 @@ public final class ThreadlineChatMemoryStore implements ChatMemoryStore {
     @Override
     public void deleteMessages(Object memoryId) {
         sessions.find(memoryId).ifPresent(s -> {
+            sessions.forget(s.id());
             try {
                 sessions.tenant().delete(s.id());
             } catch (dev.threadline.core.error.SessionNotFoundException gone) {

@@ -13,8 +13,9 @@ final class MemoryWriter {
     private MemoryWriter() {}
 
     /** Makes the session's view equal to {@code messages}, appending only what is new. */
-    static void replace(Session session, List<Message> messages) {
+    static void replace(Conversations conversations, Session session, List<Message> messages) {
         List<Message> copy = List.copyOf(messages);
-        session.recordStep(s -> Plan.replace(s, copy));
+        View handed = conversations.lastView(session.id()); // the view a caller most likely read the list from
+        session.recordStep(s -> Plan.replace(s, copy, st -> conversations.view(session.id(), st), handed));
     }
 }

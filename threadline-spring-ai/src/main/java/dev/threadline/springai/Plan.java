@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Decides the events that turn a conversation's view into the list {@code saveAll} was given, appending
@@ -45,26 +46,43 @@ final class Plan {
      *                                  the assistant message whose calls it answers
      */
     static List<Event> replace(State s, List<org.springframework.ai.chat.messages.Message> wanted) {
+        return replace(s, wanted, View::of, null);
+    }
+
+    /**
+     * As {@link #replace(State, List)}, with the view of {@code s} from {@code views}, and the wanted list's items
+     * taken from {@code handed} (the view whose messages the caller read, or null) for the prefix it shares with
+     * them, so that only the messages after it are converted.
+     *
+     * @throws IllegalArgumentException as {@link #replace(State, List)}
+     */
+    static List<Event> replace(State s, List<org.springframework.ai.chat.messages.Message> wanted, Function<State, View> views,
+                               View handed) {
+        View.Items known = handed == null ? null : handed.itemsOf(wanted);
+        if (known != null) {
+            return new Plan(s, views.apply(s)).to(known.items(), known.ordered());
+        }
         List<Item> items = new ArrayList<>(wanted.size());
         for (var m : wanted) {
             items.add(SpringMessages.toItem(m));
         }
-        return new Plan(s, View.of(s)).to(items);
+        return new Plan(s, views.apply(s)).to(items, 0);
     }
 
-    private List<Event> to(List<Item> wanted) {
-        List<Message> conv = new ArrayList<>();
+    private List<Event> to(List<Item> wanted, int ordered) {
+        List<Message> conv = new ArrayList<>(wanted.size());
         List<Integer> sysBefore = new ArrayList<>();
         List<String> sysTexts = new ArrayList<>();
-        for (Item it : wanted) {
-            if (it instanceof Item.Sys sys) {
+        for (int i = 0; i < wanted.size(); i++) {
+            if (wanted.get(i) instanceof Item.Sys sys) {
                 sysBefore.add(conv.size());
                 sysTexts.add(sys.text());
             } else {
-                conv.add(inCallOrder(((Item.Msg) it).message(), conv.isEmpty() ? null : conv.getLast()));
+                Message m = ((Item.Msg) wanted.get(i)).message();
+                conv.add(i < ordered ? m : inCallOrder(m, conv.isEmpty() ? null : conv.getLast()));
             }
         }
-        List<Message> current = view.conversation().stream().map(Item.Msg::message).toList();
+        List<Message> current = view.conversation();
         int n = current.size();
         int k = n == 0 ? 0 : MemoryStep.slide(current, conv, MemoryStep.Matcher.equal());
         boolean rewrite = k < 0;
@@ -84,8 +102,8 @@ final class Plan {
             }
         }
         List<Integer> at = new ArrayList<>(conv.size());
-        for (int j = 0; j < kept; j++) {
-            at.add(view.at().get(k + j));
+        if (kept > 0) {
+            at.addAll(view.at().subList(k, k + kept));
         }
         for (int j = kept; j < conv.size(); j++) {
             Message m = conv.get(j);
@@ -123,7 +141,7 @@ final class Plan {
     }
 
     /** A tool message's results in the order of the calls of the assistant message before it. */
-    private static Message inCallOrder(Message m, Message previous) {
+    static Message inCallOrder(Message m, Message previous) {
         if (m.role() != Role.TOOL || previous == null || previous.toolUses().isEmpty()) {
             return m;
         }

@@ -9,6 +9,7 @@ import dev.threadline.core.model.Usage;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.UnaryOperator;
 import org.springframework.ai.chat.messages.AssistantMessage;
 import org.springframework.ai.chat.messages.SystemMessage;
@@ -22,9 +23,13 @@ import org.springframework.ai.chat.messages.UserMessage;
  * reads back from its call). Metadata beyond the message type and media are not kept. Stateless.
  */
 final class SpringMessages {
+    /** How many messages were converted, either way (the tests count them per step). */
+    static final LongAdder CONVERSIONS = new LongAdder();
+
     private SpringMessages() {}
 
     static Item toItem(org.springframework.ai.chat.messages.Message m) {
+        CONVERSIONS.increment();
         return switch (m) {
             case null -> throw new IllegalArgumentException("messages cannot contain null elements");
             case SystemMessage s -> new Item.Sys(s.getText());

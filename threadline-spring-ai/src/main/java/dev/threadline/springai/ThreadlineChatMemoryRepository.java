@@ -19,6 +19,11 @@ import org.springframework.util.Assert;
  * added new ones moves the view's start; any other list becomes a new view after a clear, and the old
  * messages stay in the journal (reachable with Threadline's checkpoints, fork and rewind).
  *
+ * <p>A save costs what changed, not the history: the repository keeps each conversation's last view (of up to
+ * 256), hands out the same message objects again (treat them as immutable, as Spring AI's window memory does),
+ * and recognises them, by identity, at the start of the list {@code saveAll} gets back, so that only the
+ * messages after them are converted and compared.
+ *
  * <p>Thread-safe: each save is one step of the session, decided on its current state; several
  * processes may share a store.
  */
@@ -33,6 +38,11 @@ public final class ThreadlineChatMemoryRepository implements ChatMemoryRepositor
     /** A repository whose new sessions get {@code config} (it matters only to Threadline's own turns). */
     public ThreadlineChatMemoryRepository(Tenant tenant, SessionConfig config) {
         this.conversations = new Conversations(tenant, config);
+    }
+
+    /** The conversations and their last views (the tests compare the views it builds with views built afresh). */
+    Conversations conversations() {
+        return conversations;
     }
 
     /** The Threadline session id that holds the conversation. */
@@ -55,10 +65,7 @@ public final class ThreadlineChatMemoryRepository implements ChatMemoryRepositor
     @Override
     public List<Message> findByConversationId(String conversationId) {
         check(conversationId);
-        return conversations.find(conversationId).map(s -> {
-            var state = s.state();
-            return View.of(state).messages(state);
-        }).orElseGet(List::of);
+        return conversations.find(conversationId).map(s -> conversations.view(s.id(), s.state()).messages()).orElseGet(List::of);
     }
 
     /**
@@ -72,7 +79,7 @@ public final class ThreadlineChatMemoryRepository implements ChatMemoryRepositor
         check(conversationId);
         Assert.notNull(messages, "messages cannot be null");
         Assert.noNullElements(messages, "messages cannot contain null elements");
-        MemoryWriter.replace(conversations.openOrCreate(conversationId), messages);
+        MemoryWriter.replace(conversations, conversations.openOrCreate(conversationId), messages);
     }
 
     /**
@@ -85,6 +92,7 @@ public final class ThreadlineChatMemoryRepository implements ChatMemoryRepositor
     public void deleteByConversationId(String conversationId) {
         check(conversationId);
         conversations.find(conversationId).ifPresent(s -> {
+            conversations.forget(s.id());
             try {
                 conversations.tenant().delete(s.id());
             } catch (SessionNotFoundException gone) {

@@ -19,7 +19,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * version is the newest one that shares it (it wins the claim {@code n -> n + 1}, then records the
  * message's ids at index {@code n}); otherwise another version already extended the map from the
  * same point (a step that was staged and dropped, a refused decider, a second branch of one state)
- * and this one copies the entries below {@code n} into a fresh map first. So a linear history costs
+ * and this one copies the entries below {@code n} into a fresh map first — unless the other extended it with the
+ * very same message object at {@code n}, or with another message without tool_use as {@code next} has none, and
+ * nothing since (a step's events folded twice from one state, as {@code Session.recordStep} checks them before the
+ * step folds them again; the reducer builds a tool-results message anew at each fold): the two versions then hold
+ * the same ids and share the map. So a linear history costs
  * one compare-and-set and one map insertion per tool_use (amortised O(1) per event, nothing copied),
  * and only a divergence pays an O(history) copy, once. Entries are written before the version that
  * covers them is created, so every version sees exactly the ids of its own messages.
@@ -40,6 +44,9 @@ public final class ToolUseIds {
     private static final class Shared {
         final Map<String, Integer> firstUse = new ConcurrentHashMap<>();
         final AtomicInteger claimed;
+        volatile Message last; // the message recorded at lastIndex by the latest claim (written after its ids)
+        volatile boolean lastWithoutIds; // whether that message had no tool_use
+        volatile int lastIndex = -1;
 
         Shared(int claimed) {
             this.claimed = new AtomicInteger(claimed);
@@ -98,6 +105,9 @@ public final class ToolUseIds {
         Shared target;
         if (shared != null && shared.claimed.compareAndSet(messageCount, messageCount + 1)) {
             target = shared;
+        } else if (shared != null && shared.claimed.get() == messageCount + 1 && shared.lastIndex == messageCount
+                && (shared.last == next || shared.lastWithoutIds && !hasToolUse(next))) {
+            return new ToolUseIds(shared, messageCount + 1); // the same ids at this index: those of one message folded twice
         } else {
             target = new Shared(messageCount + 1);
             if (shared != null) {
@@ -109,7 +119,25 @@ public final class ToolUseIds {
             }
         }
         record(target, next, messageCount);
+        target.lastIndex = -1;
+        target.last = next;
+        target.lastWithoutIds = !hasToolUse(next);
+        target.lastIndex = messageCount;
         return new ToolUseIds(target, messageCount + 1);
+    }
+
+    /** Whether this version and {@code other} share one structure (tests: a fold repeated from one version copies nothing). */
+    boolean sharesWith(ToolUseIds other) {
+        return shared != null && shared == other.shared;
+    }
+
+    private static boolean hasToolUse(Message m) {
+        for (ContentBlock b : m.content()) {
+            if (b instanceof ContentBlock.ToolUse) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void record(Shared s, Message m, int index) {
