@@ -177,15 +177,30 @@ final class Db implements Transactions, AutoCloseable {
         }
     }
 
-    /** Runs {@code work} on an auto-commit connection. */
+    /**
+     * Runs {@code work} on an auto-commit connection. A read that meets a pooled connection the server
+     * has dropped (a restart or failover since it was last used: SQLSTATE class 08 or 57P01-57P03) runs
+     * once more on a new one, since a read changes nothing; the pool evicts the dropped connection.
+     */
     @Override
     public <T> T read(Supplier<String> what, SqlWork<T> work) {
         open();
-        try (Connection c = connection()) {
-            return work.run(c);
-        } catch (SQLException e) {
-            throw failure(what.get(), e);
+        for (int attempt = 1; ; attempt++) {
+            try (Connection c = connection()) {
+                return work.run(c);
+            } catch (SQLException e) {
+                StorageException failure = failure(what.get(), e); // notes an unreachable server first
+                if (attempt > 1 || !dropped(e)) {
+                    throw failure;
+                }
+            }
         }
+    }
+
+    /** Whether the server ended this connection (shutdown, termination, a broken link), not the statement. */
+    static boolean dropped(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("08") || state.equals("57P01") || state.equals("57P02") || state.equals("57P03"));
     }
 
     /**
