@@ -80,13 +80,13 @@ public record CompactionPlan(int boundary, String previousSummary, List<Message>
         if (unit < 1 || !startsAfterContextStart(base, unit)) {
             return Optional.empty();
         }
-        int boundary = base.index.get(base.positionOf(unit));
+        int boundary = base.transcriptIndexOf(unit);
         return Optional.of(new CompactionPlan(boundary, base.summary, state.messages().subList(base.start, boundary), before));
     }
 
     /** Whether unit {@code u} begins at a transcript message with something before it to summarise. */
     private static boolean startsAfterContextStart(ContextBase base, int u) {
-        int idx = base.index.get(base.positionOf(u));
+        int idx = base.transcriptIndexOf(u);
         return idx > base.start;
     }
 }

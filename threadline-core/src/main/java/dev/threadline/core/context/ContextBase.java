@@ -1,10 +1,10 @@
 package dev.threadline.core.context;
 
 import dev.threadline.core.llm.TokenCounter;
-import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.Role;
 import dev.threadline.core.state.Compaction;
+import dev.threadline.core.state.ModelTranscript;
 import dev.threadline.core.state.State;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,22 +23,24 @@ final class ContextBase {
     static final String SUMMARY_PREFIX = "This conversation continues from an earlier part that was summarised to fit"
             + " the context window. Summary of the earlier part:\n";
 
-    final List<Message> messages = new ArrayList<>();
-    /** Transcript index of each message, -1 for the summary. */
-    final List<Integer> index = new ArrayList<>();
-    final List<Long> tokens = new ArrayList<>();
-    /** Positions in {@link #messages} where a unit begins; only the first may begin without a user message. */
-    final List<Integer> unitStarts = new ArrayList<>();
     /** Transcript index the context starts at (after the clear, or at the compaction boundary). */
     final int start;
     /** The summary in force, or null. */
     final String summary;
     /** Messages of the context since the last clear (summarised ones included). */
     final int contextSize;
-    /** suffix[p] = tokens of messages p..end. */
-    private final long[] suffix;
     private final State state;
     private final TokenCounter counter;
+    /** The transcript in the model's form, shared with every other version of the state (issue 39). */
+    private final ModelTranscript.Cut cut;
+    /** The position in {@link #cut} of the context's first message. */
+    private final int first;
+    /** The summary as a user message, or null. */
+    private final Message summaryMessage;
+    private final long summaryTokens;
+    /** Whether unit 0 is made of the summary and the messages before the first user message (or is that message). */
+    private final boolean leadUnit;
+    private final int units;
 
     private ContextBase(State s, TokenCounter counter) {
         this.state = s;
@@ -48,60 +50,63 @@ final class ContextBase {
         this.start = summarised ? c.boundary() : s.contextStart();
         this.summary = summarised ? c.summary() : null;
         this.contextSize = s.messages().size() - s.contextStart();
-        if (summarised) {
-            add(Message.user(SUMMARY_PREFIX + c.summary()), -1, counter);
-        }
-        List<Message> all = s.messages();
-        for (int i = start; i < all.size(); i++) {
-            Message m = sanitize(all.get(i));
-            if (m != null) {
-                add(m, i, counter);
-            }
-        }
-        suffix = new long[messages.size() + 1];
-        for (int p = messages.size() - 1; p >= 0; p--) {
-            suffix[p] = suffix[p + 1] + tokens.get(p);
-        }
+        TokenCounter messages = counter instanceof TokenCounter.ProviderTokenCounter p ? p.local() : counter;
+        this.cut = ModelTranscript.of(s, messages, messages::count);
+        this.first = cut.positionOf(start);
+        ModelTranscript.Counted made = summarised ? cut.derived(c, () -> Message.user(SUMMARY_PREFIX + c.summary()), messages::count) : null;
+        this.summaryMessage = made == null ? null : made.message();
+        this.summaryTokens = made == null ? 0 : made.tokens();
+        int users = cut.usersFrom(first);
+        this.leadUnit = summarised || first < cut.end() && cut.message(first).role() != Role.USER;
+        this.units = users + (leadUnit ? 1 : 0);
     }
 
     static ContextBase of(State s, TokenCounter counter) {
         return new ContextBase(s, counter);
     }
 
-    private void add(Message m, int transcriptIndex, TokenCounter counter) {
-        if (messages.isEmpty() || m.role() == Role.USER) {
-            unitStarts.add(messages.size());
+    /** The position in the cut where unit {@code u} starts (unit 0 of a summarised context: its first message after the summary). */
+    private int cutPosition(int u) {
+        if (u >= units) {
+            return cut.end();
         }
-        messages.add(m);
-        index.add(transcriptIndex);
-        tokens.add(counter.count(m));
+        if (leadUnit) {
+            return u == 0 ? first : cut.userAt(first, u - 1);
+        }
+        return cut.userAt(first, u);
+    }
+
+    /** Whether unit {@code u} opens with the summary. */
+    private boolean opensWithSummary(int u) {
+        return u == 0 && summaryMessage != null;
+    }
+
+    /** The transcript index unit {@code u} starts at; -1 when it opens with the summary. */
+    int transcriptIndexOf(int u) {
+        return opensWithSummary(u) ? -1 : cut.transcriptIndex(cutPosition(u));
     }
 
     /** The first unit a view may start with: 0, or 1 when unit 0 does not begin with a user message. */
     int firstUsableUnit() {
-        boolean headless = !messages.isEmpty() && messages.get(0).role() != Role.USER;
-        return headless && unitStarts.size() > 1 ? 1 : 0;
+        boolean headless = units > 0 && summaryMessage == null && cut.message(first).role() != Role.USER;
+        return headless && units > 1 ? 1 : 0;
     }
 
     int lastUnit() {
-        return Math.max(0, unitStarts.size() - 1);
+        return Math.max(0, units - 1);
     }
 
     int units() {
-        return unitStarts.size();
+        return units;
     }
 
     /** Tokens of the messages from unit {@code u} to the end. */
     long tokensFrom(int u) {
-        return suffix[positionOf(u)];
+        return cut.tokensFrom(cutPosition(u)) + (opensWithSummary(u) ? summaryTokens : 0);
     }
 
     int messagesFrom(int u) {
-        return messages.size() - positionOf(u);
-    }
-
-    int positionOf(int u) {
-        return u >= unitStarts.size() ? messages.size() : unitStarts.get(u);
+        return cut.end() - cutPosition(u) + (opensWithSummary(u) ? 1 : 0);
     }
 
     /**
@@ -110,44 +115,28 @@ final class ContextBase {
      * follow the summary (or open the view) as one user message.
      */
     ContextView viewFrom(int u, ContextLimits limits, long budget, String warning) {
-        int from = positionOf(u);
-        List<Message> view = new ArrayList<>(messages.subList(from, messages.size()));
-        long total = limits.fixedTokens() + tokensFrom(u);
-        int originals = 0;
-        int first = state.messages().size();
-        for (int p = from; p < messages.size(); p++) {
-            originals += index.get(p) >= 0 ? 1 : 0;
-            first = index.get(p) >= 0 ? Math.min(first, index.get(p)) : first;
+        int from = cutPosition(u);
+        List<Message> head = new ArrayList<>(2);
+        if (opensWithSummary(u)) {
+            head.add(summaryMessage);
         }
+        long total = limits.fixedTokens() + tokensFrom(u);
+        int originals = cut.end() - from;
+        int firstIndex = from < cut.end() ? cut.transcriptIndex(from) : state.messages().size();
         if (limits.recall() != null) {
             List<dev.threadline.core.state.RecalledMessage> shown = ContextRecall.shown(state.recalled(), state.messages(),
-                    state.contextStart(), first);
+                    state.contextStart(), firstIndex);
             if (!shown.isEmpty()) {
                 Message block = ContextRecall.render(shown, state.messages());
-                view.add(from < messages.size() && index.get(from) < 0 ? 1 : 0, block);
+                head.add(block);
                 total += counter.count(block);
             }
         }
-        return new ContextView(view, total, budget, contextSize - originals, warning, first);
+        return new ContextView(cut.view(head, from), total, budget, contextSize - originals, warning, firstIndex);
     }
 
     /** The message without blank text blocks; null for an assistant message left with nothing to say. */
     static Message sanitize(Message m) {
-        if (m.role() == Role.TOOL) {
-            return m;
-        }
-        boolean blank = false;
-        for (ContentBlock b : m.content()) {
-            blank |= b instanceof ContentBlock.Text t && t.text().isBlank();
-        }
-        if (!blank) {
-            return m.content().isEmpty() && m.role() == Role.ASSISTANT ? null : m;
-        }
-        List<ContentBlock> kept = m.content().stream()
-                .filter(b -> !(b instanceof ContentBlock.Text t && t.text().isBlank())).toList();
-        if (kept.isEmpty()) {
-            return m.role() == Role.ASSISTANT ? null : m;
-        }
-        return new Message(m.role(), kept, m.stopReason(), m.usage());
+        return ModelTranscript.sanitize(m);
     }
 }

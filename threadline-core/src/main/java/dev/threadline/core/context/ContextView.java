@@ -19,7 +19,7 @@ import java.util.List;
  */
 public record ContextView(List<Message> messages, long tokens, long budget, int omitted, String warning, int start) {
     public ContextView {
-        messages = List.copyOf(messages);
+        messages = dev.threadline.core.state.ModelTranscript.frozen(messages);
     }
 
     /** Whether the view is still over its token budget (the current turn alone does not fit). */

@@ -15,10 +15,13 @@ public enum CheckpointSource {
     /** A step the runtime took itself, e.g. closing a turn a crashed process left running. */
     SYSTEM;
 
+    /** The name in lower case, made once (it is written with every stored message). */
+    private final String wire = name().toLowerCase(java.util.Locale.ROOT);
+
     /** The stored form: the name in lower case ({@code input}, {@code loop}, ...). */
     @JsonValue
     public String wireName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return wire;
     }
 
     /**

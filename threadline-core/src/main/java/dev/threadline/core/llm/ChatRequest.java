@@ -12,7 +12,7 @@ public record ChatRequest(String model, String system, List<Message> messages, L
     public ChatRequest {
         Require.nonNull(model, "model");
         system = system == null ? "" : system;
-        messages = List.copyOf(messages);
+        messages = dev.threadline.core.state.ModelTranscript.frozen(messages);
         tools = tools == null ? List.of() : List.copyOf(tools);
         Require.argument(maxTokens >= 1, "maxTokens", "must be at least 1");
     }

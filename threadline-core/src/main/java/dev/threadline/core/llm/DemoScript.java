@@ -26,9 +26,12 @@ import java.util.zip.CRC32;
  *       if the request offers it; otherwise it says plainly that it is an offline demo and what it can do.</li>
  * </ul>
  *
- * Tool_use ids are {@code toolu_<messages>_<index>_<hash>}: the message count and a CRC of the
- * request's transcript make them unique within a session even when a context policy shortens the view,
- * and the same request always yields the same id. Usage is a rough estimate: characters / 4.
+ * Tool_use ids are {@code toolu_<messages>_<index>_<hash>}: the message count and a CRC of the current
+ * turn (from its user message) and of the latest tool_use id before it make them unique within a session
+ * even when a context policy shortens the view (each id folds in the one before it), and the same request
+ * always yields the same id. Neither looks at more than the current turn and the few messages before it,
+ * so a long session costs the script no more than a short one. Input usage is the local tokenizer's
+ * count ({@link TokenCounter#approximate()}, a running total for a runtime's view), output characters / 4.
  */
 final class DemoScript implements java.util.function.Function<ChatRequest, ChatResponse> {
     /** How the runtime prefixes the result of a call run with arguments a person edited (ToolExecutor). */
@@ -168,14 +171,30 @@ final class DemoScript implements java.util.function.Function<ChatRequest, ChatR
     }
 
     private static ChatResponse reply(ChatRequest request, List<ContentBlock> content, StopReason stopReason) {
-        long in = (request.system().length() + Json.write(request.messages()).length() + Json.write(request.tools()).length()) / 4;
+        long in = TokenCounter.approximate().count(request.system(), request.tools(), request.messages());
         long out = Json.write(content).length() / 4;
         return new ChatResponse(content, stopReason, Usage.of(Math.max(1, in), Math.max(1, out)));
     }
 
+    /** How far back the fingerprint looks for an earlier tool_use id. */
+    private static final int LOOK_BACK = 64;
+
+    /** A CRC of the current turn and the latest tool_use id before it (see the class comment). */
     private static String fingerprint(ChatRequest request) {
+        List<Message> messages = request.messages();
+        int turn = messages.size() - 1;
+        while (turn > 0 && messages.get(turn).role() != Role.USER) {
+            turn--;
+        }
         CRC32 crc = new CRC32();
-        crc.update(Json.write(request.messages()).getBytes(StandardCharsets.UTF_8));
+        crc.update(Json.write(messages.subList(Math.max(0, turn), messages.size())).getBytes(StandardCharsets.UTF_8));
+        for (int i = turn - 1; i >= Math.max(0, turn - LOOK_BACK); i--) {
+            List<ContentBlock.ToolUse> uses = messages.get(i).toolUses();
+            if (!uses.isEmpty()) {
+                crc.update(uses.get(uses.size() - 1).id().getBytes(StandardCharsets.UTF_8));
+                break;
+            }
+        }
         return String.format("%08x", crc.getValue());
     }
 }

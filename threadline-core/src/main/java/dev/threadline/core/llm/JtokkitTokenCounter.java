@@ -7,10 +7,8 @@ import com.knuddels.jtokkit.api.EncodingType;
 import dev.threadline.core.error.Require;
 import dev.threadline.core.model.ContentBlock;
 import dev.threadline.core.model.Message;
-import java.util.Collections;
+import dev.threadline.core.state.ModelTranscript;
 import java.util.List;
-import java.util.Map;
-import java.util.WeakHashMap;
 
 /**
  * A local {@link TokenCounter} on jtokkit's byte-pair encodings (OpenAI's tiktoken vocabularies,
@@ -21,9 +19,11 @@ import java.util.WeakHashMap;
  * calls count their name, id and JSON input, results their id and content. An image reference counts
  * {@value #IMAGE_TOKENS} tokens, about what a 1-megapixel image costs at Anthropic and OpenAI: the
  * bytes are not in the transcript, so its size is unknown. Special-token text such as
- * {@code <|endoftext|>} in user input is counted as ordinary text, never refused. Message counts are
- * cached while the message is in use, so measuring a growing transcript at every model call costs
- * only its new messages. Thread-safe: one instance serves every session.
+ * {@code <|endoftext|>} in user input is counted as ordinary text, never refused. A message is counted
+ * each time it is asked for; a context policy's view ({@link ModelTranscript.View}) is counted from the
+ * running totals its transcript keeps, each message counted once when it first appears, so measuring
+ * a growing transcript at every model call costs only its new messages (issue 39: no cache keyed by
+ * the messages' deep equality, no lock shared by the sessions). Thread-safe: one instance serves every session.
  */
 public final class JtokkitTokenCounter implements TokenCounter {
     /** Tokens every message adds for its role and separators. */
@@ -64,21 +64,8 @@ public final class JtokkitTokenCounter implements TokenCounter {
         return text == null || text.isEmpty() ? 0 : encoding.countTokensOrdinary(text);
     }
 
-    /** Counts of messages still in use (weak keys: a message no longer referenced leaves the cache). */
-    private final Map<Message, Long> cache = Collections.synchronizedMap(new WeakHashMap<>());
-
     @Override
     public long count(Message message) {
-        Long known = cache.get(message);
-        if (known != null) {
-            return known;
-        }
-        long n = countBlocks(message);
-        cache.put(message, n);
-        return n;
-    }
-
-    private long countBlocks(Message message) {
         long n = PER_MESSAGE;
         for (ContentBlock b : message.content()) {
             n += switch (b) {
@@ -101,6 +88,9 @@ public final class JtokkitTokenCounter implements TokenCounter {
         for (ToolSpec t : tools) {
             n += PER_TOOL_BLOCK + count(t.name()) + count(t.description())
                     + (t.inputSchema() == null ? 0 : count(t.inputSchema().toString()));
+        }
+        if (messages instanceof ModelTranscript.View view) {
+            return n + view.tokens(this, this::count);
         }
         for (Message m : messages) {
             n += count(m);

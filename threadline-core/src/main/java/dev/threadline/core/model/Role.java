@@ -17,9 +17,12 @@ public enum Role {
     /** The results of the tool calls of the assistant message before it. */
     TOOL;
 
+    /** The name in lower case, made once (it is written with every stored message). */
+    private final String wire = name().toLowerCase(java.util.Locale.ROOT);
+
     /** The stored form: the name in lower case. */
     @JsonValue
     public String wireName() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return wire;
     }
 }

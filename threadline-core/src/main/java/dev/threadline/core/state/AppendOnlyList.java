@@ -19,6 +19,8 @@ final class AppendOnlyList<T> extends AbstractList<T> implements RandomAccess {
     private static final class Shared<T> {
         volatile Object[] items;
         final AtomicInteger claimed = new AtomicInteger();
+        /** What a model is shown of these items when they are a transcript; made on first use. */
+        ModelTranscript modelTranscript;
 
         Shared(Object[] items) {
             this.items = items;
@@ -68,6 +70,19 @@ final class AppendOnlyList<T> extends AbstractList<T> implements RandomAccess {
         Shared<T> s = new Shared<>(arr);
         s.claimed.set(size + 1);
         return new AppendOnlyList<>(s, size + 1);
+    }
+
+    /**
+     * The model's form of the transcript this array holds, shared by every version of it (see
+     * {@link ModelTranscript}); only for lists of messages.
+     */
+    ModelTranscript modelTranscript() {
+        synchronized (shared) {
+            if (shared.modelTranscript == null) {
+                shared.modelTranscript = new ModelTranscript();
+            }
+            return shared.modelTranscript;
+        }
     }
 
     @Override

@@ -95,8 +95,15 @@ public final class TranscriptValidator {
         return violations(messages, mode).isEmpty();
     }
 
-    /** Throws {@link InvalidInputException} naming the first violations. */
+    /**
+     * Throws {@link InvalidInputException} naming the first violations. A context policy's view of a
+     * state ({@link ModelTranscript.View}) is checked as a model view in O(log n) from what its transcript
+     * already knows about each message; any other list, or a view with something wrong, is walked whole.
+     */
     public static void check(List<Message> messages, Mode mode) {
+        if (mode == Mode.MODEL_VIEW && messages instanceof ModelTranscript.View v && v.validModelView()) {
+            return;
+        }
         List<String> v = violations(messages, mode);
         if (!v.isEmpty()) {
             throw new InvalidInputException("transcript", String.join("; ", v.subList(0, Math.min(3, v.size()))));
