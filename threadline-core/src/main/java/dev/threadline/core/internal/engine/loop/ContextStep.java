@@ -76,9 +76,24 @@ public final class ContextStep {
     }
 
     public ContextLimits limits(SessionConfig config) {
-        return ContextLimits.of(model.contextWindowTokens(), config.maxOutputTokens(), config.systemPrompt(),
-                skills.toolSpecs(config.skills()), counter).withRecall(config.recall());
+        List<dev.threadline.core.llm.ToolSpec> tools = skills.toolSpecs(config.skills());
+        Fixed known = fixed;
+        if (known == null || !known.system().equals(config.systemPrompt() == null ? "" : config.systemPrompt())
+                || !known.tools().equals(tools)) {
+            known = new Fixed(config.systemPrompt() == null ? "" : config.systemPrompt(), tools,
+                    counter.count(config.systemPrompt(), tools, List.of()));
+            fixed = known;
+        }
+        return new ContextLimits(model.contextWindowTokens(), config.maxOutputTokens(), known.tokens(), counter)
+                .withRecall(config.recall());
     }
+
+    /** The tokens of the latest system prompt and tools asked for: counted again only when they change (they rarely do). */
+    private record Fixed(String system, List<dev.threadline.core.llm.ToolSpec> tools, long tokens) {
+    }
+
+    /** The latest {@link Fixed}; read and replaced whole, from any session's thread. */
+    private volatile Fixed fixed;
 
     public Prepared prepare(SessionKey sessionId, Cmd commandId, SessionConfig config) {
         ContextLimits limits = limits(config);
