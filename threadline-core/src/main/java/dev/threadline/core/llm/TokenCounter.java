@@ -24,7 +24,10 @@ public interface TokenCounter {
     /** Tokens of a plain text, without any framing. */
     long count(String text);
 
-    /** Tokens one message adds to a request: its blocks plus the provider's per-message framing. */
+    /**
+     * Tokens one message adds to a request: its blocks plus the provider's per-message framing. Must be a pure
+     * function of the message: the runtime asks once per message of a transcript and keeps the answer.
+     */
     long count(Message message);
 
     /** Tokens of a request's input: system prompt, tool definitions, messages and request framing. */
