@@ -64,6 +64,11 @@ final class ChatCommand implements Callable<Integer> {
                     "An existing session keeps the policy it was created with."})
     String contextPolicy;
 
+    @Option(names = "--recall", paramLabel = "K[:TOKENS]",
+            description = {"for a new session: before each model call, bring back the K earlier messages (1-20) that best match",
+                    "the latest user message and are no longer in the context, within TOKENS (default 2000) — see context.md"})
+    String recall;
+
     @Option(names = "--max-output-tokens", paramLabel = "N", description = "output limit of one model call for a new session (default 4096)")
     Integer maxOutputTokens;
 
@@ -130,6 +135,9 @@ final class ChatCommand implements Callable<Integer> {
             }
             if (maxOutputTokens != null) {
                 config = config.withMaxOutputTokens(maxOutputTokens);
+            }
+            if (recall != null) {
+                config = config.withRecall(RecallSpec.parse(recall));
             }
         } catch (InvalidInputException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

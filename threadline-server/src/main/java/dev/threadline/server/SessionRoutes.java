@@ -2,6 +2,7 @@ package dev.threadline.server;
 
 import dev.threadline.core.error.CommandConflictException;
 import dev.threadline.core.context.ContextPolicy;
+import dev.threadline.core.context.ContextRecall;
 import dev.threadline.core.session.DoubleTexting;
 import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.session.SessionInfo;
@@ -28,7 +29,8 @@ import java.util.Set;
 final class SessionRoutes {
     private static final Set<String> CREATE = Set.of("id", "userId", "metadata", "ttlSeconds", "config");
     static final Set<String> CONFIG = Set.of("model", "systemPrompt", "skills", "contextPolicy", "maxIterations",
-            "toolTimeoutMillis", "maxOutputTokens", "turnTokenBudget", "requireApproval", "doubleTexting");
+            "toolTimeoutMillis", "maxOutputTokens", "turnTokenBudget", "requireApproval", "doubleTexting", "baseUrl", "recall");
+    private static final Set<String> RECALL = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(java.util.List.of("k", "tokenBudget")));
     private static final String META = "metadata.";
 
     private final Api api;
@@ -82,13 +84,18 @@ final class SessionRoutes {
         Api.send(ctx, 201, Views.session(s.info()));
     }
 
-    /** {@code defaults} changed by the fields of a create's (or a config file's) {@code config} object. */
+    /**
+     * {@code defaults} changed by the fields of a create's (or a config file's) {@code config} object; a field not
+     * given keeps the default's value (the base URL and recall included: building the config anew once dropped them).
+     * {@code recall} is {@code {"k": K, "tokenBudget": T}}, or null to turn a default's recall off.
+     */
     static SessionConfig config(JsonBody c, Limits l, SessionConfig defaults) {
         SessionConfig config = defaults;
         if (c == null) {
             return config;
         }
         String model = c.string("model", 200);
+        String baseUrl = c.string("baseUrl", 2_000);
         String prompt = c.string("systemPrompt", l.maxTextChars());
         var skills = c.strings("skills", 100, 128);
         String policy = c.string("contextPolicy", 100);
@@ -98,20 +105,37 @@ final class SessionRoutes {
         Long budget = c.integer("turnTokenBudget", 0, Long.MAX_VALUE);
         var approval = c.strings("requireApproval", 100, 128);
         String strategy = c.string("doubleTexting", 20);
+        JsonBody recall = c.object("recall", RECALL);
         DoubleTexting doubleTexting;
         try {
             doubleTexting = strategy == null ? null : DoubleTexting.fromWire(strategy);
         } catch (dev.threadline.core.error.InvalidInputException e) {
             throw ApiException.invalid(c.prefix() + "doubleTexting", "must be one of enqueue, reject, interrupt, rollback");
         }
-        return new SessionConfig(model != null ? model : config.model(), prompt != null ? prompt : config.systemPrompt(),
-                skills != null ? skills : config.skills(),
-                policy != null ? ContextPolicy.parse(policy) : config.contextPolicy(),
-                maxIterations != null ? maxIterations.intValue() : config.maxIterations(),
-                toolTimeout != null ? toolTimeout : config.toolTimeoutMillis(),
-                maxOutput != null ? maxOutput.intValue() : config.maxOutputTokens(),
-                budget != null ? budget : config.turnTokenBudget(), approval != null ? approval : config.requireApproval(),
-                doubleTexting != null ? doubleTexting : config.doubleTexting());
+        if (model != null || baseUrl != null) {
+            config = config.withModel(model != null ? model : config.model(), baseUrl != null ? baseUrl : config.baseUrl());
+        }
+        config = prompt != null ? config.withSystemPrompt(prompt) : config;
+        config = skills != null ? config.withSkills(skills) : config;
+        config = policy != null ? config.withContextPolicy(ContextPolicy.parse(policy)) : config;
+        config = maxIterations != null ? config.withMaxIterations(maxIterations.intValue()) : config;
+        config = toolTimeout != null ? config.withToolTimeoutMillis(toolTimeout) : config;
+        config = maxOutput != null ? config.withMaxOutputTokens(maxOutput.intValue()) : config;
+        config = budget != null ? config.withTurnTokenBudget(budget) : config;
+        config = approval != null ? config.withRequireApproval(approval) : config;
+        config = doubleTexting != null ? config.withDoubleTexting(doubleTexting) : config;
+        if (recall != null) {
+            Long k = recall.integer("k", 1, ContextRecall.MAX_K);
+            Long tokens = recall.integer("tokenBudget", 1, ContextRecall.MAX_BUDGET);
+            if (k == null || tokens == null) {
+                throw ApiException.invalid(recall.prefix() + (k == null ? "k" : "tokenBudget"),
+                        "is required: recall is {\"k\": 1 to " + ContextRecall.MAX_K + ", \"tokenBudget\": 1 to " + ContextRecall.MAX_BUDGET + "}");
+            }
+            config = config.withRecall(k.intValue(), tokens.intValue());
+        } else if (c.present("recall")) {
+            config = config.withRecall(null);
+        }
+        return config;
     }
 
     /** The id of a session created with an Idempotency-Key and no id: derived from the key. */
