@@ -69,6 +69,11 @@ final class ChatCommand implements Callable<Integer> {
                     "the latest user message and are no longer in the context, within TOKENS (default 2000) — see context.md"})
     String recall;
 
+    @Option(names = "--prices", paramLabel = "FILE",
+            description = {"what the models cost (JSON, per million tokens: {\"openai:*\": {\"input\": 2.5, \"output\": 10}});",
+                    "each reply is recorded with its cost and /usage shows the session's"})
+    Path prices;
+
     @Option(names = "--max-output-tokens", paramLabel = "N", description = "output limit of one model call for a new session (default 4096)")
     Integer maxOutputTokens;
 
@@ -153,6 +158,17 @@ final class ChatCommand implements Callable<Integer> {
             ApprovalTools.check(spec, requireApproval, skills, extension.skills(), mcp);
             config = config.withRequireApproval(requireApproval);
         }
+        dev.threadline.core.llm.PriceTable priceTable = dev.threadline.core.llm.PriceTable.NONE;
+        if (prices != null) {
+            try {
+                priceTable = dev.threadline.core.llm.PriceTable.parse(dev.threadline.core.json.Json.parse(
+                        java.nio.file.Files.readString(prices), prices.toString()));
+            } catch (java.io.IOException e) {
+                throw new ParameterException(spec.commandLine(), "--prices: cannot read " + prices + ": " + e.getMessage());
+            } catch (InvalidInputException e) {
+                throw new ParameterException(spec.commandLine(), "--prices " + prices + ": " + e.getMessage());
+            }
+        }
         PrintWriter out = spec.commandLine().getOut();
         String chosenName = config.model();
         ModelResolver extended = spec -> spec.equals(chosenName) ? Optional.of(chosenModel) : Optional.empty();
@@ -162,7 +178,7 @@ final class ChatCommand implements Callable<Integer> {
                         : extended.orElse(resolver))
                 .skills(skills).skill(Builtins.askUser()) // the prompt answers ask_user
                 .skills(extension.skills()).skills(servers.skills())
-                .store(store.openForChat(out)).build();
+                .prices(priceTable).store(store.openForChat(out)).build();
              LineInput input = LineInput.open(main.in)) {
             servers.describe(out);
             Repl repl = new Repl(tl, tl.tenant(tenantId), out, spec.commandLine().getErr(), input, config, store.shown(), stream)

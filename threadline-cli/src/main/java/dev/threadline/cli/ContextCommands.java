@@ -18,7 +18,8 @@ final class ContextCommands {
         ContextReport c = session.context();
         out.println("tokens used by this session (every model call, compaction summaries included):");
         out.println("  input " + n(u.inputTokens()) + "   output " + n(u.outputTokens()) + "   cache read " + n(u.cacheReadTokens())
-                + "   cache write " + n(u.cacheWriteTokens()) + "   total " + n(u.totalTokens()));
+                + "   cache write " + n(u.cacheWriteTokens()) + "   total " + n(u.totalTokens())
+                + (u.costMicros() == 0 ? "" : "   cost " + money(u.costMicros())));
         out.println("context the next model call sends:");
         out.println(String.format(Locale.ROOT, "  %s of %s tokens (%.1f%% of the window), %d message%s%s", n(c.tokens()),
                 n(c.windowTokens()), c.percentOfWindow(), c.messages(), c.messages() == 1 ? "" : "s",
@@ -28,6 +29,11 @@ final class ContextCommands {
         if (c.warning() != null) {
             out.println("  warning: " + c.warning());
         }
+    }
+
+    /** Millionths of the price table's currency as an amount with up to six decimals (0.000105, 12.5). */
+    static String money(long micros) {
+        return java.math.BigDecimal.valueOf(micros, 6).stripTrailingZeros().toPlainString();
     }
 
     /** Summarises the whole context now (an edit step); {@code focus} may be empty. */

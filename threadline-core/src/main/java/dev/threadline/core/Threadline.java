@@ -76,7 +76,7 @@ public final class Threadline implements AutoCloseable {
                 : b.model == null ? b.models : b.models.orElse(ModelResolver.always(b.model));
         SkillRegistry skills = SkillRegistry.of(b.skills);
         AgentLoop loop = new AgentLoop(states, models, skills, b.tokenCounter,
-                new ToolExecutor(states, skills, store, skillExecutor, waits, tracing, journal), live, tracing);
+                new ToolExecutor(states, skills, store, skillExecutor, waits, tracing, journal), live, tracing, b.prices);
         leases.onInterruptRequest(loop::interrupt);
         this.gate = new CommandGate(runner, leases, states, store, live);
         Branches branches = new Branches(states, loop, journal, gate, b.clock, tracing);
@@ -202,6 +202,7 @@ public final class Threadline implements AutoCloseable {
         private ModelResolver models;
         private final List<Skill> skills = new ArrayList<>();
         private TokenCounter tokenCounter = TokenCounter.approximate();
+        private dev.threadline.core.llm.PriceTable prices = dev.threadline.core.llm.PriceTable.NONE;
         private Clock clock = Clock.systemUTC();
         private int snapshotEvery = 100;
         private int cacheCapacity = 10_000;
@@ -274,6 +275,15 @@ public final class Threadline implements AutoCloseable {
          */
         public Builder tokenCounter(TokenCounter counter) {
             this.tokenCounter = Require.nonNull(counter, "tokenCounter");
+            return this;
+        }
+
+        /**
+         * What the operator pays for models (default: no prices, every call costs 0): each model reply's usage is
+         * recorded with its cost at these prices ({@code Usage.costMicros}), summed per turn and per session.
+         */
+        public Builder prices(dev.threadline.core.llm.PriceTable table) {
+            this.prices = Require.nonNull(table, "prices");
             return this;
         }
 

@@ -22,18 +22,22 @@ import java.util.Set;
  *             "maxConnections": 1000, "readTimeoutMillis": 30000},
  *  "session": {"model": "scripted", "systemPrompt": "…", "requireApproval": ["calculate"], "doubleTexting": "enqueue"},
  *  "retention": {"sessionTtlSeconds": 2592000, "sweepEverySeconds": 60, "sweepLimit": 1000},
- *  "telemetry": {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318", "OTEL_SERVICE_NAME": "threadline-eu-1"}}
+ *  "telemetry": {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318", "OTEL_SERVICE_NAME": "threadline-eu-1"},
+ *  "prices": {"anthropic:claude-sonnet-4-5": {"input": 3, "output": 15, "cacheRead": 0.3, "cacheWrite": 3.75},
+ *             "openai:*": {"input": 2.5, "output": 10}}}
  * }</pre>
  *
  * {@code session} takes the fields of a create's {@code config} and is the config of sessions created
  * without one. {@code metricsToken}, when given, is the bearer token {@code /metrics} then requires
  * (absent: {@code /metrics} is open). {@code telemetry} holds OpenTelemetry settings by their {@code OTEL_*}
- * names, over the environment's (docs/operations.md, "Traces"). An unknown field, or a value of the wrong type, is refused naming it; command-line
+ * names, over the environment's (docs/operations.md, "Traces"). {@code prices} are per million tokens in the
+ * operator's currency ({@link dev.threadline.core.llm.PriceTable}). An unknown field, or a value of the wrong type, is refused naming it; command-line
  * flags override the file. Stateless.
  */
 public final class ConfigFile {
     private static final Set<String> TOP = Set.of("store", "host", "port", "workspace", "shutdownGraceSeconds", "leaseWaitSeconds",
-            "leaseLingerMillis", "logContent", "metricsToken", "limits", "session", "retention", "telemetry");
+            "leaseLingerMillis", "logContent", "metricsToken", "limits", "session", "retention", "telemetry",
+            "prices");
     private static final Set<String> RETENTION = Set.of("sessionTtlSeconds", "sweepEverySeconds", "sweepLimit");
     private static final Set<String> LIMITS = Set.of("maxBodyBytes", "maxTextChars", "maxMetadataPairs", "maxValueChars",
             "maxEventsPerTurn", "maxSessionsPerTenant", "maxSseStreamsPerTenant", "maxConnections", "readTimeoutMillis");
@@ -132,6 +136,10 @@ public final class ConfigFile {
                 telemetry.put(e.getKey(), e.getValue().asText());
             }
             c = c.withTelemetry(telemetry);
+        }
+        com.fasterxml.jackson.databind.JsonNode prices = f.value("prices");
+        if (prices != null) {
+            c = c.withPrices(dev.threadline.core.llm.PriceTable.parse(prices));
         }
         JsonBody session = f.object("session", SessionRoutes.CONFIG);
         if (session != null) {

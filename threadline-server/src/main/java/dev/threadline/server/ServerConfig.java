@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import dev.threadline.core.llm.PriceTable;
 
 /**
  * How a {@link ThreadlineServer} runs. Immutable; build one with {@link #builder} (settings grouped by concern),
@@ -42,11 +43,13 @@ import java.util.Objects;
  * @param telemetry       OpenTelemetry settings by their {@code OTEL_*} variable names, over the process environment's
  *                        (empty: the environment's alone); traces are off unless one of them sets an exporter or an OTLP
  *                        endpoint (docs/operations.md, "Traces"). Not used by a server of a caller's runtime
+ * @param prices          what the operator pays per model ({@link PriceTable}; each reply's cost is recorded with its
+ *                        usage); null for none. Not used by a server of a caller's runtime
  */
 public record ServerConfig(String store, String host, int port, Limits limits, Path workspace, Duration shutdownGrace,
                            Duration heartbeat, Duration leaseWait, Duration leaseLinger, ModelResolver models, List<Skill> skills,
                            SessionConfig sessionDefaults, boolean logContent, String metricsToken, RetentionPolicy retention,
-                           Map<String, String> telemetry) {
+                           Map<String, String> telemetry, PriceTable prices) {
 
     /** @throws IllegalArgumentException when the port is outside 0-65535, or the metrics token is empty or not printable ASCII */
     public ServerConfig {
@@ -61,6 +64,7 @@ public record ServerConfig(String store, String host, int port, Limits limits, P
         sessionDefaults = sessionDefaults == null ? SessionConfig.DEFAULT : sessionDefaults;
         retention = retention == null ? RetentionPolicy.DEFAULT : retention;
         telemetry = telemetry == null ? Map.of() : Map.copyOf(telemetry);
+        prices = prices == null ? PriceTable.NONE : prices;
         if (port < 0 || port > 65535) {
             throw new IllegalArgumentException("port must be 0-65535, was " + port);
         }
@@ -72,7 +76,8 @@ public record ServerConfig(String store, String host, int port, Limits limits, P
     /** The store at {@code storeUrl}; loopback, port 8080, default limits, no file skills, 10 s grace, 15 s heartbeats, 30 s lease wait. */
     public static ServerConfig ofStore(String storeUrl) {
         return new ServerConfig(storeUrl, "127.0.0.1", 8080, Limits.DEFAULT, null, Duration.ofSeconds(10), Duration.ofSeconds(15),
-                Duration.ofSeconds(30), Duration.ZERO, null, List.of(), SessionConfig.DEFAULT, false, null, RetentionPolicy.DEFAULT, Map.of());
+                Duration.ofSeconds(30), Duration.ZERO, null, List.of(), SessionConfig.DEFAULT, false, null, RetentionPolicy.DEFAULT, Map.of(),
+                PriceTable.NONE);
     }
 
     /** Like {@link #ofStore} for the SQLite file {@code db} ({@code sqlite:db}). */
@@ -181,6 +186,11 @@ public record ServerConfig(String store, String host, int port, Limits limits, P
         return toBuilder().observability(o -> o.telemetry(telemetry)).build();
     }
 
+    /** A copy with another price table. */
+    public ServerConfig withPrices(PriceTable prices) {
+        return toBuilder().sessions(s -> s.prices(prices)).build();
+    }
+
     /** The settings, with the store's password, the metrics token and the telemetry values (they may hold headers) left out. */
     @Override
     public String toString() {
@@ -188,6 +198,6 @@ public record ServerConfig(String store, String host, int port, Limits limits, P
                 + ", limits=" + limits + ", workspace=" + workspace + ", shutdownGrace=" + shutdownGrace + ", heartbeat=" + heartbeat
                 + ", leaseWait=" + leaseWait + ", leaseLinger=" + leaseLinger + ", models=" + models + ", skills=" + skills
                 + ", sessionDefaults=" + sessionDefaults + ", logContent=" + logContent
-                + ", metricsToken=" + (metricsToken == null ? "none" : "(set)") + ", retention=" + retention + ", telemetry=" + new java.util.TreeSet<>(telemetry.keySet()) + "]";
+                + ", metricsToken=" + (metricsToken == null ? "none" : "(set)") + ", retention=" + retention + ", telemetry=" + new java.util.TreeSet<>(telemetry.keySet()) + ", prices=" + prices.prices().size() + " models]";
     }
 }

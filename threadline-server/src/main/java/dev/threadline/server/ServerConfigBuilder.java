@@ -37,6 +37,7 @@ public final class ServerConfigBuilder {
         sessions.skills = from.skills();
         sessions.workspace = from.workspace();
         sessions.retention = from.retention();
+        sessions.prices = from.prices();
         leases.waitFor = from.leaseWait();
         leases.linger = from.leaseLinger();
         observability.logContent = from.logContent();
@@ -89,7 +90,7 @@ public final class ServerConfigBuilder {
     public ServerConfig build() {
         return new ServerConfig(store, http.host, http.port, limits, sessions.workspace, http.shutdownGrace, http.heartbeat,
                 leases.waitFor, leases.linger, sessions.models, sessions.skills, sessions.defaults, observability.logContent,
-                observability.metricsToken, sessions.retention, observability.telemetry);
+                observability.metricsToken, sessions.retention, observability.telemetry, sessions.prices);
     }
 
     /** Where and how the server listens. Not thread-safe. */
@@ -133,6 +134,7 @@ public final class ServerConfigBuilder {
         private List<Skill> skills;
         private Path workspace;
         private RetentionPolicy retention;
+        private dev.threadline.core.llm.PriceTable prices;
 
         private Sessions() {}
 
@@ -157,6 +159,12 @@ public final class ServerConfigBuilder {
         /** The folder the file skills may read, or null to leave them out (the default). */
         public Sessions workspace(Path workspace) {
             this.workspace = workspace;
+            return this;
+        }
+
+        /** What the operator pays per model (null: none); each reply's cost is recorded with its usage. */
+        public Sessions prices(dev.threadline.core.llm.PriceTable prices) {
+            this.prices = prices;
             return this;
         }
 

@@ -90,7 +90,7 @@ public final class ThreadlineServer implements AutoCloseable {
             runtime = Threadline.builder().store(StateStores.open(config.store())).openTelemetry(tracing.openTelemetry())
                 .models(metrics.timed(config.models() != null ? config.models() : environmentModels()))
                 .skills(skills).leaseWait(config.leaseWait()).leaseLinger(config.leaseLinger())
-                .sessionTtl(tenant -> config.retention().sessionTtl()).build();
+                .sessionTtl(tenant -> config.retention().sessionTtl()).prices(config.prices()).build();
         } catch (RuntimeException e) {
             tracing.close();
             throw e;

@@ -31,7 +31,8 @@ class ConfigFileTest {
                  "limits": {"maxTextChars": 500, "maxEventsPerTurn": 40, "maxSessionsPerTenant": 3, "maxSseStreamsPerTenant": 2},
                  "session": {"model": "scripted", "systemPrompt": "be brief", "requireApproval": ["calculate"], "doubleTexting": "reject"},
                  "retention": {"sessionTtlSeconds": 3600, "sweepEverySeconds": 0},
-                 "telemetry": {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318", "OTEL_EXPORTER_OTLP_HEADERS": "x-key=hush-123"}}""");
+                 "telemetry": {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318", "OTEL_EXPORTER_OTLP_HEADERS": "x-key=hush-123"},
+                 "prices": {"scripted": {"input": 3, "output": 15}}}""");
         assertThat(c.store()).isEqualTo("memory:");
         assertThat(c.host()).isEqualTo("0.0.0.0");
         assertThat(c.port()).isEqualTo(9090);
@@ -53,6 +54,7 @@ class ConfigFileTest {
         assertThat(c.retention()).isEqualTo(new RetentionPolicy(Duration.ofHours(1), Duration.ZERO, 1000));
         assertThat(c.telemetry()).containsEntry("OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4318");
         assertThat(c.toString()).as("the values (headers may hold keys) stay out of logs").doesNotContain("hush-123");
+        assertThat(c.prices().priced("scripted", dev.threadline.core.model.Usage.of(10, 5)).costMicros()).isEqualTo(105);
         assertThat(read("{}")).isEqualTo(ServerConfig.ofStore("sqlite:/tmp/x.db"));
     }
 
@@ -71,6 +73,8 @@ class ConfigFileTest {
                 .hasMessageContaining("retention.sweepLimit");
         assertThatThrownBy(() -> read("{\"telemetry\": {\"JAVA_HOME\": \"/x\"}}")).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("telemetry.JAVA_HOME");
+        assertThatThrownBy(() -> read("{\"prices\": {\"m\": {\"input\": 1}}}")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("serve.json: prices.m.output");
         assertThatThrownBy(() -> read("not json")).isInstanceOf(InvalidInputException.class).hasMessageContaining("serve.json");
         assertThatThrownBy(() -> ConfigFile.apply(dir.resolve("missing.json"), ServerConfig.ofStore("memory:")))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("missing.json");

@@ -59,11 +59,13 @@ public final class AgentLoop {
     private final ToolExecutor tools;
     private final LiveRegistry live;
     private final Tracing tracing;
+    private final dev.threadline.core.llm.PriceTable prices;
     private final Map<ChatModel, ContextStep> contexts = new ConcurrentHashMap<>();
 
     /** {@code tokens} counts messages locally; the model's own count is used for whole requests where it offers one. */
     public AgentLoop(StateManager states, ModelResolver models, SkillRegistry skills, TokenCounter tokens, ToolExecutor tools,
-                     LiveRegistry live, Tracing tracing) {
+                     LiveRegistry live, Tracing tracing, dev.threadline.core.llm.PriceTable prices) {
+        this.prices = Require.nonNull(prices, "prices");
         this.states = Require.nonNull(states, "states");
         this.models = Require.nonNull(models, "models");
         this.skills = Require.nonNull(skills, "skills");
@@ -76,7 +78,8 @@ public final class AgentLoop {
     /** The context step of the model a config names. */
     public ContextStep context(SessionConfig config) {
         ChatModel model = models.resolve(config.model(), config.baseUrl());
-        return contexts.computeIfAbsent(model, m -> new ContextStep(states, m, skills, tokens, tracing, tools.journal()));
+        return contexts.computeIfAbsent(model, m -> new ContextStep(states, m, skills, tokens, tracing, tools.journal(),
+                prices));
     }
 
     /** The skills this loop's models may call. */
@@ -219,6 +222,7 @@ public final class AgentLoop {
             throw e;
         }
         t.modelCalls++;
+        response = new ChatResponse(response.content(), response.stopReason(), prices.priced(t.config.model(), response.usage()));
         t.usage = t.usage.plus(response.usage());
         return record(t, response);
     }

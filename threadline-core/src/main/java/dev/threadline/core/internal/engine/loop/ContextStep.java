@@ -47,9 +47,11 @@ public final class ContextStep {
     private final TokenCounter counter;
     private final Tracing tracing;
     private final RecallStep recall;
+    private final dev.threadline.core.llm.PriceTable prices;
 
     public ContextStep(StateManager states, ChatModel model, SkillRegistry skills, TokenCounter local, Tracing tracing,
-                       dev.threadline.core.internal.engine.state.JournalReader journal) {
+                       dev.threadline.core.internal.engine.state.JournalReader journal, dev.threadline.core.llm.PriceTable prices) {
+        this.prices = prices;
         this.tracing = tracing;
         this.recall = new RecallStep(journal);
         this.states = states;
@@ -177,9 +179,10 @@ public final class ContextStep {
         try (Scope scope = tracing.enter(span)) {
             ChatResponse response = summarise(sessionId, request);
             String summary = SummaryPrompt.summaryOf(response);
-            states.update(sessionId, source, commandId, st -> List.of(new Event.ContextCompacted(summary, plan.boundary(), response.usage())));
+            Usage usage = prices.priced(config.model(), response.usage());
+            states.update(sessionId, source, commandId, st -> List.of(new Event.ContextCompacted(summary, plan.boundary(), usage)));
             LOG.debug("session {}: compacted {} messages into a summary of {} characters", sessionId, plan.messages().size(), summary.length());
-            return response.usage();
+            return usage;
         } catch (RuntimeException e) {
             Tracing.failed(span, e);
             throw e;
