@@ -41,6 +41,7 @@ final class CommandRoutes {
         r.post("/v1/sessions/{id}/interrupt", this::interrupt);
         r.post("/v1/sessions/{id}/replay", this::replay);
         new HumanRoutes(api, new TurnRoutes(api)).register(r);
+        new BudgetRoutes(api).register(r);
     }
 
     private void fork(Context ctx) {

@@ -29,7 +29,7 @@ import java.util.Set;
 final class SessionRoutes {
     private static final Set<String> CREATE = Set.of("id", "userId", "metadata", "ttlSeconds", "config");
     static final Set<String> CONFIG = Set.of("model", "systemPrompt", "skills", "contextPolicy", "maxIterations",
-            "toolTimeoutMillis", "maxOutputTokens", "turnTokenBudget", "requireApproval", "doubleTexting", "baseUrl", "recall");
+            "toolTimeoutMillis", "maxOutputTokens", "turnTokenBudget", "requireApproval", "doubleTexting", "baseUrl", "recall", "budget");
     private static final Set<String> RECALL = java.util.Collections.unmodifiableSet(new java.util.LinkedHashSet<>(java.util.List.of("k", "tokenBudget")));
     private static final String META = "metadata.";
 
@@ -106,6 +106,7 @@ final class SessionRoutes {
         var approval = c.strings("requireApproval", 100, 128);
         String strategy = c.string("doubleTexting", 20);
         JsonBody recall = c.object("recall", RECALL);
+        JsonBody spend = c.object("budget", BudgetRoutes.FIELDS);
         DoubleTexting doubleTexting;
         try {
             doubleTexting = strategy == null ? null : DoubleTexting.fromWire(strategy);
@@ -134,6 +135,11 @@ final class SessionRoutes {
             config = config.withRecall(k.intValue(), tokens.intValue());
         } else if (c.present("recall")) {
             config = config.withRecall(null);
+        }
+        if (spend != null) {
+            config = config.withBudget(BudgetRoutes.budget(spend));
+        } else if (c.present("budget")) {
+            config = config.withBudget(null);
         }
         return config;
     }

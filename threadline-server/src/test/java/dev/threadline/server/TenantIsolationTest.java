@@ -58,6 +58,8 @@ class TenantIsolationTest {
                     s -> post(other, s, "clear", "").build(),
                     s -> post(other, s, "interrupt", "").header("Idempotency-Key", "k").build(),
                     s -> post(other, s, "replay", "{\"model\":\"scripted\"}").build(),
+                    s -> other.request("/v1/sessions/" + s + "/budget").header("Content-Type", "application/json")
+                            .PUT(HttpRequest.BodyPublishers.ofString("{\"tokens\":1}")).build(),
                     s -> other.request("/v1/sessions/" + s + "/approvals").GET().build(),
                     s -> post(other, s, "approvals/" + toolUseId, "{\"decision\":\"approve\"}").build(),
                     s -> post(other, s, "approvals/" + toolUseId, "{\"decision\":\"deny\",\"reason\":\"" + CANARY + "\"}")

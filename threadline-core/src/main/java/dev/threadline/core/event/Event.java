@@ -37,6 +37,7 @@ import java.util.Map;
     @JsonSubTypes.Type(value = Event.ContextCompacted.class, name = "ContextCompacted"),
     @JsonSubTypes.Type(value = Event.Cleared.class, name = "Cleared"),
     @JsonSubTypes.Type(value = Event.ContextRecalled.class, name = "ContextRecalled"),
+    @JsonSubTypes.Type(value = Event.BudgetSet.class, name = "BudgetSet"),
     @JsonSubTypes.Type(value = Event.ApprovalRequested.class, name = "ApprovalRequested"),
     @JsonSubTypes.Type(value = Event.ApprovalGiven.class, name = "ApprovalGiven"),
     @JsonSubTypes.Type(value = Event.ApprovalDenied.class, name = "ApprovalDenied"),
@@ -248,6 +249,17 @@ public sealed interface Event {
     record ContextRecalled(List<dev.threadline.core.state.RecalledMessage> messages) implements Event {
         public ContextRecalled {
             messages = messages == null ? List.of() : List.copyOf(messages);
+        }
+    }
+
+    /**
+     * The session's budget from now on ({@link dev.threadline.core.session.Budget}; {@code NONE}: no limit), over
+     * the one its config set. Recorded at any time; a turn suspended with {@code budget_exceeded} runs again when
+     * the new budget is above what the session has spent.
+     */
+    record BudgetSet(dev.threadline.core.session.Budget budget) implements Event {
+        public BudgetSet {
+            Require.nonNull(budget, "budget");
         }
     }
 

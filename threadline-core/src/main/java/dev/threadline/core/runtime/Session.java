@@ -66,6 +66,17 @@ public interface Session {
     TurnResult submit(String text);
 
     /**
+     * Sets what the whole session may spend from now on, over its config's budget ({@code Budget.NONE}: no limit;
+     * recorded as a {@code BudgetSet} event). When a turn waits with status {@code budget_exceeded} and the new
+     * budget leaves room, the turn continues here, in this process whichever one suspended it, and its result is
+     * returned; otherwise the budget is recorded and the result is empty.
+     *
+     * @throws dev.threadline.core.error.InvalidInputException when a turn waits for budget and this one still leaves it no
+     *         room: nothing is written
+     */
+    java.util.Optional<TurnResult> setBudget(dev.threadline.core.session.Budget budget);
+
+    /**
      * Approves a call that waits for approval: it runs with the model's arguments, then the turn goes on
      * (it may suspend again if other calls still wait). Any process can approve, after any restart.
      *

@@ -31,6 +31,11 @@ public record TurnResult(String sessionId, Outcome outcome, String reply, String
          */
         AWAITING_APPROVAL,
         /** Suspended until the user answers the model's question ({@code Session.answer}). */
-        AWAITING_INPUT
+        AWAITING_INPUT,
+        /**
+         * Suspended, durably, because the session reached its budget ({@code SessionConfig.budget}); raising it
+         * ({@code Session.setBudget}) continues the turn, from any process.
+         */
+        BUDGET_EXCEEDED
     }
 }

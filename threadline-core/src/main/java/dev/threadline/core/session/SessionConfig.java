@@ -33,11 +33,14 @@ import java.util.List;
  *                          stored configs: read as null
  * @param recall            the recall of older messages into the model's view ({@link ContextRecall}, ADR 0042), or
  *                          null when it is off (the default; absent from older stored configs: read as off)
+ * @param budget            what the whole session may spend ({@link Budget}) until it is set again
+ *                          ({@code Session.setBudget}); null for no limit (the default; absent from older stored configs)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SessionConfig(String model, String systemPrompt, List<String> skills, ContextPolicy contextPolicy,
                             int maxIterations, long toolTimeoutMillis, int maxOutputTokens, long turnTokenBudget,
-                            List<String> requireApproval, DoubleTexting doubleTexting, String baseUrl, ContextRecall recall) {
+                            List<String> requireApproval, DoubleTexting doubleTexting, String baseUrl, ContextRecall recall,
+                            Budget budget) {
 
     /** The output token limit of a model call unless a session sets its own. */
     public static final int DEFAULT_MAX_OUTPUT_TOKENS = 4096;
@@ -64,6 +67,20 @@ public record SessionConfig(String model, String systemPrompt, List<String> skil
         }
         doubleTexting = doubleTexting == null ? DoubleTexting.ENQUEUE : doubleTexting;
         baseUrl = Require.httpUrl(baseUrl, "config.baseUrl");
+    }
+
+    /** The shape before session budgets: no limit. */
+    public SessionConfig(String model, String systemPrompt, List<String> skills, ContextPolicy contextPolicy,
+                         int maxIterations, long toolTimeoutMillis, int maxOutputTokens, long turnTokenBudget,
+                         List<String> requireApproval, DoubleTexting doubleTexting, String baseUrl, ContextRecall recall) {
+        this(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
+                requireApproval, doubleTexting, baseUrl, recall, null);
+    }
+
+    /** This config with session budget {@code budget} (null or {@link Budget#NONE}: no limit). */
+    public SessionConfig withBudget(Budget budget) {
+        return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens,
+                turnTokenBudget, requireApproval, doubleTexting, baseUrl, recall, Budget.NONE.equals(budget) ? null : budget);
     }
 
     /** The shape before recall (ADR 0042): recall off. */
@@ -103,7 +120,7 @@ public record SessionConfig(String model, String systemPrompt, List<String> skil
      */
     public SessionConfig withModel(String model, String baseUrl) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
-                requireApproval, doubleTexting, baseUrl, recall);
+                requireApproval, doubleTexting, baseUrl, recall, budget);
     }
 
     /**
@@ -117,50 +134,50 @@ public record SessionConfig(String model, String systemPrompt, List<String> skil
     /** This config with model spec {@code model} (see {@code ModelResolver}) and the same base URL. */
     public SessionConfig withModel(String model) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
-                requireApproval, doubleTexting, baseUrl, recall);
+                requireApproval, doubleTexting, baseUrl, recall, budget);
     }
 
     /** This config with system prompt {@code prompt}. */
     public SessionConfig withSystemPrompt(String prompt) {
         return new SessionConfig(model, prompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
-                requireApproval, doubleTexting, baseUrl, recall);
+                requireApproval, doubleTexting, baseUrl, recall, budget);
     }
 
     /** This config with only the named skills enabled (empty: every skill of the runtime). */
     public SessionConfig withSkills(List<String> skills) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
-                requireApproval, doubleTexting, baseUrl, recall);
+                requireApproval, doubleTexting, baseUrl, recall, budget);
     }
 
     /** This config with context policy {@code policy}. */
     public SessionConfig withContextPolicy(ContextPolicy policy) {
         return new SessionConfig(model, systemPrompt, skills, Require.nonNull(policy, "contextPolicy"), maxIterations,
                 toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
-                requireApproval, doubleTexting, baseUrl, recall);
+                requireApproval, doubleTexting, baseUrl, recall, budget);
     }
 
     /** This config with at most {@code maxIterations} model calls a turn. */
     public SessionConfig withMaxIterations(int maxIterations) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, turnTokenBudget,
-                requireApproval, doubleTexting, baseUrl, recall);
+                requireApproval, doubleTexting, baseUrl, recall, budget);
     }
 
     /** This config with a deadline of {@code millis} per tool call. */
     public SessionConfig withToolTimeoutMillis(long millis) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, millis, maxOutputTokens, turnTokenBudget,
-                requireApproval, doubleTexting, baseUrl, recall);
+                requireApproval, doubleTexting, baseUrl, recall, budget);
     }
 
     /** This config with an output token limit of {@code tokens} per model call. */
     public SessionConfig withMaxOutputTokens(int tokens) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, tokens, turnTokenBudget,
-                requireApproval, doubleTexting, baseUrl, recall);
+                requireApproval, doubleTexting, baseUrl, recall, budget);
     }
 
     /** This config with a budget of {@code tokens} per turn (0: no budget). */
     public SessionConfig withTurnTokenBudget(long tokens) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens, tokens,
-                requireApproval, doubleTexting, baseUrl, recall);
+                requireApproval, doubleTexting, baseUrl, recall, budget);
     }
 
     /** A copy in which calls of these tools wait for approval. */
@@ -189,6 +206,6 @@ public record SessionConfig(String model, String systemPrompt, List<String> skil
     /** This config with this recall setting (null: recall off). */
     public SessionConfig withRecall(ContextRecall setting) {
         return new SessionConfig(model, systemPrompt, skills, contextPolicy, maxIterations, toolTimeoutMillis, maxOutputTokens,
-                turnTokenBudget, requireApproval, doubleTexting, baseUrl, setting);
+                turnTokenBudget, requireApproval, doubleTexting, baseUrl, setting, budget);
     }
 }

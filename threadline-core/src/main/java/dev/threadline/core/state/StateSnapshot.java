@@ -9,19 +9,28 @@ import java.util.Map;
  * A small snapshot of a {@link State}: everything but the message bodies. Written every K events so
  * that loading a session replays only the events after it (and reads only the transcript-bearing
  * events before it). A snapshot stored without {@code permissionDenials} reads it as 0, one without
- * {@code modelChange} as null (no model edit), one without {@code recalled} as none. Immutable.
+ * {@code modelChange} as null (no model edit), one without {@code recalled} as none, one without
+ * {@code budget} as null (the config's). Immutable.
  */
 public record StateSnapshot(long seq, long step, SessionStatus status, int messageCount,
                             Map<String, JsonNode> variables, List<PendingToolCall> pending, Usage usage,
                             int contextStart, Compaction compaction, Integer permissionDenials, Edit.SetModel modelChange,
                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
-                            List<RecalledMessage> recalled) {
+                            List<RecalledMessage> recalled, dev.threadline.core.session.Budget budget) {
     @com.fasterxml.jackson.annotation.JsonCreator
     public StateSnapshot {
         recalled = recalled == null ? List.of() : List.copyOf(recalled);
         variables = variables == null ? Map.of() : Map.copyOf(variables);
         pending = pending == null ? List.of() : List.copyOf(pending);
         permissionDenials = permissionDenials == null ? 0 : permissionDenials; // boxed: absent from older snapshots
+    }
+
+    /** A snapshot without a budget set (the shape before session budgets). */
+    public StateSnapshot(long seq, long step, SessionStatus status, int messageCount, Map<String, JsonNode> variables,
+                         List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction,
+                         Integer permissionDenials, Edit.SetModel modelChange, List<RecalledMessage> recalled) {
+        this(seq, step, status, messageCount, variables, pending, usage, contextStart, compaction, permissionDenials, modelChange,
+                recalled, null);
     }
 
     /** A snapshot that recalls nothing (the shape before recall, ADR 0042). */

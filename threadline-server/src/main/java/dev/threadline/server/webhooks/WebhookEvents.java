@@ -27,13 +27,15 @@ public final class WebhookEvents {
     public static final String TURN_AWAITING_APPROVAL = "turn.awaiting_approval";
     /** A turn stopped until a person answers the model's question. */
     public static final String TURN_AWAITING_INPUT = "turn.awaiting_input";
+    /** A turn stopped because the session reached its budget, until the budget is raised. */
+    public static final String TURN_BUDGET_EXCEEDED = "turn.budget_exceeded";
     /** Retention removed an expired session. */
     public static final String SESSION_EXPIRED = "session.expired";
     /** An erasure removed a session. */
     public static final String SESSION_ERASED = "session.erased";
     /** Every type a subscription may name, in the order the docs list them. */
     public static final List<String> TYPES = List.of(SESSION_CREATED, TURN_COMPLETED, TURN_FAILED, TURN_AWAITING_APPROVAL,
-            TURN_AWAITING_INPUT, SESSION_EXPIRED, SESSION_ERASED);
+            TURN_AWAITING_INPUT, TURN_BUDGET_EXCEEDED, SESSION_EXPIRED, SESSION_ERASED);
 
     private WebhookEvents() {}
 
@@ -44,7 +46,8 @@ public final class WebhookEvents {
             case Event.BranchCreated b -> SESSION_CREATED;
             case Event.TurnCompleted c -> TURN_COMPLETED;
             case Event.TurnInterrupted i -> TURN_FAILED;
-            case Event.TurnSuspended s -> s.reason().startsWith("awaiting_input") ? TURN_AWAITING_INPUT : TURN_AWAITING_APPROVAL;
+            case Event.TurnSuspended s -> s.reason().startsWith("awaiting_input") ? TURN_AWAITING_INPUT
+                    : s.reason().startsWith("budget_exceeded") ? TURN_BUDGET_EXCEEDED : TURN_AWAITING_APPROVAL;
             default -> null;
         });
     }

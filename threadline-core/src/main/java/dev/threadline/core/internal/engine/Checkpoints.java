@@ -104,6 +104,9 @@ public final class Checkpoints {
                 case Event.TurnInterrupted t -> "interrupted: " + t.reason();
                 case Event.ContextCompacted c -> "context compacted: a summary replaces what precedes message " + c.boundary();
                 case Event.Cleared c -> "context cleared";
+                case Event.BudgetSet b -> "budget set: " + (b.budget().tokens() == 0 ? "unlimited" : b.budget().tokens()) + " tokens, "
+                        + (b.budget().costMicros() == 0 ? "unlimited" : java.math.BigDecimal.valueOf(b.budget().costMicros(), 6)
+                        .stripTrailingZeros().toPlainString()) + " in cost";
                 case Event.ContextRecalled r -> r.messages().isEmpty() ? "context recalls nothing"
                         : "context recalled seqs " + r.messages().stream().map(m -> String.valueOf(m.seq())).toList();
                 case Event.ApprovalRequested r -> "approval requested: " + r.name() + " " + r.arguments();

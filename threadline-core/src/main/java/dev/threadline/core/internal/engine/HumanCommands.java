@@ -77,6 +77,28 @@ public final class HumanCommands {
     }
 
     /**
+     * Sets the session's budget. A turn suspended for its budget continues when the new one leaves room (its result
+     * is returned); otherwise the budget is recorded as an edit step and null is returned.
+     *
+     * @throws InvalidInputException when a turn waits for budget and {@code budget} leaves it none: nothing is written
+     */
+    public TurnResult setBudget(SessionKey key, Cmd cmd, dev.threadline.core.session.Budget budget) {
+        State s = states.get(key);
+        if (s.status() == dev.threadline.core.state.SessionStatus.BUDGET_EXCEEDED) {
+            if (budget.reachedBy(s.usage())) {
+                throw new InvalidInputException("budget", "the waiting turn needs more than the session has spent ("
+                        + s.usage().totalTokens() + " tokens, cost " + java.math.BigDecimal.valueOf(s.usage().costMicros(), 6)
+                        .stripTrailingZeros().toPlainString() + "); a budget of " + budget.tokens() + " tokens and cost "
+                        + java.math.BigDecimal.valueOf(budget.costMicros(), 6).stripTrailingZeros().toPlainString()
+                        + " leaves it no room (0 is no limit); nothing was recorded");
+            }
+            return loop.resume(key, cmd, st -> List.of(new Event.BudgetSet(budget)), List.of());
+        }
+        states.update(key, dev.threadline.core.event.CheckpointSource.EDIT, cmd, st -> List.of(new Event.BudgetSet(budget)));
+        return null;
+    }
+
+    /**
      * The waiting call, or an {@link InvalidInputException} saying why there is none (not waiting, already
      * answered, waiting for something else, unknown) and which calls do wait.
      */

@@ -106,6 +106,17 @@ public final class SessionCommands {
         return new Command<>(cmd, c -> humans.deny(key, c, toolUseId, reason), first -> replayTurn(key, first));
     }
 
+    /** Sets the budget; the result is the turn it continued, or null (then a retry replays null too). */
+    Command<TurnResult> setBudget(SessionKey key, CommandOptions options, dev.threadline.core.session.Budget budget) {
+        Require.nonNull(budget, "budget");
+        Cmd cmd = Cmd.of(options, "budget", budget.tokens() + "|" + budget.costMicros());
+        return new Command<>(cmd, c -> humans.setBudget(key, c, budget), first -> {
+            List<dev.threadline.core.event.StoredEvent> after = reads.read(key, first.seq(), reads.head(key));
+            boolean resumed = after.stream().skip(1).anyMatch(e -> first.commandId().equals(e.commandId()));
+            return resumed ? TurnReplay.of(key.id(), after) : null;
+        });
+    }
+
     Command<TurnResult> answer(SessionKey key, CommandOptions options, String toolUseId, String text) {
         Require.nonBlank(toolUseId, "toolUseId");
         if (text == null || text.isBlank()) {

@@ -109,6 +109,11 @@ public final class SessionHandle implements Session {
     }
 
     @Override
+    public java.util.Optional<TurnResult> setBudget(dev.threadline.core.session.Budget budget) {
+        return java.util.Optional.ofNullable(commands.call(key, commands.setBudget(key, options, budget)));
+    }
+
+    @Override
     public TurnResult deny(String toolUseId, String reason) {
         return commands.call(key, commands.deny(key, options, toolUseId, reason));
     }

@@ -48,7 +48,8 @@ public final class TurnReplay {
                     return new TurnResult(sessionId, o, replied ? reply : "", t.reason(), events.get(i).seq(), modelCalls, toolCalls, usage);
                 }
                 case Event.TurnSuspended t -> {
-                    Outcome o = t.reason().startsWith("awaiting_approval") ? Outcome.AWAITING_APPROVAL : Outcome.AWAITING_INPUT;
+                    Outcome o = t.reason().startsWith("awaiting_approval") ? Outcome.AWAITING_APPROVAL
+                            : t.reason().startsWith("budget_exceeded") ? Outcome.BUDGET_EXCEEDED : Outcome.AWAITING_INPUT;
                     return new TurnResult(sessionId, o, "", t.reason(), events.get(i).seq(), modelCalls, toolCalls, usage);
                 }
                 case Event.TurnInterrupted t when t.reason().startsWith(SUPERSEDED) -> { } // the suspended turn a new message closed

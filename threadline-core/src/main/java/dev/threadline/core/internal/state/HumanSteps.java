@@ -59,8 +59,17 @@ final class HumanSteps {
     }
 
     /** TurnSuspended: the running turn stops; every call is answered or waits for a person, and one at least waits. */
+    /** How the reason of a suspension for the session's budget starts. */
+    public static final String BUDGET_EXCEEDED = "budget_exceeded";
+
     static State suspend(State s, Event.TurnSuspended t) {
         requireStatus(s, t.type(), SessionStatus.RUNNING, "only a running turn can be suspended");
+        if (t.reason().startsWith(BUDGET_EXCEEDED)) {
+            if (s.pending().stream().anyMatch(p -> !p.answered())) {
+                throw new InvalidEventException(t.type(), "tool calls are still open; a turn stops for its budget only between model calls");
+            }
+            return withStatus(s, SessionStatus.BUDGET_EXCEEDED);
+        }
         List<String> running = new ArrayList<>();
         boolean approval = false;
         boolean answer = false;

@@ -135,6 +135,11 @@ public final class Reducer {
                 yield s.with(s.seq(), s.step(), s.status(), s.variables(), s.pending(), s.usage(), s.messages().size(), null)
                         .withRecalled(List.of());
             }
+            case Event.BudgetSet b -> {
+                SessionStatus status = s.status() == SessionStatus.BUDGET_EXCEEDED && !b.budget().reachedBy(s.usage())
+                        ? SessionStatus.RUNNING : s.status(); // a turn waiting for budget runs again once there is some
+                yield s.withBudget(b.budget(), status);
+            }
             case Event.ContextRecalled r -> {
                 for (dev.threadline.core.state.RecalledMessage m : r.messages()) {
                     if (m.message() < s.contextStart() || m.message() >= s.messages().size()) {

@@ -96,7 +96,7 @@ final class Views {
         return switch (s) {
             case IDLE -> "idle";
             case RUNNING -> "busy";
-            case AWAITING_APPROVAL, AWAITING_INPUT -> "interrupted";
+            case AWAITING_APPROVAL, AWAITING_INPUT, BUDGET_EXCEEDED -> "interrupted";
         };
     }
 

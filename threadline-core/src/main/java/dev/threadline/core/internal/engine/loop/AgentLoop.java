@@ -205,6 +205,10 @@ public final class AgentLoop {
         if (limit.isPresent()) {
             return end(t, limit.get().outcome(), limit.get().reason());
         }
+        dev.threadline.core.session.Budget budget = s.budgetOr(t.config.budget());
+        if (budget != null && budget.reachedBy(s.usage())) {
+            return suspendForBudget(t, budget, s.usage());
+        }
         ChatResponse response;
         try {
             ContextStep.Prepared prepared = t.context.prepare(t.key, t.cmd, t.config);
@@ -273,6 +277,13 @@ public final class AgentLoop {
         } catch (RuntimeException e) {
             LOG.warn("session {}: a turn listener failed ({}); the turn goes on", key, e.toString());
         }
+    }
+
+    /** Suspends the turn before a model call: the session spent its budget; raising it continues the turn. */
+    private TurnStep suspendForBudget(Turn t, dev.threadline.core.session.Budget budget, Usage spent) {
+        Event.TurnSuspended suspended = new Event.TurnSuspended(Suspension.BUDGET_EXCEEDED + ": " + budget.describe(spent));
+        states.update(t.key, CheckpointSource.LOOP, t.cmd, st -> List.of(suspended));
+        return new TurnStep.Suspend(t.result(Outcome.BUDGET_EXCEEDED, "", suspended.reason()));
     }
 
     /** Suspends the turn: calls wait for a person and nothing else is left to run. */

@@ -12,6 +12,8 @@ import java.util.List;
  */
 public final class Suspension {
     public static final String SUPERSEDED = "the user sent a new message instead";
+    /** How the reason of a suspension for the session's budget starts (the status's wire name). */
+    public static final String BUDGET_EXCEEDED = "budget_exceeded";
 
     private Suspension() {}
 
