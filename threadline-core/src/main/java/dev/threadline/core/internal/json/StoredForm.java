@@ -13,7 +13,7 @@ import java.io.IOException;
 
 /**
  * The mapper of stored records from record version 3 on (ADR 0025): {@link Json#mapper()} with the
- * redundant fields left out. A {@link Usage} omits its zero token counts (most models report no cache
+ * redundant fields left out. A {@link Usage} omits its zero token counts (and a zero cost) (most models report no cache
  * tokens: 41 bytes of {@code "cacheReadTokens":0,"cacheWriteTokens":0} on every assistant message) and
  * reads an absent count as zero; everything else is exactly the wire JSON. Reading a version 2 record
  * with it gives the same objects, so old rows need no upgrade. Thread-safe (immutable once built).
@@ -28,7 +28,7 @@ final class StoredForm {
     @JsonDeserialize(using = UsageReader.class)
     abstract static class CompactUsage {}
 
-    /** A usage object whose four counts are each optional (absent is 0), strict about anything else. */
+    /** A usage object whose four counts and cost are each optional (absent is 0), strict about anything else. */
     static final class UsageReader extends StdDeserializer<Usage> {
         UsageReader() {
             super(Usage.class);
@@ -43,6 +43,7 @@ final class StoredForm {
             long output = 0;
             long cacheRead = 0;
             long cacheWrite = 0;
+            long costMicros = 0;
             for (String name = p.nextFieldName(); name != null; name = p.nextFieldName()) {
                 if (p.nextToken() != JsonToken.VALUE_NUMBER_INT) {
                     return (Usage) ctxt.handleUnexpectedToken(long.class, p);
@@ -53,10 +54,11 @@ final class StoredForm {
                     case "outputTokens" -> output = v;
                     case "cacheReadTokens" -> cacheRead = v;
                     case "cacheWriteTokens" -> cacheWrite = v;
+                    case "costMicros" -> costMicros = v;
                     default -> ctxt.reportInputMismatch(Usage.class, "unknown usage field '%s'", name);
                 }
             }
-            return new Usage(input, output, cacheRead, cacheWrite);
+            return new Usage(input, output, cacheRead, cacheWrite, costMicros);
         }
     }
 }

@@ -37,6 +37,20 @@ class StoredFormTest {
         assertThat(Json.write(ANSWER)).contains("\"cacheReadTokens\":0"); // the API's JSON keeps every field
     }
 
+    /** Regression: the stored form's usage reader refused {@code costMicros}, so a priced reply made its session unreadable. */
+    @Test
+    void aPricedReplysCostIsStoredAndReadBack() {
+        Event priced = new Event.AssistantMessageReceived(Message.assistant(
+                List.of(ContentBlock.text("x")), StopReason.END_TURN, new Usage(10, 5, 0, 0, 105)));
+        assertThat(RecordCodec.encodeEvent(priced)).contains("\"costMicros\":105");
+        assertThat(RecordCodec.decodeEvent("s", 1, RecordCodec.VERSION, RecordCodec.encodeEvent(priced))).isEqualTo(priced);
+        assertThat(RecordCodec.encodeEvent(ANSWER)).doesNotContain("cost");
+        dev.threadline.core.state.StateSnapshot snap = new dev.threadline.core.state.StateSnapshot(3, 1,
+                dev.threadline.core.state.SessionStatus.BUDGET_EXCEEDED, 2, java.util.Map.of(), List.of(), new Usage(10, 5, 0, 0, 105), 0,
+                null, 0, null, List.of(), dev.threadline.core.session.Budget.ofTokens(15));
+        assertThat(RecordCodec.decodeSnapshot("s", RecordCodec.VERSION, RecordCodec.encodeSnapshot(snap))).isEqualTo(snap);
+    }
+
     @Test
     void aVersion2RowWithEveryCountReadsAsItIs() {
         String v2 = Json.write(ANSWER);
