@@ -31,6 +31,37 @@ final class ContextCommands {
         }
     }
 
+    /** The budget in force beside what the session spent. */
+    static void budget(PrintWriter out, dev.threadline.core.session.Budget budget, Usage spent) {
+        dev.threadline.core.session.Budget b = budget == null ? dev.threadline.core.session.Budget.NONE : budget;
+        out.println("budget: " + (b.tokens() == 0 ? "no token limit" : n(b.tokens()) + " tokens") + ", "
+                + (b.costMicros() == 0 ? "no cost limit" : "cost " + money(b.costMicros())) + "; spent " + n(spent.totalTokens())
+                + " tokens" + (spent.costMicros() == 0 ? "" : ", cost " + money(spent.costMicros())));
+    }
+
+    /**
+     * {@code /budget}'s argument: {@code TOKENS}, {@code cost=AMOUNT} or both ({@code 0}: no limit).
+     *
+     * @throws dev.threadline.core.error.InvalidInputException naming {@code /budget} when it is neither
+     */
+    static dev.threadline.core.session.Budget parseBudget(String arg) {
+        long tokens = 0;
+        long cost = 0;
+        for (String part : arg.strip().split("\\s+")) {
+            if (part.startsWith("cost=")) {
+                cost = dev.threadline.core.session.Budget.micros(part.substring(5), "/budget cost");
+            } else {
+                try {
+                    tokens = Long.parseLong(part.replace(",", "").replace("_", ""));
+                } catch (NumberFormatException e) {
+                    throw new dev.threadline.core.error.InvalidInputException("/budget", "'" + part
+                            + "' is neither a token count nor cost=AMOUNT (e.g. /budget 200000 cost=2.50)");
+                }
+            }
+        }
+        return new dev.threadline.core.session.Budget(tokens, cost);
+    }
+
     /** Millionths of the price table's currency as an amount with up to six decimals (0.000105, 12.5). */
     static String money(long micros) {
         return java.math.BigDecimal.valueOf(micros, 6).stripTrailingZeros().toPlainString();

@@ -35,6 +35,8 @@ final class Repl {
               /resume ID       switch to another session
               /usage           tokens used by this session, and the context's size against the model's window
               /compact [FOCUS] have the model summarise the context now (the history stays in the journal)
+              /budget [TOKENS] [cost=AMOUNT]  show, or set, what the whole session may spend (0: no limit);
+                               a turn stopped at the budget continues when it is raised
               /clear           start the model's context afresh (the history stays in the journal)
               /approvals       the tool calls and questions the turn waits for, answered at the prompt
               /exit            leave (also Ctrl-D)
@@ -105,7 +107,7 @@ final class Repl {
     private volatile int interrupts;
 
     /** Runs one command that may run a turn, with Ctrl-C interrupting it. */
-    private TurnResult turnCommand(java.util.function.Supplier<TurnResult> command) {
+    private <T> T turnCommand(java.util.function.Supplier<T> command) {
         interrupts = 0;
         inTurn = true;
         try {
@@ -219,7 +221,10 @@ final class Repl {
         ContextCommands.noteCompaction(out, compactionBefore, session.state().compaction());
         stream.printSteps(session.state().messages(), start, streamed);
         boolean waits = r.outcome() == TurnResult.Outcome.AWAITING_APPROVAL || r.outcome() == TurnResult.Outcome.AWAITING_INPUT;
-        if (!waits && r.outcome() != TurnResult.Outcome.COMPLETED) {
+        if (r.outcome() == TurnResult.Outcome.BUDGET_EXCEEDED) {
+            out.println("(the turn waits: " + r.reason().substring(r.reason().indexOf(':') + 1).strip()
+                    + " with /budget, here or from any process)");
+        } else if (!waits && r.outcome() != TurnResult.Outcome.COMPLETED) {
             out.println("(turn ended: " + r.reason() + ")");
         }
         return waits;
@@ -341,6 +346,24 @@ final class Repl {
             }
             case "/usage" -> ContextCommands.usage(out, session);
             case "/compact" -> ContextCommands.compact(out, session, arg);
+            case "/budget" -> {
+                if (arg.isBlank()) {
+                    ContextCommands.budget(out, session.state().budgetOr(session.info().config().budget()), session.state().usage());
+                    return true;
+                }
+                dev.threadline.core.session.Budget budget = ContextCommands.parseBudget(arg);
+                int before = session.state().messages().size();
+                Compaction compactionBefore = session.state().compaction();
+                java.util.Optional<TurnResult> continued = turnCommand(() -> session.with(options()).setBudget(budget));
+                ContextCommands.budget(out, budget, session.state().usage());
+                if (continued.isPresent() && show(before, compactionBefore, continued.get())) {
+                    try {
+                        resolve();
+                    } catch (IOException e) {
+                        throw new ThreadlineException("reading the answer failed: " + e.getMessage(), e);
+                    }
+                }
+            }
             case "/approvals" -> {
                 List<PendingApproval> waiting = session.pendingApprovals();
                 if (waiting.isEmpty()) {
