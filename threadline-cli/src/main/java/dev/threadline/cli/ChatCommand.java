@@ -158,17 +158,7 @@ final class ChatCommand implements Callable<Integer> {
             ApprovalTools.check(spec, requireApproval, skills, extension.skills(), mcp);
             config = config.withRequireApproval(requireApproval);
         }
-        dev.threadline.core.llm.PriceTable priceTable = dev.threadline.core.llm.PriceTable.NONE;
-        if (prices != null) {
-            try {
-                priceTable = dev.threadline.core.llm.PriceTable.parse(dev.threadline.core.json.Json.parse(
-                        java.nio.file.Files.readString(prices), prices.toString()));
-            } catch (java.io.IOException e) {
-                throw new ParameterException(spec.commandLine(), "--prices: cannot read " + prices + ": " + e.getMessage());
-            } catch (InvalidInputException e) {
-                throw new ParameterException(spec.commandLine(), "--prices " + prices + ": " + e.getMessage());
-            }
-        }
+        dev.threadline.core.llm.PriceTable priceTable = PricesFile.read(prices, spec);
         PrintWriter out = spec.commandLine().getOut();
         String chosenName = config.model();
         ModelResolver extended = spec -> spec.equals(chosenName) ? Optional.of(chosenModel) : Optional.empty();

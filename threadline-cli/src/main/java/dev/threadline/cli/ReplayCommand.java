@@ -46,6 +46,9 @@ final class ReplayCommand implements Callable<Integer> {
     long to;
     @Option(names = "--live-tools", description = "let read-only and idempotent skills run for calls the session never made")
     boolean liveTools;
+    @Option(names = "--prices", paramLabel = "FILE",
+            description = "what the models cost (JSON, as chat's --prices): the replay's replies are priced, and costs compared")
+    Path prices;
     @Option(names = "--json", description = "print the report as one JSON object")
     boolean json;
     @Spec
@@ -60,8 +63,9 @@ final class ReplayCommand implements Callable<Integer> {
         } catch (InvalidInputException e) {
             throw new ParameterException(spec.commandLine(), "--" + e.field().replace("Seq", "") + ": " + e.reason());
         }
+        dev.threadline.core.llm.PriceTable table = PricesFile.read(prices, spec);
         PrintWriter out = spec.commandLine().getOut();
-        try (Threadline tl = Threadline.builder().store(store.openExisting())
+        try (Threadline tl = Threadline.builder().store(store.openExisting()).prices(table)
                 .models(Models.resolver(null, System.getenv(), 0, HttpSettings.defaults()))
                 .skills(Builtins.all(Path.of("").toAbsolutePath())).skill(Builtins.askUser()).build()) {
             ReplayReport report = tl.tenant(t).open(id).replay(request);
@@ -74,6 +78,12 @@ final class ReplayCommand implements Callable<Integer> {
             out.flush();
         }
         return 0;
+    }
+
+    /** {@code   cost: A  ->  B} when either side has a cost, else nothing. */
+    private static String cost(dev.threadline.core.model.Usage original, dev.threadline.core.model.Usage replayed) {
+        return original.costMicros() == 0 && replayed.costMicros() == 0 ? ""
+                : "   cost: " + ContextCommands.money(original.costMicros()) + "  ->  " + ContextCommands.money(replayed.costMicros());
     }
 
     /** The report as text: a header, then each turn with its reply diff, calls, tokens and outcome. */
@@ -94,6 +104,7 @@ final class ReplayCommand implements Callable<Integer> {
             out.println("  tools: " + calls(turn.original().calls()) + "  ->  " + calls(turn.replayed().calls()));
             out.println("  tokens in/out: " + turn.original().usage().inputTokens() + "/" + turn.original().usage().outputTokens()
                     + "  ->  " + turn.replayed().usage().inputTokens() + "/" + turn.replayed().usage().outputTokens()
+                    + cost(turn.original().usage(), turn.replayed().usage())
                     + "   outcome: " + turn.original().outcome() + "  ->  " + turn.replayed().outcome());
         }
         if (r.stopped() != null) {

@@ -24,7 +24,7 @@ class ReplayFromTheCliTest {
     Path dir;
 
     @Test
-    void replayPrintsAComparisonPerTurnAndRefusesBadInput() {
+    void replayPrintsAComparisonPerTurnAndRefusesBadInput() throws Exception {
         String db = dir.resolve("s.db").toString();
         try (Threadline tl = Threadline.builder().store(StateStores.open("sqlite:" + db)).model(ScriptedModel.demo())
                 .skills(Builtins.all(dir)).build()) {
@@ -46,6 +46,16 @@ class ReplayFromTheCliTest {
         assertThat(report.path("branchId").asText()).isEqualTo("memo.replay2");
         assertThat(report.path("turns")).hasSize(2);
 
+        java.nio.file.Path prices = dir.resolve("prices.json");
+        java.nio.file.Files.writeString(prices, "{\"scripted\": {\"input\": 1000000, \"output\": 1000000}}");
+        CliTest.Run priced = cli.run("sessions", "replay", "memo", "--model", "scripted", "--prices", prices.toString(), "--db", db);
+        assertThat(priced.code()).as(priced.err()).isZero();
+        // one currency unit per token: the replay's cost is its tokens; the original was recorded without prices
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("tokens in/out: \\d+/\\d+  ->  (\\d+)/(\\d+)   cost: 0  ->  (\\d+)")
+                .matcher(priced.out());
+        assertThat(m.find()).as(priced.out()).isTrue();
+        assertThat(Long.parseLong(m.group(3))).isEqualTo(Long.parseLong(m.group(1)) + Long.parseLong(m.group(2)));
+
         CliTest.Run unknown = cli.run("sessions", "replay", "memo", "--model", "no-such-model", "--db", db);
         assertThat(unknown.code()).isNotZero();
         assertThat(unknown.err().strip()).doesNotContain("\n").contains("no-such-model");
@@ -54,6 +64,6 @@ class ReplayFromTheCliTest {
         assertThat(empty.err().strip()).doesNotContain("\n").contains("no user turn");
         assertThat(cli.run("sessions", "replay", "memo", "--model", "scripted", "--from", "9", "--to", "3", "--db", db).code())
                 .isNotZero();
-        assertThat(cli.run("sessions", "list", "--db", db).out()).doesNotContain("memo.replay3");
+        assertThat(cli.run("sessions", "list", "--db", db).out()).doesNotContain("memo.replay4");
     }
 }
