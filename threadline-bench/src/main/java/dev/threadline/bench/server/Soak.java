@@ -20,7 +20,8 @@ import org.HdrHistogram.Recorder;
  * {@code threadline bench soak} (issue 39): {@code threadline serve} on the embedded default (a SQLite
  * file) as a child process, {@code --clients} clients in a closed loop over {@code --sessions} sessions
  * (each client its own share of them, round robin, so no two turns meet on one session), the scripted
- * model, plain JSON turns, for {@code --minutes}; it stops by itself. Every window it reads the turns
+ * model, plain JSON turns, for {@code --minutes} after {@code --warm-up-seconds} of the same load untimed (the new
+ * server's JIT; the turns count in the sessions' length); it stops by itself. Every window it reads the turns
  * answered and their latencies, the server's CPU time ({@code ProcessHandle.info().totalCpuDuration()}
  * of the server's process) and resident memory; at the start and the end the server's live heap after a
  * full GC ({@link Memory}). After the server stopped, every session's journal must hold four messages
@@ -29,13 +30,14 @@ import org.HdrHistogram.Recorder;
  */
 public final class Soak {
     /** What to run; {@code minutes} may be a fraction. */
-    record Options(double minutes, int sessions, int clients, double windowSeconds, Path out, boolean child, Path launcher) {}
+    record Options(double minutes, int sessions, int clients, double windowSeconds, double warmUpSeconds, Path out, boolean child,
+                   Path launcher) {}
 
     private Soak() {}
 
     /**
-     * Runs {@code threadline bench soak [--minutes 40] [--sessions 200] [--clients 4] [--window-seconds 60] [--out DIR]
-     * [--smoke] [--in-process-server] [--launcher PATH]}; returns the exit status (0; 1 when a journal misses an
+     * Runs {@code threadline bench soak [--minutes 40] [--sessions 200] [--clients 4] [--window-seconds 60]
+     * [--warm-up-seconds 30] [--out DIR] [--smoke] [--in-process-server] [--launcher PATH]}; returns the exit status (0; 1 when a journal misses an
      * acknowledged turn; 2 on a usage error). Thread-safe (each call runs on its own).
      *
      * @throws Exception when the server cannot start or be read
@@ -50,7 +52,7 @@ public final class Soak {
         }
         if (o == null) {
             out.println("usage: threadline bench soak [--minutes 40] [--sessions 200] [--clients 4] [--window-seconds 60]"
-                    + " [--out DIR] [--smoke] [--in-process-server] [--launcher PATH]");
+                    + " [--warm-up-seconds 30] [--out DIR] [--smoke] [--in-process-server] [--launcher PATH]");
             return 0;
         }
         Path launcher = o.child() && o.launcher() == null ? ServeLoad.findLauncher() : o.launcher();
@@ -72,6 +74,7 @@ public final class Soak {
         Integer sessions = null;
         Integer clients = null;
         Double window = null;
+        Double warmUp = null;
         Path out = Path.of("bench-results", "soak");
         boolean smoke = false;
         boolean child = true;
@@ -82,6 +85,7 @@ public final class Soak {
                 case "--sessions" -> sessions = Args.count(Args.value(args, ++i, "--sessions"), "--sessions", 1);
                 case "--clients" -> clients = Args.count(Args.value(args, ++i, "--clients"), "--clients", 1);
                 case "--window-seconds" -> window = Args.positive(Args.value(args, ++i, "--window-seconds"), "--window-seconds");
+                case "--warm-up-seconds" -> warmUp = warmUp(Args.value(args, ++i, "--warm-up-seconds"));
                 case "--out" -> out = Path.of(Args.value(args, ++i, "--out"));
                 case "--smoke" -> smoke = true;
                 case "--in-process-server" -> child = false;
@@ -93,7 +97,8 @@ public final class Soak {
             }
         }
         Options o = new Options(minutes != null ? minutes : smoke ? 1.0 / 3 : 40, sessions != null ? sessions : smoke ? 10 : 200,
-                clients != null ? clients : smoke ? 2 : 4, window != null ? window : smoke ? 5 : 60, out.toAbsolutePath(), child, launcher);
+                clients != null ? clients : smoke ? 2 : 4, window != null ? window : smoke ? 5 : 60,
+                warmUp != null ? warmUp : smoke ? 3 : 30, out.toAbsolutePath(), child, launcher);
         if (o.clients() > o.sessions()) {
             throw new IllegalArgumentException("--clients (" + o.clients() + ") must not exceed --sessions (" + o.sessions()
                     + "): each client drives its own sessions");
@@ -127,7 +132,7 @@ public final class Soak {
             Recorder recorder = new Recorder(3);
             AtomicLong errors = new AtomicLong();
             AtomicLong next = new AtomicLong();
-            long start = System.nanoTime();
+            long start = System.nanoTime() + Math.round(o.warmUpSeconds() * 1e9); // the windows start after the warm-up
             long end = start + Math.round(o.minutes() * 60e9);
             List<Thread> clients = new ArrayList<>();
             for (int c = 0; c < o.clients(); c++) {
@@ -146,9 +151,13 @@ public final class Soak {
                 }));
             }
             long windowNanos = Math.round(o.windowSeconds() * 1e9);
+            while (System.nanoTime() < start) { // the warm-up's length, not synchronisation
+                LockSupport.parkNanos(start - System.nanoTime());
+            }
+            recorder.getIntervalHistogram(); // the warm-up's turns: not reported
             long cpu0 = cpuNanos(server.pid());
             long from = start;
-            long errorsBefore = 0;
+            long errorsBefore = errors.get();
             while (from < end) {
                 long to = Math.min(end, from + windowNanos);
                 while (System.nanoTime() < to) { // the window's length, not synchronisation: the clients never wait for it
@@ -165,14 +174,15 @@ public final class Soak {
                 double secs = (Math.max(System.nanoTime(), to) - from) / 1e9;
                 long total = sum(acked);
                 double perSession = total * TurnCost.MESSAGES_PER_TURN / (double) o.sessions();
-                windows.add(SoakReport.Window.of((from - start) / 60e9, (to - start) / 60e9, perSession, h, secs, (cpu1 - cpu0) / 1e6, server.memory().rssBytes(), err - errorsBefore));
+                windows.add(SoakReport.Window.of((from - start) / 60e9, (to - start) / 60e9, perSession, h, secs, (cpu1 - cpu0) / 1e6,
+                        server.memory().rssBytes(), err - errorsBefore));
                 log.println("soak: " + windows.getLast().line());
                 hists.add(h);
                 cpu0 = cpu1;
                 errorsBefore = err;
                 from = to;
             }
-            errorsTotal = errors.get();
+            errorsTotal = errors.get(); // the warm-up's too
             heapEnd = server.memory().heapAfterGcBytes();
             rssEnd = server.memory().rssBytes();
         }
@@ -194,6 +204,13 @@ public final class Soak {
             }
             return true;
         }
+    }
+
+    private static double warmUp(String v) {
+        if (v.equals("0")) {
+            return 0;
+        }
+        return Args.positive(v, "--warm-up-seconds");
     }
 
     private static long sum(AtomicLongArray a) {

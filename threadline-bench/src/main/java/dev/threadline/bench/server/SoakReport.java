@@ -96,12 +96,13 @@ final class SoakReport {
 
     static void print(Results r, PrintStream out) {
         Soak.Options o = r.options();
-        out.printf(Locale.ROOT, "### soak: %s, %d sessions, %d clients (closed loop), scripted model, JSON turns, %.1f min%n%n",
-                r.server(), o.sessions(), o.clients(), o.minutes());
+        out.printf(Locale.ROOT, "### soak: %s, %d sessions, %d clients (closed loop), scripted model, JSON turns, %.1f min"
+                + " after %.0f s of warm-up%n%n", r.server(), o.sessions(), o.clients(), o.minutes(), o.warmUpSeconds());
         out.println("| minute | messages per session (about) | turns/s | p50 ms | p99 ms | server CPU ms/turn | server RSS MB | errors |");
         out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        String minute = o.windowSeconds() % 60 == 0 ? "%.0f" : "%.2f";
         for (Window w : r.windows()) {
-            out.printf(Locale.ROOT, "| %.1f | %,.0f | %.1f | %.1f | %.1f | %.2f | %.0f | %d |%n", w.toMinute(), w.messagesPerSession(),
+            out.printf(Locale.ROOT, "| " + minute + " | %,.0f | %.1f | %.1f | %.1f | %.2f | %.0f | %d |%n", w.toMinute(), w.messagesPerSession(),
                     w.turnsPerSec(), w.p50Millis(), w.p99Millis(), w.cpuMillisPerTurn(), w.rssBytes() / 1e6, w.errors());
         }
         out.println();
@@ -113,7 +114,7 @@ final class SoakReport {
                 f.cpuMillisPerTurn(), l.cpuMillisPerTurn(), r.lastOverFirstCpuPerTurn());
         out.printf(Locale.ROOT, "live heap after a full GC: %.0f MB at the start, %.0f MB at the end; RSS at the end %.0f MB;"
                 + " store %.0f MB%n", r.heapStartBytes() / 1e6, r.heapEndBytes() / 1e6, r.rssEndBytes() / 1e6, r.storeBytes() / 1e6);
-        out.printf(Locale.ROOT, "%,d turns acknowledged, %d errors; journals: %s%n", r.turnsAcknowledged(), r.errors(),
+        out.printf(Locale.ROOT, "%,d turns acknowledged (the warm-up's too), %d errors; journals: %s%n", r.turnsAcknowledged(), r.errors(),
                 r.journalHoldsTurns() ? "every acknowledged turn is in its session's journal" : "A SESSION MISSES ACKNOWLEDGED TURNS");
     }
 

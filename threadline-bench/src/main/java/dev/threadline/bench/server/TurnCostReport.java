@@ -22,8 +22,9 @@ final class TurnCostReport {
      * @param p50               turn wall time, median
      * @param p90               90th percentile
      * @param p99               99th percentile
-     * @param threadCpu         the calling thread's CPU per turn, median
-     * @param processCpu        the whole process's CPU over the timed turns, per turn
+     * @param threadCpu         the calling thread's CPU per turn, median (-1: not measured, over HTTP, where the calling
+     *                          thread is the client's)
+     * @param processCpu        the whole process's CPU over the timed turns, per turn (over HTTP the server's and the client's)
      * @param inStoreP50        the time inside the store's appends per turn, median (-1: not measured, over HTTP)
      * @param ownP50            the turn less the time inside the store, median (-1: not measured)
      * @param storeStepP50      one message appended straight to the store on a session of this size, median
@@ -43,7 +44,8 @@ final class TurnCostReport {
                 inStoreP50 = pct(inStore, 50);
                 ownP50 = pct(own, 50);
             }
-            return new Row(size, messages, sessions, wall.length, pct(wall, 50), pct(wall, 90), pct(wall, 99), pct(threadCpu, 50),
+            return new Row(size, messages, sessions, wall.length, pct(wall, 50), pct(wall, 90), pct(wall, 99),
+                    inStore == null ? -1 : pct(threadCpu, 50),
                     processCpu, inStoreP50, ownP50, pct(storeSteps, 50), false);
         }
 
@@ -61,15 +63,16 @@ final class TurnCostReport {
     }
 
     static void print(TurnCost.Options o, List<Row> rows, PrintStream out) {
-        String mode = o.http() ? "HTTP (threadline serve in this JVM, JSON turns)" : "in-process (Session.submit)";
+        String mode = o.http() ? "HTTP (threadline serve in this JVM, JSON turns; process CPU: server and client)"
+                : "in-process (Session.submit)";
         String store = o.store() == null ? "SQLite file" : o.store().isSqlite() ? "SQLite " + o.store().file() : "memory";
         out.printf(Locale.ROOT, "### %s, %s, scripted model, one client%n%n", mode, store);
         out.println("| messages | sessions | turns | turn p50 µs | p90 µs | p99 µs | CPU µs/turn (thread p50) | CPU µs/turn (process)"
                 + " | in store µs/turn | runtime's own p50 µs | store step p50 µs | turn / store step |");
         out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         for (Row r : rows) {
-            out.printf(Locale.ROOT, "| %,d | %d | %d | %.0f | %.0f | %.0f | %.0f | %.0f | %s | %s | %.0f | %.1f |%n", r.messages(),
-                    r.sessions(), r.turns(), r.p50(), r.p90(), r.p99(), r.threadCpu(), r.processCpu(), dash(r.inStoreP50()),
+            out.printf(Locale.ROOT, "| %,d | %d | %d | %.0f | %.0f | %.0f | %s | %.0f | %s | %s | %.0f | %.1f |%n", r.messages(),
+                    r.sessions(), r.turns(), r.p50(), r.p90(), r.p99(), dash(r.threadCpu()), r.processCpu(), dash(r.inStoreP50()),
                     dash(r.ownP50()), r.storeStepP50(), r.p50() / r.storeStepP50());
         }
         out.println();

@@ -51,13 +51,13 @@ class TurnCostAndSoakSmokeTest {
             assertThat(cell(row, 2)).as("turns timed").isEqualTo(12);
             assertThat(cell(row, 3)).as("turn p50").isPositive();
             assertThat(cell(row, 5)).as("p99 >= p50").isGreaterThanOrEqualTo(cell(row, 3));
-            assertThat(cell(row, 6)).as("thread CPU").isPositive();
             assertThat(cell(row, 7)).as("process CPU").isPositive();
             if (inStoreMeasured) {
+                assertThat(cell(row, 6)).as("thread CPU").isPositive();
                 assertThat(cell(row, 8)).as("in store").isPositive();
                 assertThat(cell(row, 9)).as("runtime's own").isPositive().isLessThan(cell(row, 3));
             } else {
-                assertThat(row[8].trim()).isEqualTo("–");
+                assertThat(List.of(row[6].trim(), row[8].trim(), row[9].trim())).as("thread CPU, in store, own").containsOnly("–");
             }
             assertThat(cell(row, 10)).as("store step").isPositive();
         }
@@ -115,7 +115,7 @@ class TurnCostAndSoakSmokeTest {
             assertThat(w.path("errors").asLong()).isZero();
             turns += w.path("turns").asLong();
         }
-        assertThat(json.path("turnsAcknowledged").asLong()).isEqualTo(turns);
+        assertThat(json.path("turnsAcknowledged").asLong()).as("the warm-up's and the windows'").isGreaterThanOrEqualTo(turns);
         assertThat(json.path("journalHoldsTurns").asBoolean()).isTrue();
         assertThat(json.path("heapEndBytes").asLong()).isPositive();
         assertThat(json.path("first").path("turns").asLong()).isPositive();
