@@ -158,7 +158,7 @@ public final class TurnCost {
             List<TurnCostReport.Row> rows = measure(o, turns, plans, storeSteps, inStore, log);
             List<TurnCostReport.Row> checked = new ArrayList<>();
             for (TurnCostReport.Row r : rows) {
-                checked.add(r.checked(journal(turns.runtime(), plans.get(r.size()))));
+                checked.add(check(turns.runtime(), r, plans.get(r.size())));
             }
             return checked;
         }
@@ -180,7 +180,7 @@ public final class TurnCost {
         List<TurnCostReport.Row> checked = new ArrayList<>();
         try (Threadline tl = Threadline.builder().store(SqliteStateStore.open(db)).build()) {
             for (TurnCostReport.Row r : rows) {
-                checked.add(r.checked(journal(tl, plans.get(r.size()))));
+                checked.add(check(tl, r, plans.get(r.size())));
             }
         }
         return checked;
@@ -226,16 +226,18 @@ public final class TurnCost {
         return rows;
     }
 
-    /** Whether each session of {@code p} holds its prefill, its untimed first turn and its timed turns. */
-    private static boolean journal(Threadline tl, Plan p) {
+    /**
+     * {@code r} with whether each session of {@code p} holds its prefill, its untimed first turn and its timed
+     * turns, and the messages in the model's view of its first session at the end (a summary counts as one).
+     */
+    private static TurnCostReport.Row check(Threadline tl, TurnCostReport.Row r, Plan p) {
+        boolean holds = true;
         for (int k = 0; k < p.ids().size(); k++) {
             int expected = p.messages() + MESSAGES_PER_TURN * (1 + p.turnsOf()[k]);
             int held = tl.defaultTenant().open(p.ids().get(k)).state().messages().size();
-            if (held != expected) {
-                return false;
-            }
+            holds &= held == expected;
         }
-        return true;
+        return r.checked(holds, tl.defaultTenant().open(p.ids().getFirst()).context().messages());
     }
 
     /** This process's CPU time so far, ns (all its threads). */

@@ -60,6 +60,7 @@ class TurnCostAndSoakSmokeTest {
                 assertThat(List.of(row[6].trim(), row[8].trim(), row[9].trim())).as("thread CPU, in store, own").containsOnly("–");
             }
             assertThat(cell(row, 10)).as("store step").isPositive();
+            assertThat(cell(row, 12)).as("messages in the model's view").isPositive();
         }
         assertThat(r.out()).contains("turn p50 at 200 messages / at 12: ")
                 .contains("journal at 12 messages: every session holds its prefill and all its turns")
