@@ -1,6 +1,7 @@
 package dev.threadline.bench.server;
 
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -31,10 +32,11 @@ final class TurnCostReport {
      * @param journalHoldsTurns every session's journal held its prefill and every turn sent (checked after the run)
      * @param viewMessages      the messages in the model's view of the size's first session after the run (its context
      *                          policy's compaction holds older ones as one summary); -1 before the check
+     * @param loadAverage       the machine's one-minute load average when its turns ended (other work on shared cores), or -1
      */
     record Row(int size, int messages, int sessions, int turns, double p50, double p90, double p99, double threadCpu,
                double processCpu, double inStoreP50, double ownP50, double storeStepP50, boolean journalHoldsTurns,
-               int viewMessages) {
+               int viewMessages, double loadAverage) {
         static Row of(int size, int messages, int sessions, long[] wall, long[] threadCpu, double processCpu, long[] inStore,
                       long[] storeSteps) {
             double inStoreP50 = -1;
@@ -49,12 +51,13 @@ final class TurnCostReport {
             }
             return new Row(size, messages, sessions, wall.length, pct(wall, 50), pct(wall, 90), pct(wall, 99),
                     inStore == null ? -1 : pct(threadCpu, 50),
-                    processCpu, inStoreP50, ownP50, pct(storeSteps, 50), false, -1);
+                    processCpu, inStoreP50, ownP50, pct(storeSteps, 50), false, -1,
+                    Math.round(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage() * 100) / 100.0);
         }
 
         Row checked(boolean holds, int view) {
             return new Row(size, messages, sessions, turns, p50, p90, p99, threadCpu, processCpu, inStoreP50, ownP50, storeStepP50, holds,
-                    view);
+                    view, loadAverage);
         }
     }
 
@@ -70,14 +73,16 @@ final class TurnCostReport {
         String mode = o.http() ? "HTTP (threadline serve in this JVM, JSON turns; process CPU: server and client)"
                 : "in-process (Session.submit)";
         String store = o.store() == null ? "SQLite file" : o.store().isSqlite() ? "SQLite " + o.store().file() : "memory";
-        out.printf(Locale.ROOT, "### %s, %s, scripted model, one client%n%n", mode, store);
+        out.printf(Locale.ROOT, "### %s, %s, scripted model, one client, %d cores%n%n", mode, store,
+                Runtime.getRuntime().availableProcessors());
         out.println("| messages | sessions | turns | turn p50 µs | p90 µs | p99 µs | CPU µs/turn (thread p50) | CPU µs/turn (process)"
-                + " | in store µs/turn | runtime's own p50 µs | store step p50 µs | turn / store step | model view at the end |");
-        out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+                + " | in store µs/turn | runtime's own p50 µs | store step p50 µs | turn / store step | model view at the end | load average |");
+        out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         for (Row r : rows) {
-            out.printf(Locale.ROOT, "| %,d | %d | %d | %.0f | %.0f | %.0f | %s | %.0f | %s | %s | %.0f | %.1f | %,d |%n", r.messages(),
+            out.printf(Locale.ROOT, "| %,d | %d | %d | %.0f | %.0f | %.0f | %s | %.0f | %s | %s | %.0f | %.1f | %,d | %.2f |%n", r.messages(),
                     r.sessions(), r.turns(), r.p50(), r.p90(), r.p99(), dash(r.threadCpu()), r.processCpu(), dash(r.inStoreP50()),
-                    dash(r.ownP50()), r.storeStepP50(), r.p50() / r.storeStepP50(), r.viewMessages());
+                    dash(r.ownP50()), r.storeStepP50(), r.p50() / r.storeStepP50(), r.viewMessages(),
+                    r.loadAverage());
         }
         out.println();
         Row first = rows.getFirst();
