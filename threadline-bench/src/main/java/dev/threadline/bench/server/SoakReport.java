@@ -28,21 +28,24 @@ final class SoakReport {
      * @param cpuMillisPerTurn    of it per turn
      * @param rssBytes            the server's resident memory at its end
      * @param errors              turns that failed in it
+     * @param loadAverage         the machine's one-minute load average at its end (other work on shared cores), or -1
      */
     record Window(double fromMinute, double toMinute, double messagesPerSession, long turns, double turnsPerSec, double p50Millis,
-                  double p99Millis, double cpuMillis, double cpuMillisPerTurn, long rssBytes, long errors) {
+                  double p99Millis, double cpuMillis, double cpuMillisPerTurn, long rssBytes, long errors,
+                  double loadAverage) {
         static Window of(double fromMinute, double toMinute, double messagesPerSession, Histogram h, double secs, double cpuMillis,
                          long rss, long errors) {
             long n = h.getTotalCount();
             return new Window(fromMinute, toMinute, round(messagesPerSession), n, round(n / secs),
                     round(h.getValueAtPercentile(50) / 1000.0), round(h.getValueAtPercentile(99) / 1000.0), round(cpuMillis),
-                    n == 0 ? 0 : round(cpuMillis / n), rss, errors);
+                    n == 0 ? 0 : round(cpuMillis / n), rss, errors,
+                    round(java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
         }
 
         String line() {
             return String.format(Locale.ROOT, "minute %.1f: ~%,.0f messages/session, %.1f turns/s, p50 %.1f ms, p99 %.1f ms,"
-                    + " CPU %.2f ms/turn, RSS %.0f MB, errors %d", toMinute, messagesPerSession, turnsPerSec, p50Millis, p99Millis,
-                    cpuMillisPerTurn, rssBytes / 1e6, errors);
+                    + " CPU %.2f ms/turn, RSS %.0f MB, errors %d, load %.2f", toMinute, messagesPerSession, turnsPerSec, p50Millis,
+                    p99Millis, cpuMillisPerTurn, rssBytes / 1e6, errors, loadAverage);
         }
     }
 
@@ -98,12 +101,13 @@ final class SoakReport {
         Soak.Options o = r.options();
         out.printf(Locale.ROOT, "### soak: %s, %d sessions, %d clients (closed loop), scripted model, JSON turns, %.1f min"
                 + " after %.0f s of warm-up%n%n", r.server(), o.sessions(), o.clients(), o.minutes(), o.warmUpSeconds());
-        out.println("| minute | messages per session (about) | turns/s | p50 ms | p99 ms | server CPU ms/turn | server RSS MB | errors |");
-        out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+        out.println("| minute | messages per session (about) | turns/s | p50 ms | p99 ms | server CPU ms/turn | server RSS MB | errors | load average |");
+        out.println("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         String minute = o.windowSeconds() % 60 == 0 ? "%.0f" : "%.2f";
         for (Window w : r.windows()) {
-            out.printf(Locale.ROOT, "| " + minute + " | %,.0f | %.1f | %.1f | %.1f | %.2f | %.0f | %d |%n", w.toMinute(), w.messagesPerSession(),
-                    w.turnsPerSec(), w.p50Millis(), w.p99Millis(), w.cpuMillisPerTurn(), w.rssBytes() / 1e6, w.errors());
+            out.printf(Locale.ROOT, "| " + minute + " | %,.0f | %.1f | %.1f | %.1f | %.2f | %.0f | %d | %.2f |%n", w.toMinute(),
+                    w.messagesPerSession(), w.turnsPerSec(), w.p50Millis(), w.p99Millis(), w.cpuMillisPerTurn(), w.rssBytes() / 1e6,
+                    w.errors(), w.loadAverage());
         }
         out.println();
         Span f = r.first();
