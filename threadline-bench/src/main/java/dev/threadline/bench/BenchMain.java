@@ -18,7 +18,7 @@ import java.util.Locale;
  * threadline bench stored-form [--store sqlite:PATH | postgresql://…]   (see {@link StoredFormRun})
  * threadline bench step-parts [--store postgresql|redis|redis-cluster|URL] [--messages N] [--rounds N]   (see {@link StepParts})
  * threadline bench turn-cost [--sizes 10,1000,10000,50000] [--turns N] [--store sqlite:PATH|memory:] [--http] [--smoke]
- * threadline bench soak [--minutes 40] [--sessions 200] [--clients 4] [--window-seconds 60] [--out DIR] [--smoke]
+ * threadline bench soak [--minutes 40] [--sessions 200] [--clients 4] [--window-seconds 60] [--warm-up-seconds 30] [--out DIR]
  * </pre>
  */
 public final class BenchMain {
