@@ -17,6 +17,8 @@ import java.util.Locale;
  * threadline bench serve-load [--out DIR] [--smoke]   the load benchmark of threadline serve
  * threadline bench stored-form [--store sqlite:PATH | postgresql://…]   (see {@link StoredFormRun})
  * threadline bench step-parts [--store postgresql|redis|redis-cluster|URL] [--messages N] [--rounds N]   (see {@link StepParts})
+ * threadline bench turn-cost [--sizes 10,1000,10000,50000] [--turns N] [--store sqlite:PATH|memory:] [--http] [--smoke]
+ * threadline bench soak [--minutes 40] [--sessions 200] [--clients 4] [--window-seconds 60] [--warm-up-seconds 30] [--out DIR]
  * </pre>
  */
 public final class BenchMain {
@@ -36,6 +38,12 @@ public final class BenchMain {
         }
         if (args.length > 0 && args[0].equals("step-parts")) {
             System.exit(StepParts.main(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
+        }
+        if (args.length > 0 && args[0].equals("turn-cost")) { // a turn's cost against the session's size (issue 39)
+            System.exit(dev.threadline.bench.server.TurnCost.main(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
+        }
+        if (args.length > 0 && args[0].equals("soak")) { // threadline serve under a closed loop for minutes (issue 39)
+            System.exit(dev.threadline.bench.server.Soak.main(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
         }
         if (args.length > 0 && args[0].equals("stored-form")) {
             System.exit(StoredFormRun.main(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));

@@ -13,9 +13,9 @@ import java.util.function.LongSupplier;
  * JIT keeps compiling them (C2) for some ten to twenty thousand steps on a PostgreSQL store: a fixed
  * warm-up of 200 rounds, as the shared-store run once had, timed part of that code still interpreted
  * or profiled and charged it to the step (ADR 0033). Not thread-safe; the work runs on the calling
- * thread.
+ * thread. Public for the turn-cost benchmark of {@code dev.threadline.bench.server}.
  */
-final class JitWarmUp {
+public final class JitWarmUp {
     /**
      * When the JIT counts as quiet.
      *
@@ -46,7 +46,7 @@ final class JitWarmUp {
     private JitWarmUp() {}
 
     /** One untimed round of the work. */
-    interface Round {
+    public interface Round {
         /** Runs round {@code i} (0-based); any exception ends the warm-up and the run. */
         void run(int i) throws Exception;
     }
@@ -60,9 +60,9 @@ final class JitWarmUp {
      * @param lastWindowMillis the JIT's compilation time over the last {@code lastWindowRounds} rounds (-1: not known)
      * @param lastWindowRounds the rounds that window spans: {@link #WINDOW}, or fewer when the bounds stopped it sooner
      */
-    record Outcome(int rounds, boolean quiet, long lastWindowMillis, int lastWindowRounds) {
+    public record Outcome(int rounds, boolean quiet, long lastWindowMillis, int lastWindowRounds) {
         /** One phrase for a report, e.g. "12,500 rounds, until the JIT was quiet (8 ms compiling in the last 2,000)". */
-        String describe() {
+        public String describe() {
             if (lastWindowMillis < 0) {
                 return String.format(Locale.ROOT, "%,d rounds (the JIT's compilation time not read)", rounds);
             }
@@ -80,8 +80,13 @@ final class JitWarmUp {
         return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
     }
 
-    /** {@link #run(int, int, Window, LongSupplier, Round)} for steps, with this JVM's compilation time. */
-    static Outcome run(int min, int max, Round round) throws Exception {
+    /**
+     * {@link #run(int, int, Window, LongSupplier, Round)} for steps, with this JVM's compilation time.
+     *
+     * @throws IllegalArgumentException when {@code min < 0} or {@code max < min}
+     * @throws Exception                what a round threw
+     */
+    public static Outcome run(int min, int max, Round round) throws Exception {
         return run(min, max, Window.STEPS, JitWarmUp::jitMillis, round);
     }
 

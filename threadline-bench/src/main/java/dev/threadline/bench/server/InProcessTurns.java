@@ -27,7 +27,12 @@ final class InProcessTurns implements Turns {
     private final Map<String, Session> sessions = new ConcurrentHashMap<>();
 
     InProcessTurns(Path db) {
-        this.runtime = Threadline.builder().store(SqliteStateStore.open(db))
+        this(SqliteStateStore.open(db));
+    }
+
+    /** The same runtime on {@code store} (which it closes when it closes). */
+    InProcessTurns(dev.threadline.core.store.StateStore store) {
+        this.runtime = Threadline.builder().store(store)
                 .models(Models.resolver(null, System.getenv(), 0, HttpSettings.defaults()))
                 .skills(skills()).leaseWait(Duration.ofSeconds(30)).leaseLinger(Duration.ZERO).build();
     }

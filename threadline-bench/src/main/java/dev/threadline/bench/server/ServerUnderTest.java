@@ -33,6 +33,9 @@ abstract class ServerUnderTest implements AutoCloseable {
 
     abstract Memory memory();
 
+    /** The id of the process that serves (this JVM's for a server in-process). */
+    abstract long pid();
+
     /** "child process (threadline serve, pid N)" or "in-process". */
     abstract String how();
 
@@ -108,6 +111,11 @@ abstract class ServerUnderTest implements AutoCloseable {
             }
 
             @Override
+            long pid() {
+                return ProcessHandle.current().pid();
+            }
+
+            @Override
             String how() {
                 return "in-process (ThreadlineServer.start, port 0)";
             }
@@ -156,6 +164,11 @@ abstract class ServerUnderTest implements AutoCloseable {
         @Override
         Memory memory() {
             return Memory.of(process.pid());
+        }
+
+        @Override
+        long pid() {
+            return process.pid();
         }
 
         @Override
