@@ -111,7 +111,7 @@ final class SessionRoutes {
         try {
             doubleTexting = strategy == null ? null : DoubleTexting.fromWire(strategy);
         } catch (dev.threadline.core.error.InvalidInputException e) {
-            throw ApiException.invalid(c.prefix() + "doubleTexting", "must be one of enqueue, reject, interrupt, rollback");
+            throw ApiException.invalid(c.prefix() + "doubleTexting", "must be one of enqueue, reject, interrupt, rollback, steer");
         }
         if (model != null || baseUrl != null) {
             config = config.withModel(model != null ? model : config.model(), baseUrl != null ? baseUrl : config.baseUrl());

@@ -65,7 +65,7 @@ final class TurnRoutes {
             try {
                 options = options.toBuilder().doubleTexting(DoubleTexting.fromWire(strategy)).build();
             } catch (InvalidInputException e) {
-                throw ApiException.invalid("strategy", "must be one of enqueue, reject, interrupt, rollback");
+                throw ApiException.invalid("strategy", "must be one of enqueue, reject, interrupt, rollback, steer");
             }
         }
         String tenant = api.tenant(ctx).id();

@@ -277,6 +277,24 @@ class HumanInTheLoopTest {
     }
 
     @Test
+    void steerJoinsTheRunningTurnBeforeItsNextModelCall() throws Exception {
+        CompletableFuture<Http.Response> turn = turnAtTheGate("dt-steer", "{\"model\":\"gate\"}");
+        CompletableFuture<Http.Response> second = CompletableFuture.supplyAsync(
+                () -> http.post("/v1/sessions/dt-steer/messages", "{\"text\":\"second\",\"strategy\":\"steer\"}"));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!journal("dt-steer").contains("MessageSteered")) { // journalled while the gate still holds the tool
+            assertThat(System.nanoTime()).as("the steered message reached the journal").isLessThan(deadline);
+        }
+        TestModels.release.countDown();
+        JsonNode first = turn.get(60, TimeUnit.SECONDS).json();
+        assertThat(first.path("reply").asText()).as("the same turn answered the steered message").isEqualTo("ack second");
+        assertThat(second.get(60, TimeUnit.SECONDS).json().path("reply").asText()).isEqualTo("ack second");
+        List<String> texts = http.get("/v1/sessions/dt-steer/state").json().path("messages").findValues("text").stream()
+                .map(JsonNode::asText).toList();
+        assertThat(texts).containsExactly("hello", "ack hello", "gate", "second", "ack second");
+    }
+
+    @Test
     void enqueueRunsTheMessageAfterTheRunningTurn() throws Exception {
         CompletableFuture<Http.Response> turn = turnAtTheGate("dt-enq", "{\"model\":\"gate\",\"doubleTexting\":\"reject\"}");
         assertThat(http.post("/v1/sessions/dt-enq/messages", "{\"text\":\"x\"}").status()).as("the session's own strategy").isEqualTo(409);

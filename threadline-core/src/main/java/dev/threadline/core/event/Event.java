@@ -38,6 +38,8 @@ import java.util.Map;
     @JsonSubTypes.Type(value = Event.Cleared.class, name = "Cleared"),
     @JsonSubTypes.Type(value = Event.ContextRecalled.class, name = "ContextRecalled"),
     @JsonSubTypes.Type(value = Event.BudgetSet.class, name = "BudgetSet"),
+    @JsonSubTypes.Type(value = Event.MessageSteered.class, name = "MessageSteered"),
+    @JsonSubTypes.Type(value = Event.SteeringDelivered.class, name = "SteeringDelivered"),
     @JsonSubTypes.Type(value = Event.ApprovalRequested.class, name = "ApprovalRequested"),
     @JsonSubTypes.Type(value = Event.ApprovalGiven.class, name = "ApprovalGiven"),
     @JsonSubTypes.Type(value = Event.ApprovalDenied.class, name = "ApprovalDenied"),
@@ -59,7 +61,8 @@ public sealed interface Event {
     /**
      * Whether this event can change the transcript (used to bound replay on load): the messages and the
      * calls' results; the approvals, questions and suspensions that change which pending calls may be
-     * answered (so loading replays them with the results); a rollback; an edit that appends a message.
+     * answered (so loading replays them with the results); a rollback; an edit that appends a message; the
+     * delivery of steered messages.
      */
     @JsonIgnore
     default boolean touchesTranscript() {
@@ -68,7 +71,7 @@ public sealed interface Event {
         }
         return this instanceof UserMessageReceived || this instanceof AssistantMessageReceived || this instanceof ToolCallEnded
                 || this instanceof ApprovalRequested || this instanceof ApprovalGiven || this instanceof InputRequested
-                || this instanceof TurnSuspended || this instanceof TurnRolledBack;
+                || this instanceof TurnSuspended || this instanceof TurnRolledBack || this instanceof SteeringDelivered;
     }
 
     /** First event of every root session. */
@@ -249,6 +252,28 @@ public sealed interface Event {
     record ContextRecalled(List<dev.threadline.core.state.RecalledMessage> messages) implements Event {
         public ContextRecalled {
             messages = messages == null ? List.of() : List.copyOf(messages);
+        }
+    }
+
+    /**
+     * A user message for the running turn (double texting {@code steer}), journalled when it arrives; the state
+     * holds it apart ({@code State.steered}) until {@link SteeringDelivered} puts it in the transcript, so it never
+     * lands between a tool call and its result.
+     */
+    record MessageSteered(Message message) implements Event {
+        public MessageSteered {
+            Require.nonNull(message, "message");
+        }
+    }
+
+    /**
+     * The steered messages waiting in the state ({@code messages}, all of them, in the order they came) join the
+     * transcript before the turn's next model call; on an idle session they start a turn.
+     */
+    record SteeringDelivered(List<Message> messages) implements Event {
+        public SteeringDelivered {
+            Require.argument(messages != null && !messages.isEmpty(), "messages", "at least one steered message is delivered");
+            messages = List.copyOf(messages);
         }
     }
 

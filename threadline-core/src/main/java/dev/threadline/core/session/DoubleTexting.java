@@ -21,9 +21,16 @@ public enum DoubleTexting {
      * The running turn is interrupted and set aside on a side branch (a fork at the checkpoint before
      * it); the message continues the session from that checkpoint, as if the turn had not happened.
      */
-    ROLLBACK;
+    ROLLBACK,
+    /**
+     * The message is journalled at once and given to the running turn's model at its next model call (after the
+     * running tools finish), without ending the turn; if the turn ends before that call, the message starts the
+     * next turn. The caller gets the result of the turn that answered it. Steering reaches a turn this process
+     * runs; a message meeting a turn another process runs waits for it to end, as {@link #ENQUEUE} does.
+     */
+    STEER;
 
-    /** The stored and command-line form: {@code enqueue}, {@code reject}, {@code interrupt}, {@code rollback}. */
+    /** The stored and command-line form: {@code enqueue}, {@code reject}, {@code interrupt}, {@code rollback}, {@code steer}. */
     @JsonValue
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
@@ -41,6 +48,6 @@ public enum DoubleTexting {
                 return d;
             }
         }
-        throw new InvalidInputException("doubleTexting", "'" + name + "' is not one of enqueue, reject, interrupt, rollback");
+        throw new InvalidInputException("doubleTexting", "'" + name + "' is not one of enqueue, reject, interrupt, rollback, steer");
     }
 }

@@ -26,16 +26,18 @@ import java.util.Map;
  * @param recalled     the earlier messages the session's recall chose for the model's view at its latest model call
  *                     ({@code ContextRecalled}), in transcript order; empty when none (ADR 0042)
  * @param budget       the session's budget as last set ({@code BudgetSet}), or null while its config's is in force
+ * @param steered      user messages steered into the running turn ({@code MessageSteered}) that have not joined the
+ *                     transcript yet; empty when none
  * @param toolUseIds   every tool_use id of {@code messages} (derived from them; shared between versions, never stored)
  */
 public record State(long seq, long step, SessionStatus status, List<Message> messages, Map<String, JsonNode> variables,
                     List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction,
                     int permissionDenials, Edit.SetModel modelChange, List<RecalledMessage> recalled,
-                    dev.threadline.core.session.Budget budget, @JsonIgnore ToolUseIds toolUseIds) {
+                    dev.threadline.core.session.Budget budget, List<Message> steered, @JsonIgnore ToolUseIds toolUseIds) {
 
     /** The state of a session before its first event. */
     public static final State EMPTY = new State(0, 0, SessionStatus.IDLE, AppendOnlyList.empty(), Map.of(), List.of(),
-            Usage.ZERO, 0, null, 0, null, List.of(), null, ToolUseIds.EMPTY);
+            Usage.ZERO, 0, null, 0, null, List.of(), null, List.of(), ToolUseIds.EMPTY);
 
     /**
      * Checks and normalises the components; a null {@code toolUseIds} is derived from {@code messages}.
@@ -47,6 +49,7 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
         variables = Map.copyOf(variables);
         pending = List.copyOf(pending);
         recalled = recalled == null ? List.of() : List.copyOf(recalled);
+        steered = steered == null ? List.of() : List.copyOf(steered);
         if (toolUseIds == null) {
             toolUseIds = ToolUseIds.of(messages);
         } else if (toolUseIds.messageCount() != messages.size()) {
@@ -60,7 +63,7 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
                  List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction, int permissionDenials,
                  Edit.SetModel modelChange, ToolUseIds toolUseIds) {
         this(seq, step, status, messages, variables, pending, usage, contextStart, compaction, permissionDenials, modelChange,
-                List.of(), null, toolUseIds);
+                List.of(), null, List.of(), toolUseIds);
     }
 
     /** A state whose tool_use ids are derived from {@code messages} (one pass over them). */
@@ -72,7 +75,7 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
     /** Everything but the message bodies: what a snapshot stores. */
     public StateSnapshot snapshot() {
         return new StateSnapshot(seq, step, status, messages.size(), variables, pending, usage, contextStart, compaction,
-                permissionDenials, modelChange, recalled, budget);
+                permissionDenials, modelChange, recalled, budget, steered);
     }
 
     /**
@@ -87,7 +90,7 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
                     + " messages but the journal holds " + messages.size());
         }
         return new State(s.seq(), s.step(), s.status(), messages, s.variables(), s.pending(), s.usage(),
-                s.contextStart(), s.compaction(), s.permissionDenials(), s.modelChange(), s.recalled(), s.budget(), ToolUseIds.of(messages));
+                s.contextStart(), s.compaction(), s.permissionDenials(), s.modelChange(), s.recalled(), s.budget(), s.steered(), ToolUseIds.of(messages));
     }
 
     /** Whether no turn is running or suspended. */
@@ -120,19 +123,25 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
     public State with(long seq, long step, SessionStatus status, Map<String, JsonNode> variables,
                List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction) {
         return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, permissionDenials,
-                modelChange, recalled, budget, toolUseIds);
+                modelChange, recalled, budget, steered, toolUseIds);
     }
 
     /** A copy whose recall choice is {@code chosen} (the reducer folds a {@code ContextRecalled} with it). */
     public State withRecalled(List<RecalledMessage> chosen) {
         return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, permissionDenials,
-                modelChange, chosen, budget, toolUseIds);
+                modelChange, chosen, budget, steered, toolUseIds);
     }
 
     /** A copy with budget {@code set} and status {@code status} (the reducer folds a {@code BudgetSet} with it). */
     public State withBudget(dev.threadline.core.session.Budget set, SessionStatus status) {
         return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, permissionDenials,
-                modelChange, recalled, set, toolUseIds);
+                modelChange, recalled, set, steered, toolUseIds);
+    }
+
+    /** A copy with these steered messages waiting (the reducer folds {@code MessageSteered} and their delivery with it). */
+    public State withSteered(List<Message> waiting) {
+        return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, permissionDenials,
+                modelChange, recalled, budget, waiting, toolUseIds);
     }
 
     /** The budget in force: the one last set, else {@code configured} (the session config's; null: no limit). */
@@ -143,13 +152,13 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
     /** A copy with another count of denied calls (the reducer counts a denial with it). */
     public State withPermissionDenials(int denials) {
         return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, denials, modelChange,
-                recalled, budget, toolUseIds);
+                recalled, budget, steered, toolUseIds);
     }
 
     /** A copy whose model is the one {@code change} sets (the reducer folds an {@link Edit.SetModel} with it). */
     public State withModelChange(Edit.SetModel change) {
         return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, permissionDenials,
-                change, recalled, budget, toolUseIds);
+                change, recalled, budget, steered, toolUseIds);
     }
 
     /**
@@ -158,7 +167,7 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
      */
     public State withMessage(Message next, SessionStatus status, List<PendingToolCall> pending, Usage usage) {
         return new State(seq, step, status, transcript().plus(next), variables, pending, usage, contextStart, compaction,
-                permissionDenials, modelChange, recalled, budget, toolUseIds.plus(next));
+                permissionDenials, modelChange, recalled, budget, steered, toolUseIds.plus(next));
     }
 
     AppendOnlyList<Message> transcript() {

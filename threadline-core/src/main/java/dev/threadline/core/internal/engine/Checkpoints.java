@@ -104,6 +104,8 @@ public final class Checkpoints {
                 case Event.TurnInterrupted t -> "interrupted: " + t.reason();
                 case Event.ContextCompacted c -> "context compacted: a summary replaces what precedes message " + c.boundary();
                 case Event.Cleared c -> "context cleared";
+                case Event.MessageSteered m -> "steered: " + m.message().text();
+                case Event.SteeringDelivered d -> null;
                 case Event.BudgetSet b -> "budget set: " + (b.budget().tokens() == 0 ? "unlimited" : b.budget().tokens()) + " tokens, "
                         + (b.budget().costMicros() == 0 ? "unlimited" : java.math.BigDecimal.valueOf(b.budget().costMicros(), 6)
                         .stripTrailingZeros().toPlainString()) + " in cost";

@@ -22,6 +22,7 @@ import dev.threadline.core.state.SessionStatus;
 import dev.threadline.core.state.State;
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.SessionKey;
+import dev.threadline.core.model.Message;
 import java.util.List;
 import java.util.Optional;
 import dev.threadline.core.log.Logs;
@@ -80,6 +81,9 @@ public final class DoubleTexts {
         switch (strategy) {
             case REJECT -> throw new SessionBusyException(key.id(), b.describe());
             case INTERRUPT, ROLLBACK -> interrupt(key, b, "interrupted by a new message (double texting: " + strategy.wireName() + ")");
+            case STEER -> {
+                return steer(key, text, b);
+            }
             case ENQUEUE -> { }
         }
         return strategy == DoubleTexting.ROLLBACK ? c -> rollbackThenTurn(key, b, text, c) : c -> loop.turn(key, text, c);
@@ -111,6 +115,39 @@ public final class DoubleTexts {
             LOG.warn("session {}: this store cannot carry an interrupt to {}; the new message waits for the turn to end",
                     key, LeaseOwner.describe(b.lease().owner()));
         }
+    }
+
+    /**
+     * Steers {@code text} into the turn this process runs: journalled now (its own step, beside the turn's, under the
+     * session's write lock), delivered by the loop before the turn's next model call. The command queued behind the
+     * turn then answers with the turn that took the message, or, when the turn ended before its next model call,
+     * runs the turn the message starts. A turn another process runs, or one that ended before the message was
+     * journalled, gets the message as an ordinary next turn.
+     */
+    private CommandGate.Body<TurnResult> steer(SessionKey key, String text, Busy b) {
+        if (b.lease() != null) {
+            LOG.debug("session {}: the turn runs in {}; the steered message waits for it to end", key, b.where());
+            return c -> loop.turn(key, text, c);
+        }
+        Message message = Message.user(text);
+        long at;
+        try {
+            Cmd own = Cmd.of(CommandOptions.NONE, "steer", text);
+            at = states.update(key, CheckpointSource.INPUT, own, st -> st.status() == SessionStatus.RUNNING
+                    ? List.of(new Event.MessageSteered(message)) : List.of()).state().seq();
+        } catch (RuntimeException e) { // the turn ended and let the lease go meanwhile: an ordinary turn
+            LOG.debug("session {}: steering found no running turn ({}); the message runs as the next turn", key, e.toString());
+            return c -> loop.turn(key, text, c);
+        }
+        return c -> {
+            State now = states.get(key);
+            if (now.steered().isEmpty()) {
+                boolean steered = reads.read(key, Math.max(1, at), at).stream().anyMatch(e -> e.event() instanceof Event.MessageSteered);
+                return steered ? dev.threadline.core.internal.engine.TurnReplay.of(key.id(), reads.read(key, at, reads.head(key)))
+                        : loop.turn(key, text, c); // nothing was journalled for it: the turn had ended
+            }
+            return loop.steered(key, c);
+        };
     }
 
     /**

@@ -135,6 +135,28 @@ public final class Reducer {
                 yield s.with(s.seq(), s.step(), s.status(), s.variables(), s.pending(), s.usage(), s.messages().size(), null)
                         .withRecalled(List.of());
             }
+            case Event.MessageSteered m -> {
+                if (s.status() == SessionStatus.IDLE) {
+                    throw new InvalidEventException(m.type(), "no turn runs to steer; the message starts a turn instead");
+                }
+                if (m.message().role() != dev.threadline.core.model.Role.USER || m.message().text().isBlank()) {
+                    throw new InvalidEventException(m.type(), "a steered message is a user message with text");
+                }
+                List<Message> waiting = new java.util.ArrayList<>(s.steered());
+                waiting.add(m.message());
+                yield s.withSteered(waiting);
+            }
+            case Event.SteeringDelivered d -> {
+                if (!d.messages().equals(s.steered())) {
+                    throw new InvalidEventException(d.type(), "it delivers " + d.messages().size() + " message(s) but "
+                            + s.steered().size() + " wait, or others; every steered message is delivered once, in order");
+                }
+                requireNoPending(s, d);
+                if (s.isSuspended()) {
+                    throw new InvalidEventException(d.type(), "the turn waits for a person; steered messages join it when it runs again");
+                }
+                yield delivered(s, d).withSteered(List.of());
+            }
             case Event.BudgetSet b -> {
                 SessionStatus status = s.status() == SessionStatus.BUDGET_EXCEEDED && !b.budget().reachedBy(s.usage())
                         ? SessionStatus.RUNNING : s.status(); // a turn waiting for budget runs again once there is some
@@ -164,7 +186,19 @@ public final class Reducer {
         if (event instanceof Event.TurnRolledBack r) {
             return Rollbacks.apply(s, r, false);
         }
+        if (event instanceof Event.SteeringDelivered d) {
+            return delivered(s, d); // which messages waited is not part of the transcript: they were checked when recorded
+        }
         return event.touchesTranscript() ? apply(s, event) : s;
+    }
+
+    /** {@code s} with the delivered steered messages appended, in order; the turn runs. */
+    private static State delivered(State s, Event.SteeringDelivered d) {
+        State next = s;
+        for (Message msg : d.messages()) {
+            next = next.withMessage(msg, SessionStatus.RUNNING, List.of(), next.usage());
+        }
+        return next;
     }
 
     private static State applyResult(State s, Event.ToolCallEnded end) {

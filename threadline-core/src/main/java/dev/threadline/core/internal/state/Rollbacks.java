@@ -24,7 +24,7 @@ final class Rollbacks {
         int n = Math.min(r.messageCount(), s.messages().size());
         return new State(s.seq(), s.step(), checked ? SessionStatus.IDLE : s.status(), List.copyOf(s.messages().subList(0, n)),
                 checked ? r.variables() : s.variables(), List.of(), s.usage(), r.contextStart(), r.compaction(),
-                s.permissionDenials(), s.modelChange(), List.of(), s.budget(), null); // model and budget are config, not the turn's content: they stay
+                s.permissionDenials(), s.modelChange(), List.of(), s.budget(), List.of(), null); // model and budget are config, not the turn's content: they stay
     }
 
     private static void check(State s, Event.TurnRolledBack r) {

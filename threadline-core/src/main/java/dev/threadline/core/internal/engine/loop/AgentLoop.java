@@ -112,6 +112,19 @@ public final class AgentLoop {
     }
 
     /**
+     * Runs a turn for the steered messages that wait in the state (they met a turn that ended before its next model
+     * call): a turn suspended awaiting a person is closed first, as for a new message; then they join the transcript
+     * as the turn's opening step.
+     */
+    public TurnResult steered(SessionKey key, Cmd cmd) {
+        return run(key, cmd, "message", st -> {
+            List<Event> events = new ArrayList<>(Suspension.superseding(st));
+            events.add(new Event.SteeringDelivered(st.steered()));
+            return events;
+        }, List.of());
+    }
+
+    /**
      * Resumes a suspended turn: {@code first} is the person's step (an approval and the call's start, a
      * denial, an answer), {@code calls} what it lets run; then the turn goes on as usual, suspending
      * again if calls still wait.
@@ -208,6 +221,10 @@ public final class AgentLoop {
         dev.threadline.core.session.Budget budget = s.budgetOr(t.config.budget());
         if (budget != null && budget.reachedBy(s.usage())) {
             return suspendForBudget(t, budget, s.usage());
+        }
+        if (!s.steered().isEmpty()) { // messages steered into this turn join it before the model is called again
+            states.update(t.key, CheckpointSource.INPUT, t.cmd, st -> st.steered().isEmpty() || !st.pending().isEmpty() ? List.of()
+                    : List.of(new Event.SteeringDelivered(st.steered())));
         }
         ChatResponse response;
         try {
