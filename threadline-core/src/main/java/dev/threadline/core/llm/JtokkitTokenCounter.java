@@ -79,16 +79,30 @@ public final class JtokkitTokenCounter implements TokenCounter {
         return n;
     }
 
+    /** The system prompt and tools last counted, with their tokens: they rarely change from one request to the next. */
+    private record Fixed(String system, List<ToolSpec> tools, long tokens) {
+    }
+
+    /** The latest {@link Fixed}; read and replaced whole (no lock: a race costs one count more). */
+    private volatile Fixed fixed;
+
     @Override
     public long count(String system, List<ToolSpec> tools, List<Message> messages) {
-        long n = PER_REQUEST;
-        if (system != null && !system.isEmpty()) {
-            n += PER_MESSAGE + count(system);
+        String sys = system == null ? "" : system;
+        Fixed known = fixed;
+        if (known == null || !known.system().equals(sys) || !known.tools().equals(tools)) {
+            long n = PER_REQUEST;
+            if (!sys.isEmpty()) {
+                n += PER_MESSAGE + count(sys);
+            }
+            for (ToolSpec t : tools) {
+                n += PER_TOOL_BLOCK + count(t.name()) + count(t.description())
+                        + (t.inputSchema() == null ? 0 : count(t.inputSchema().toString()));
+            }
+            known = new Fixed(sys, List.copyOf(tools), n);
+            fixed = known;
         }
-        for (ToolSpec t : tools) {
-            n += PER_TOOL_BLOCK + count(t.name()) + count(t.description())
-                    + (t.inputSchema() == null ? 0 : count(t.inputSchema().toString()));
-        }
+        long n = known.tokens();
         if (messages instanceof ModelTranscript.View view) {
             return n + view.tokens(this, this::count);
         }
