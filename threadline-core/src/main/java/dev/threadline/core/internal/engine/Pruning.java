@@ -1,0 +1,175 @@
+package dev.threadline.core.internal.engine;
+
+import dev.threadline.core.error.LeaseHeldException;
+import dev.threadline.core.error.LegalHoldException;
+import dev.threadline.core.error.Require;
+import dev.threadline.core.error.SessionNotFoundException;
+import dev.threadline.core.event.StoredEvent;
+import dev.threadline.core.internal.engine.state.Cmd;
+import dev.threadline.core.internal.engine.state.JournalReader;
+import dev.threadline.core.internal.engine.state.StateManager;
+import dev.threadline.core.runtime.LegalHold;
+import dev.threadline.core.runtime.PrunePolicy;
+import dev.threadline.core.runtime.PruneResult;
+import dev.threadline.core.runtime.PruneSweep;
+import dev.threadline.core.session.SessionInfo;
+import dev.threadline.core.state.State;
+import dev.threadline.core.store.HistoryBase;
+import dev.threadline.core.store.HistoryPruning;
+import dev.threadline.core.store.Page;
+import dev.threadline.core.store.SessionIndex;
+import dev.threadline.core.store.SessionKey;
+import dev.threadline.core.store.SessionQuery;
+import dev.threadline.core.store.SessionSummary;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * History pruning (ADR 0045): folds the prefix of a session's journal that a {@link PrunePolicy} lets go
+ * into a {@link HistoryBase} and has the store remove the events, snapshots and segments it stands for.
+ * The prune point is a checkpoint (the last seq of a step), never before a branch point of one of the
+ * session's branches (a fork keeps the history it needs: the prune stops there and says so), and never
+ * on a session a legal hold covers (refused, nothing changed). Each prune runs as a command of the
+ * session, under its lease, after the commands queued on it here. Thread-safe (stateless between calls).
+ */
+public final class Pruning {
+    private static final int PAGE = 512;
+
+    private final HistoryPruning store;
+    private final SessionIndex index;
+    private final JournalReader reads;
+    private final StateManager states;
+    private final CommandGate gate;
+    private final Clock clock;
+    private final Supplier<List<LegalHold>> holds;
+
+    /** Prunes through the store's {@code store} role, reading with {@code reads}; {@code holds} are read once per call. */
+    public Pruning(HistoryPruning store, SessionIndex index, JournalReader reads, StateManager states, CommandGate gate, Clock clock,
+                   Supplier<List<LegalHold>> holds) {
+        this.store = store;
+        this.index = index;
+        this.reads = reads;
+        this.states = states;
+        this.gate = gate;
+        this.clock = clock;
+        this.holds = holds;
+    }
+
+    /**
+     * Prunes one session under {@code policy}.
+     *
+     * @throws dev.threadline.core.error.InvalidInputException when the store does not prune or an argument is missing
+     * @throws SessionNotFoundException when the session does not exist
+     * @throws LegalHoldException       when a hold covers the session
+     * @throws LeaseHeldException       when another process runs the session past the lease wait
+     */
+    public PruneResult prune(SessionKey key, PrunePolicy policy) {
+        Require.nonNull(key, "session");
+        Require.nonNull(policy, "policy");
+        if (!store.prunesHistory()) {
+            store.prune(key, null); // the backend's own refusal, naming it
+        }
+        SessionInfo info = reads.info(key);
+        for (LegalHold h : holds.get()) {
+            if (h.covers(info.tenant(), info.userId(), info.id())) {
+                throw new LegalHoldException("pruning session '" + key.id() + "' of tenant '" + key.tenant() + "'", h.describe());
+            }
+        }
+        return gate.call(key, Cmd.internal(), cmd -> once(key, info, policy), first -> null);
+    }
+
+    /**
+     * Prunes every session of {@code tenant} under {@code policy}, a page at a time; a held session is left
+     * as it is and one another process runs is tried again next time.
+     */
+    public PruneSweep pruneTenant(String tenant, PrunePolicy policy) {
+        SessionInfo.checkId(tenant, "tenant");
+        Require.nonNull(policy, "policy");
+        List<LegalHold> all = holds.get();
+        int pruned = 0, unchanged = 0, held = 0, running = 0;
+        long removed = 0;
+        String cursor = null;
+        do {
+            Page<SessionSummary> page = index.list(SessionQuery.tenant(tenant).at(cursor));
+            for (SessionSummary s : page.items()) {
+                SessionKey key = new SessionKey(tenant, s.info().id());
+                if (all.stream().anyMatch(h -> h.covers(tenant, s.info().userId(), s.info().id()))) {
+                    held++;
+                    continue;
+                }
+                try {
+                    PruneResult r = gate.call(key, Cmd.internal(), cmd -> once(key, reads.info(key), policy), first -> null);
+                    if (r.pruned()) {
+                        pruned++;
+                        removed += r.eventsRemoved();
+                    } else {
+                        unchanged++;
+                    }
+                } catch (LeaseHeldException busy) {
+                    running++;
+                } catch (SessionNotFoundException gone) {
+                    // deleted meanwhile
+                }
+            }
+            cursor = page.nextCursor();
+        } while (cursor != null);
+        return new PruneSweep(pruned, unchanged, held, running, removed);
+    }
+
+    /** Finds the prune point, folds the state there into a base and has the store keep it; under the session's lease. */
+    private PruneResult once(SessionKey key, SessionInfo info, PrunePolicy policy) {
+        long head = reads.head(key);
+        long current = reads.base(key).filter(b -> info.parentId() == null || b.seq() > info.parentSeq()).map(HistoryBase::seq).orElse(0L);
+        long floor = Math.max(current, info.parentId() == null ? 0 : info.parentSeq()); // own events start after it
+        long target = point(key, policy, floor, head);
+        String limitedBy = target <= floor ? "the session has no more history than the policy keeps" : null;
+        String lowest = null;
+        long lowestPoint = Long.MAX_VALUE;
+        for (String b : index.branches(key)) {
+            long at = reads.info(key.sibling(b)).parentSeq();
+            if (at < lowestPoint) {
+                lowestPoint = at;
+                lowest = b;
+            }
+        }
+        if (lowest != null && lowestPoint < target) {
+            target = lowestPoint;
+            limitedBy = "branch '" + lowest + "' starts at seq " + lowestPoint + " and keeps the history it needs";
+        }
+        if (target <= floor) {
+            return new PruneResult(key.tenant(), key.id(), policy.describe(), current, 0, limitedBy);
+        }
+        State at = states.stateAt(key, target);
+        store.prune(key, HistoryBase.of(at, policy.describe(), clock.instant()));
+        states.evict(key); // the next use loads from the base, as every other process will
+        return new PruneResult(key.tenant(), key.id(), policy.describe(), target, target - floor, limitedBy);
+    }
+
+    /**
+     * The last seq the policy lets go: the end of the step before the latest {@code keepCheckpoints} steps, or
+     * of the newest step wholly older than {@code keepFor}; {@code floor} or less when nothing after {@code floor} goes.
+     */
+    private long point(SessionKey key, PrunePolicy policy, long floor, long head) {
+        Instant cutoff = policy.keepFor() == null ? null : clock.instant().minus(policy.keepFor());
+        Set<Long> kept = new HashSet<>();
+        for (long to = head; to > floor; to -= PAGE) {
+            List<StoredEvent> page = reads.read(key, Math.max(floor + 1, to - PAGE + 1), to);
+            for (int i = page.size() - 1; i >= 0; i--) {
+                StoredEvent e = page.get(i);
+                if (kept.contains(e.step())) {
+                    continue;
+                }
+                boolean keep = cutoff == null ? kept.size() < policy.keepCheckpoints() : !e.time().isBefore(cutoff);
+                if (!keep) {
+                    return e.seq(); // the last event of a step the policy lets go
+                }
+                kept.add(e.step());
+            }
+        }
+        return floor;
+    }
+}
