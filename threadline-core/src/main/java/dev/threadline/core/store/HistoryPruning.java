@@ -21,7 +21,7 @@ public interface HistoryPruning {
      * {@code base.seq()}. A row sealed in a segment that reaches past the base is kept whole.
      *
      * @throws dev.threadline.core.error.SessionNotFoundException when the session does not exist
-     * @throws InvalidInputException when the backend does not prune; when {@code base.seq()} is past the head, not
+     * @throws InvalidInputException when the backend does not prune; when {@code base.seq()} is not before the head (its event always stays), not
      *         past the session's current base, or (for a branch) not past its branch point; or when a branch of the
      *         session branched before {@code base.seq()} (naming it). Nothing is changed then.
      */

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link HistoryPruning} (ADR 0045): a prune keeps the base and removes the session's own events and
  * snapshots at or before it in one step, rows sealed past it included (their payloads stay readable);
- * appends go on; a base past the head, not past the current one or a branch's branch point, or one a
+ * appends go on; a base at or past the head, not past the current one or a branch's branch point, or one a
  * branch still needs, is refused and changes nothing. A backend that does not prune says so
  * ({@link HistoryPruning#prunesHistory()} false), refuses every prune and keeps no base. JUnit makes an
  * instance per test; not shared between threads.
@@ -75,7 +75,9 @@ public abstract class HistoryPruningContract<S extends SessionIndex & Journal & 
             return;
         }
         assertThatThrownBy(() -> store.prune(key("s"), base(31))).isInstanceOf(InvalidInputException.class)
-                .hasMessageContaining("past the head");
+                .hasMessageContaining("before the head 30");
+        assertThatThrownBy(() -> store.prune(key("s"), base(30))).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("before the head 30");
         assertThatThrownBy(() -> store.prune(key("s"), base(20))).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("branch 'fork'").hasMessageContaining("seq 12");
         assertThatThrownBy(() -> store.prune(key("fork"), base(12))).isInstanceOf(InvalidInputException.class)

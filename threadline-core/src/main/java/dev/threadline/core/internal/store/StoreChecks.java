@@ -110,9 +110,9 @@ public final class StoreChecks {
      */
     public static void prune(SessionInfo info, long head, long currentBase, long baseSeq, java.util.Map<String, Long> branchPoints) {
         String id = info.id();
-        if (baseSeq > head) {
-            throw new dev.threadline.core.error.InvalidInputException("base", "seq " + baseSeq + " is past the head " + head
-                    + " of session '" + id + "'");
+        if (baseSeq >= head) {
+            throw new dev.threadline.core.error.InvalidInputException("base", "seq " + baseSeq + " is not before the head " + head
+                    + " of session '" + id + "' (the head's event always stays)");
         }
         if (baseSeq <= currentBase) {
             throw new dev.threadline.core.error.InvalidInputException("base", "session '" + id + "' is pruned through seq "
