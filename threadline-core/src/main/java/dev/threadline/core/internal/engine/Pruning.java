@@ -102,6 +102,11 @@ public final class Pruning {
                     continue;
                 }
                 try {
+                    Plan p = plan(key, s.info(), policy); // read only: a session with nothing to prune costs no lease
+                    if (p.target() <= p.floor()) {
+                        unchanged++;
+                        continue;
+                    }
                     PruneResult r = gate.call(key, Cmd.internal(), cmd -> once(key, reads.info(key), policy), first -> null);
                     if (r.pruned()) {
                         pruned++;
@@ -120,8 +125,22 @@ public final class Pruning {
         return new PruneSweep(pruned, unchanged, held, running, removed);
     }
 
+    /** Where a prune would go, read only: the base after it, the one before, and what limited it. */
+    private record Plan(long target, long floor, long current, String limitedBy) {}
+
     /** Finds the prune point, folds the state there into a base and has the store keep it; under the session's lease. */
     private PruneResult once(SessionKey key, SessionInfo info, PrunePolicy policy) {
+        Plan p = plan(key, info, policy);
+        if (p.target() <= p.floor()) {
+            return new PruneResult(key.tenant(), key.id(), policy.describe(), p.current(), 0, p.limitedBy());
+        }
+        State at = states.stateAt(key, p.target());
+        store.prune(key, HistoryBase.of(at, policy.describe(), clock.instant()));
+        states.evict(key); // the next use loads from the base, as every other process will
+        return new PruneResult(key.tenant(), key.id(), policy.describe(), p.target(), p.target() - p.floor(), p.limitedBy());
+    }
+
+    private Plan plan(SessionKey key, SessionInfo info, PrunePolicy policy) {
         long head = reads.head(key);
         long current = reads.base(key).filter(b -> info.parentId() == null || b.seq() > info.parentSeq()).map(HistoryBase::seq).orElse(0L);
         long floor = Math.max(current, info.parentId() == null ? 0 : info.parentSeq()); // own events start after it
@@ -140,13 +159,7 @@ public final class Pruning {
             target = lowestPoint;
             limitedBy = "branch '" + lowest + "' starts at seq " + lowestPoint + " and keeps the history it needs";
         }
-        if (target <= floor) {
-            return new PruneResult(key.tenant(), key.id(), policy.describe(), current, 0, limitedBy);
-        }
-        State at = states.stateAt(key, target);
-        store.prune(key, HistoryBase.of(at, policy.describe(), clock.instant()));
-        states.evict(key); // the next use loads from the base, as every other process will
-        return new PruneResult(key.tenant(), key.id(), policy.describe(), target, target - floor, limitedBy);
+        return new Plan(target, floor, current, limitedBy);
     }
 
     /**
