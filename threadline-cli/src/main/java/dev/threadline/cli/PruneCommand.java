@@ -16,11 +16,12 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code threadline sessions prune --store URL [--tenant T] [--session S] (--keep N | --days D)}: prunes
- * one session's history, or every session's of the tenant, to its latest N checkpoints or its last D days
- * (ADR 0045). A held session is refused (one session) or left as it is (a tenant).
+ * one session's history, or every session's of the tenant, to its latest N checkpoints or its last D days, or
+ * (neither given) to each session's own policy (ADR 0045). A held session is refused (one session) or left as it is (a tenant).
  */
 @Command(name = "prune", description = {"Prune sessions' history: keep the latest N checkpoints, or the last D days.",
         "Older checkpoints are folded into a base the session loads from; reading one afterwards is an error.",
+        "Without --keep or --days, each session's own policy (metadata threadline.keep: \"100\" or \"30d\") applies.",
         "A fork keeps the history it branched from; a session under a legal hold is not pruned."},
         mixinStandardHelpOptions = true)
 final class PruneCommand implements Callable<Integer> {
@@ -30,7 +31,7 @@ final class PruneCommand implements Callable<Integer> {
     TenantOption tenant;
     @Option(names = "--session", paramLabel = "ID", description = "prune this session only (default: every session of the tenant)")
     String session;
-    @ArgGroup(exclusive = true, multiplicity = "1")
+    @ArgGroup(exclusive = true, multiplicity = "0..1")
     Keep keep;
     @Spec
     CommandSpec spec;
@@ -48,7 +49,8 @@ final class PruneCommand implements Callable<Integer> {
         String t = tenant.id(spec);
         PrunePolicy policy;
         try {
-            policy = keep.checkpoints != null ? PrunePolicy.keepLatest(keep.checkpoints) : PrunePolicy.keepDays(keep.days);
+            policy = keep == null ? null // each session's own (metadata threadline.keep)
+                    : keep.checkpoints != null ? PrunePolicy.keepLatest(keep.checkpoints) : PrunePolicy.keepDays(keep.days);
             if (session != null) {
                 SessionInfo.checkId(session, "--session");
             }
@@ -59,13 +61,14 @@ final class PruneCommand implements Callable<Integer> {
             if (session != null) {
                 PruneResult r = tl.lifecycle().prune(t, session, policy);
                 out.println(r.pruned()
-                        ? "Pruned session " + session + tenant.shown(spec) + " through seq " + r.prunedThrough() + " (" + policy.describe()
+                        ? "Pruned session " + session + tenant.shown(spec) + " through seq " + r.prunedThrough() + " (" + r.policy()
                                 + "): removed " + r.eventsRemoved() + " events" + (r.limitedBy() == null ? "." : "; limited: " + r.limitedBy() + ".")
-                        : "Nothing to prune in session " + session + tenant.shown(spec) + " (" + policy.describe() + ")"
+                        : "Nothing to prune in session " + session + tenant.shown(spec) + " (" + r.policy() + ")"
                                 + (r.limitedBy() == null ? "." : ": " + r.limitedBy() + "."));
             } else {
                 PruneSweep r = tl.lifecycle().pruneTenant(t, policy);
-                out.println("Pruned " + r.pruned() + " of " + r.examined() + " sessions" + tenant.shown(spec) + " (" + policy.describe()
+                out.println("Pruned " + r.pruned() + " of " + r.examined() + " sessions" + tenant.shown(spec) + " ("
+                        + (policy == null ? "each under its own policy" : policy.describe() + " unless a session has its own")
                         + "): removed " + r.eventsRemoved() + " events; " + r.unchanged() + " had nothing to prune, " + r.held()
                         + " under a legal hold, " + r.running() + " leased by another process.");
             }

@@ -73,7 +73,7 @@ class PruneFromTheCliTest {
 
         Run all = run("sessions", "prune", "--db", db(), "--keep", "3");
         assertThat(all.code()).as(all.err()).isZero();
-        assertThat(all.out()).startsWith("Pruned 1 of 2 sessions (keep the latest 3 checkpoints): removed ")
+        assertThat(all.out()).startsWith("Pruned 1 of 2 sessions (keep the latest 3 checkpoints unless a session has its own): removed ")
                 .contains("1 had nothing to prune, 0 under a legal hold, 0 leased by another process.");
         assertThat(ownEvents("b")).isEqualTo(ownEvents("a"));
 
@@ -99,8 +99,9 @@ class PruneFromTheCliTest {
         assertThat(negative.err()).contains("keep").contains("-1");
         Run both = run("sessions", "prune", "--db", db(), "--keep", "3", "--days", "2");
         assertThat(both.code()).isEqualTo(2);
-        Run neither = run("sessions", "prune", "--db", db());
-        assertThat(neither.code()).isEqualTo(2);
+        Run neither = run("sessions", "prune", "--db", db(), "--session", "a");
+        assertThat(neither.code()).isEqualTo(1);
+        assertThat(neither.err()).contains("no policy of its own").contains("threadline.keep");
         Run unknown = run("sessions", "prune", "--db", db(), "--session", "nope", "--keep", "3");
         assertThat(unknown.code()).isEqualTo(1);
         assertThat(unknown.err()).contains("nope").hasLineCount(1);

@@ -23,6 +23,29 @@ public record PrunePolicy(int keepCheckpoints, Duration keepFor) {
         }
     }
 
+    /**
+     * The session metadata key that gives a session a policy of its own, over its tenant's: {@code "100"} keeps
+     * its latest 100 checkpoints, {@code "30d"} those of its last 30 days. Forks and rewinds inherit it with the
+     * rest of the metadata.
+     */
+    public static final String METADATA_KEY = "threadline.keep";
+
+    /**
+     * The policy {@code text} names: {@code "N"} keeps the latest N checkpoints, {@code "Dd"} the last D days.
+     *
+     * @throws dev.threadline.core.error.InvalidInputException naming {@link #METADATA_KEY} when it is neither
+     */
+    public static PrunePolicy parse(String text) {
+        Require.nonBlank(text, METADATA_KEY);
+        String t = text.strip();
+        try {
+            return t.endsWith("d") ? keepDays(Integer.parseInt(t.substring(0, t.length() - 1))) : keepLatest(Integer.parseInt(t));
+        } catch (NumberFormatException e) {
+            throw new dev.threadline.core.error.InvalidInputException(METADATA_KEY, "'" + t + "' is neither a number of checkpoints"
+                    + " (\"100\") nor of days (\"30d\")");
+        }
+    }
+
     /** Keep the latest {@code n} checkpoints. @throws dev.threadline.core.error.InvalidInputException when {@code n < 1} */
     public static PrunePolicy keepLatest(int n) {
         return new PrunePolicy(n, null);

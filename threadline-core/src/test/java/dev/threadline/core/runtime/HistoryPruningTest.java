@@ -95,6 +95,33 @@ class HistoryPruningTest {
         assertThatThrownBy(() -> tl.lifecycle().prune(DataLifecycle.RECORDS_TENANT, "data-lifecycle", PrunePolicy.keepLatest(1)))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("threadline.records");
         assertThatThrownBy(() -> PrunePolicy.keepDays(0)).isInstanceOf(InvalidInputException.class).hasMessageContaining("days");
-        assertThatThrownBy(() -> tl.lifecycle().prune("acme", "s", null)).isInstanceOf(InvalidInputException.class);
+        withTurns("s", 2);
+        assertThatThrownBy(() -> tl.lifecycle().prune("acme", "s", null)).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("no policy of its own");
+        assertThatThrownBy(() -> PrunePolicy.parse("many")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining(PrunePolicy.METADATA_KEY);
+        assertThat(PrunePolicy.parse("30d")).isEqualTo(PrunePolicy.keepDays(30));
+    }
+
+    @Test
+    void aSessionsOwnPolicyComesBeforeTheTenantsAndAMalformedOneLeavesItAsItIs() {
+        for (String[] s : new String[][] {{"own", "2"}, {"bad", "lots"}, {"none", null}}) {
+            Session x = acme.create(new NewSession(s[0], null, SessionConfig.DEFAULT,
+                    s[1] == null ? java.util.Map.of() : java.util.Map.of(PrunePolicy.METADATA_KEY, s[1]), null));
+            for (int i = 0; i < 6; i++) {
+                x.submit("turn " + i);
+            }
+        }
+        PruneSweep ownOnly = tl.lifecycle().pruneTenant("acme", null);
+        assertThat(ownOnly.pruned()).isEqualTo(1);
+        assertThat(ownOnly.unchanged()).isEqualTo(2);
+        assertThat(acme.open("own").history().checkpoints()).hasSize(2);
+
+        PruneSweep withDefault = tl.lifecycle().pruneTenant("acme", PrunePolicy.keepLatest(4));
+        assertThat(withDefault.pruned()).as("only 'none' takes the tenant's default").isEqualTo(1);
+        assertThat(acme.open("none").history().checkpoints()).hasSize(4);
+        assertThat(acme.open("own").history().checkpoints()).hasSize(2);
+        assertThat(acme.open("bad").history().checkpoints()).hasSizeGreaterThan(4);
+        assertThat(tl.lifecycle().prune("acme", "own", null).pruned()).isFalse();
     }
 }

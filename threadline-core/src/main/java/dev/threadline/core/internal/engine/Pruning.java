@@ -60,35 +60,46 @@ public final class Pruning {
     }
 
     /**
-     * Prunes one session under {@code policy}.
+     * Prunes one session under {@code given}, or (null) under its own policy ({@link PrunePolicy#METADATA_KEY}).
      *
-     * @throws dev.threadline.core.error.InvalidInputException when the store does not prune or an argument is missing
+     * @throws dev.threadline.core.error.InvalidInputException when the store does not prune, or no policy is given or the session's is malformed
      * @throws SessionNotFoundException when the session does not exist
      * @throws LegalHoldException       when a hold covers the session
      * @throws LeaseHeldException       when another process runs the session past the lease wait
      */
-    public PruneResult prune(SessionKey key, PrunePolicy policy) {
+    public PruneResult prune(SessionKey key, PrunePolicy given) {
         Require.nonNull(key, "session");
-        Require.nonNull(policy, "policy");
         if (!store.prunesHistory()) {
             store.prune(key, null); // the backend's own refusal, naming it
         }
         SessionInfo info = reads.info(key);
+        PrunePolicy policy = given != null ? given : own(info);
+        if (policy == null) {
+            throw new dev.threadline.core.error.InvalidInputException("policy", "session '" + key.id() + "' has no policy of its own"
+                    + " (metadata '" + PrunePolicy.METADATA_KEY + "'); give one");
+        }
+        final PrunePolicy chosen = policy;
         for (LegalHold h : holds.get()) {
             if (h.covers(info.tenant(), info.userId(), info.id())) {
                 throw new LegalHoldException("pruning session '" + key.id() + "' of tenant '" + key.tenant() + "'", h.describe());
             }
         }
-        return gate.call(key, Cmd.internal(), cmd -> once(key, info, policy), first -> null);
+        return gate.call(key, Cmd.internal(), cmd -> once(key, info, chosen), first -> null);
+    }
+
+    /** The session's own policy ({@link PrunePolicy#METADATA_KEY}), or null when it has none. */
+    private static PrunePolicy own(SessionInfo info) {
+        String v = info.metadata().get(PrunePolicy.METADATA_KEY);
+        return v == null ? null : PrunePolicy.parse(v);
     }
 
     /**
-     * Prunes every session of {@code tenant} under {@code policy}, a page at a time; a held session is left
-     * as it is and one another process runs is tried again next time.
+     * Prunes every session of {@code tenant} under its own policy ({@link PrunePolicy#METADATA_KEY}) or else
+     * {@code tenantDefault} (null: only sessions with their own), a page at a time; a held session is left as it
+     * is and one another process runs is tried again next time.
      */
-    public PruneSweep pruneTenant(String tenant, PrunePolicy policy) {
+    public PruneSweep pruneTenant(String tenant, PrunePolicy tenantDefault) {
         SessionInfo.checkId(tenant, "tenant");
-        Require.nonNull(policy, "policy");
         List<LegalHold> all = holds.get();
         int pruned = 0, unchanged = 0, held = 0, running = 0;
         long removed = 0;
@@ -97,17 +108,29 @@ public final class Pruning {
             Page<SessionSummary> page = index.list(SessionQuery.tenant(tenant).at(cursor));
             for (SessionSummary s : page.items()) {
                 SessionKey key = new SessionKey(tenant, s.info().id());
+                PrunePolicy policy;
+                try {
+                    PrunePolicy own = own(s.info());
+                    policy = own != null ? own : tenantDefault;
+                } catch (dev.threadline.core.error.InvalidInputException malformed) {
+                    policy = null; // a session whose own policy is malformed is never pruned more than it asked
+                }
+                if (policy == null) {
+                    unchanged++;
+                    continue;
+                }
+                final PrunePolicy chosen = policy;
                 if (all.stream().anyMatch(h -> h.covers(tenant, s.info().userId(), s.info().id()))) {
                     held++;
                     continue;
                 }
                 try {
-                    Plan p = plan(key, s.info(), policy); // read only: a session with nothing to prune costs no lease
+                    Plan p = plan(key, s.info(), chosen); // read only: a session with nothing to prune costs no lease
                     if (p.target() <= p.floor()) {
                         unchanged++;
                         continue;
                     }
-                    PruneResult r = gate.call(key, Cmd.internal(), cmd -> once(key, reads.info(key), policy), first -> null);
+                    PruneResult r = gate.call(key, Cmd.internal(), cmd -> once(key, reads.info(key), chosen), first -> null);
                     if (r.pruned()) {
                         pruned++;
                         removed += r.eventsRemoved();
