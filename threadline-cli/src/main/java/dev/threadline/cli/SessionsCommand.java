@@ -20,11 +20,12 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code threadline sessions list|show|export|delete}, each on one tenant ({@code --tenant}, default
- * {@code default}), {@code sweep}, one retention pass over every tenant, and {@code copy} to another store.
+ * {@code default}), {@code sweep}, one retention pass over every tenant, {@code prune} (history), and {@code copy} to another store.
  */
-@Command(name = "sessions", description = "List, show, export, delete, sweep and copy sessions.", mixinStandardHelpOptions = true,
+@Command(name = "sessions", description = "List, show, export, delete, sweep, prune and copy sessions.", mixinStandardHelpOptions = true,
         subcommands = {SessionsCommand.ListSessions.class, SessionsCommand.Show.class, SessionsCommand.Export.class,
-                SessionsCommand.Delete.class, SessionsCommand.Search.class, ReplayCommand.class, SessionsCommand.Sweep.class, CopyCommand.class})
+                SessionsCommand.Delete.class, SessionsCommand.Search.class, ReplayCommand.class, SessionsCommand.Sweep.class, PruneCommand.class,
+                CopyCommand.class})
 final class SessionsCommand {
 
     @Command(name = "list", description = "List the sessions, most recently updated first.", mixinStandardHelpOptions = true)

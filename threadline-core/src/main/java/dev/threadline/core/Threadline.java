@@ -69,7 +69,7 @@ public final class Threadline implements AutoCloseable {
         this.runner = new SessionRunner(live, Executors.newVirtualThreadPerTaskExecutor(), tracing);
         this.listeners = new Listeners(live, deliveries);
         this.leases = new LeaseKeeper(store, live, waits, LeaseTimes.of(b.leaseTtl, b.leaseWait, b.leaseLinger));
-        JournalReader journal = new JournalReader(store, store, store, store);
+        JournalReader journal = new JournalReader(store, store, store, store, store);
         this.states = new StateManager(journal, store, store, store, store, leases, live, listeners, b.clock,
                 new StateManager.Tuning(b.snapshotEvery, b.cacheCapacity), tracing);
         ModelResolver models = b.models == null ? ModelResolver.always(b.model == null ? new NoModel() : b.model)
@@ -85,7 +85,8 @@ public final class Threadline implements AutoCloseable {
                 branches, journal, runner::execute);
         this.reads = new SessionReads(states, journal, store, loop);
         this.sessions = new Sessions(states, loop, gate, store, leases, b.clock, b.userId, b.sessionTtl);
-        this.lifecycle = new Lifecycle(this::tenant, sessions, gate, store, store, store, store::scrub, b.clock);
+        this.lifecycle = new Lifecycle(this::tenant, sessions, gate, store, store, store, store::scrub, b.clock,
+                holds -> new Pruning(store, store, journal, states, gate, b.clock, holds));
         this.retention = new Retention(store, store, b.clock, states, leases, lifecycle::allHolds);
     }
 
@@ -150,9 +151,8 @@ public final class Threadline implements AutoCloseable {
     }
 
     /**
-     * Legal holds and erasure over every tenant of this runtime's store: place and lift holds (retention
-     * and erasure skip or refuse what they cover), erase a tenant, a user or a session everywhere with a
-     * receipt kept in the store.
+     * Legal holds, erasure and history pruning over every tenant of this runtime's store: place and lift holds (retention,
+     * pruning and erasure skip or refuse what they cover), erase a subject everywhere with a receipt, prune histories (ADR 0045).
      */
     public dev.threadline.core.runtime.DataLifecycle lifecycle() {
         return lifecycle;

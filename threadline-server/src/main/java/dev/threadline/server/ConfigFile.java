@@ -21,7 +21,8 @@ import java.util.Set;
  *             "maxEventsPerTurn": 2000, "maxSessionsPerTenant": 100000, "maxSseStreamsPerTenant": 200,
  *             "maxConnections": 1000, "readTimeoutMillis": 30000},
  *  "session": {"model": "scripted", "systemPrompt": "…", "requireApproval": ["calculate"], "doubleTexting": "enqueue"},
- *  "retention": {"sessionTtlSeconds": 2592000, "sweepEverySeconds": 60, "sweepLimit": 1000},
+ *  "retention": {"sessionTtlSeconds": 2592000, "sweepEverySeconds": 60, "sweepLimit": 1000, "keepCheckpoints": 100,
+ *                "pruneEverySeconds": 3600},
  *  "telemetry": {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318", "OTEL_SERVICE_NAME": "threadline-eu-1"},
  *  "prices": {"anthropic:claude-sonnet-4-5": {"input": 3, "output": 15, "cacheRead": 0.3, "cacheWrite": 3.75},
  *             "openai:*": {"input": 2.5, "output": 10}}}
@@ -38,7 +39,8 @@ public final class ConfigFile {
     private static final Set<String> TOP = Set.of("store", "host", "port", "workspace", "shutdownGraceSeconds", "leaseWaitSeconds",
             "leaseLingerMillis", "logContent", "metricsToken", "limits", "session", "retention", "telemetry",
             "prices");
-    private static final Set<String> RETENTION = Set.of("sessionTtlSeconds", "sweepEverySeconds", "sweepLimit");
+    private static final Set<String> RETENTION = Set.of("sessionTtlSeconds", "sweepEverySeconds", "sweepLimit", "keepCheckpoints",
+            "keepDays", "pruneEverySeconds");
     private static final Set<String> LIMITS = Set.of("maxBodyBytes", "maxTextChars", "maxMetadataPairs", "maxValueChars",
             "maxEventsPerTurn", "maxSessionsPerTenant", "maxSseStreamsPerTenant", "maxConnections", "readTimeoutMillis");
 
@@ -120,8 +122,17 @@ public final class ConfigFile {
             RetentionPolicy d = c.retention();
             Long ttl = r.integer("sessionTtlSeconds", 1, 100L * 365 * 24 * 3600);
             Long every = r.integer("sweepEverySeconds", 0, 24 * 3600);
+            Long keep = r.integer("keepCheckpoints", 1, Integer.MAX_VALUE);
+            Long days = r.integer("keepDays", 1, 100L * 365);
+            if (keep != null && days != null) {
+                throw ApiException.invalid("retention.keepDays", "give keepCheckpoints or keepDays, not both");
+            }
+            Long prune = r.integer("pruneEverySeconds", 1, 7L * 24 * 3600);
             c = c.withRetention(new RetentionPolicy(ttl != null ? Duration.ofSeconds(ttl) : d.sessionTtl(),
-                    every != null ? Duration.ofSeconds(every) : d.sweepEvery(), (int) or(r.integer("sweepLimit", 1, 1000), d.sweepLimit())));
+                    every != null ? Duration.ofSeconds(every) : d.sweepEvery(), (int) or(r.integer("sweepLimit", 1, 1000), d.sweepLimit()),
+                    keep != null ? dev.threadline.core.runtime.PrunePolicy.keepLatest(keep.intValue())
+                            : days != null ? dev.threadline.core.runtime.PrunePolicy.keepDays(days.intValue()) : d.historyKeep(),
+                    prune != null ? Duration.ofSeconds(prune) : d.pruneEvery()));
         }
         com.fasterxml.jackson.databind.JsonNode t = f.value("telemetry");
         if (t != null && !t.isNull()) {

@@ -67,7 +67,8 @@ public final class ThreadlineServer implements AutoCloseable {
         this.url = url;
         this.createdKey = createdKey;
         this.ownsRuntime = ownsRuntime;
-        this.sweeper = Sweeper.start(api.runtime, api.config.retention(), api.metrics);
+        this.sweeper = Sweeper.start(api.runtime, api.config.retention(), api.metrics,
+                () -> api.keys.list().stream().filter(k -> k.active() && !k.admin()).map(k -> k.tenant()).distinct().toList());
     }
 
     /**

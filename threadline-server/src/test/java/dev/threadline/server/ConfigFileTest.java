@@ -59,7 +59,7 @@ class ConfigFileTest {
     }
 
     @Test
-    void refusesWhatItDoesNotKnowNamingTheFileAndField() {
+    void refusesWhatItDoesNotKnowNamingTheFileAndField() throws Exception {
         assertThatThrownBy(() -> read("{\"prot\": 80}")).isInstanceOf(InvalidInputException.class).hasMessageContaining("prot");
         assertThatThrownBy(() -> read("{\"port\": \"80\"}")).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("serve.json: port");
@@ -71,6 +71,12 @@ class ConfigFileTest {
                 .hasMessageContaining("retention.sessionTtlSeconds");
         assertThatThrownBy(() -> read("{\"retention\": {\"sweepLimit\": 5000}}")).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("retention.sweepLimit");
+        assertThatThrownBy(() -> read("{\"retention\": {\"keepCheckpoints\": 5, \"keepDays\": 2}}")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("retention.keepDays");
+        assertThatThrownBy(() -> read("{\"retention\": {\"keepCheckpoints\": 0}}")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("retention.keepCheckpoints");
+        assertThat(read("{\"retention\": {\"keepDays\": 30, \"pruneEverySeconds\": 600}}").retention())
+                .isEqualTo(RetentionPolicy.DEFAULT.withHistoryKeep(dev.threadline.core.runtime.PrunePolicy.keepDays(30), Duration.ofMinutes(10)));
         assertThatThrownBy(() -> read("{\"telemetry\": {\"JAVA_HOME\": \"/x\"}}")).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining("telemetry.JAVA_HOME");
         assertThatThrownBy(() -> read("{\"prices\": {\"m\": {\"input\": 1}}}")).isInstanceOf(InvalidInputException.class)

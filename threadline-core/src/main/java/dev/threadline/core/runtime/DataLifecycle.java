@@ -81,6 +81,32 @@ public interface DataLifecycle {
      */
     java.util.Optional<ErasureReceipt> replay(ErasureReceipt earlier, String actor);
 
+    /**
+     * Prunes the history of one session under {@code policy}, or (null) under the session's own
+     * ({@link PrunePolicy#METADATA_KEY} in its metadata) (ADR 0045): the checkpoints the policy lets
+     * go are folded into a base the session loads from, and their events, snapshots and segments are
+     * removed. The session keeps working; a read of a pruned checkpoint is a
+     * {@link dev.threadline.core.error.HistoryPrunedException}. A branch's branch point is never pruned
+     * past: the result names the branch that limited it. Runs as a command of the session, under its lease.
+     *
+     * @throws dev.threadline.core.error.InvalidInputException    when an argument is invalid, the tenant is the reserved one,
+     *         the store does not prune (naming it), or no policy is given and the session has none; nothing is changed
+     * @throws dev.threadline.core.error.SessionNotFoundException when the session does not exist
+     * @throws dev.threadline.core.error.LegalHoldException       when a hold covers the session; nothing is changed
+     * @throws dev.threadline.core.error.LeaseHeldException       when another process runs the session past the lease wait
+     */
+    PruneResult prune(String tenant, String sessionId, PrunePolicy policy);
+
+    /**
+     * Prunes every session of {@code tenant} (see {@link #prune}) under its own policy ({@link
+     * PrunePolicy#METADATA_KEY}) or else {@code policy}, the tenant's default (null: only the sessions that have
+     * their own); held sessions are left untouched, ones another process is running are counted and left for
+     * the next pass, and one whose own policy is malformed is left as it is.
+     *
+     * @throws dev.threadline.core.error.InvalidInputException when an argument is invalid or the store does not prune
+     */
+    PruneSweep pruneTenant(String tenant, PrunePolicy policy);
+
     /** The receipts of {@code tenant}'s erasures, oldest first. */
     List<ErasureReceipt> receipts(String tenant);
 

@@ -3,7 +3,7 @@ package dev.threadline.core.store;
 /**
  * The storage SPI under the runtime, composed of small roles: the {@link SessionIndex}, the
  * {@link Journal} (conditional, fenced appends), its {@link JournalTail} and {@link TextSearch}, {@link Snapshots},
- * {@link SharedVariables}, {@link Leases} and the {@link CommandLog}. Every method is atomic: it either
+ * {@link SharedVariables}, {@link Leases}, the {@link CommandLog} and {@link HistoryPruning}. Every method is atomic: it either
  * fully happens or changes nothing; reads never change anything.
  *
  * <p>A branch (fork or rewind) stores only its own events; the events it shares with its parent are
@@ -14,7 +14,8 @@ package dev.threadline.core.store;
  * instance on one database). Durable ones make an append durable before it returns. Every
  * implementation runs the whole conformance suite in {@code threadline-store-tck}.
  */
-public interface StateStore extends SessionIndex, JournalTail, TextSearch, Snapshots, SharedVariables, Leases, CommandLog, AutoCloseable {
+public interface StateStore extends SessionIndex, JournalTail, TextSearch, Snapshots, SharedVariables, Leases, CommandLog, HistoryPruning,
+        AutoCloseable {
 
     /** What this backend guarantees once a call returns, in one line (shown by the CLI and docs). */
     String durability();

@@ -38,6 +38,7 @@ public final class Problems {
             case CommandConflictException e -> Problem.of(422, "idempotency-key-reused", clip(e.getMessage()), "Idempotency-Key");
             case LeaseHeldException e -> Problem.of(409, "session-busy", clip(e.getMessage()), null);
             case dev.threadline.core.error.LegalHoldException e -> Problem.of(409, "legal-hold", clip(e.getMessage()), null);
+            case dev.threadline.core.error.HistoryPrunedException e -> Problem.of(410, "history-pruned", clip(e.getMessage()), "seq");
             case SessionBusyException e -> Problem.of(409, "session-busy", clip(e.getMessage()), "strategy");
             case UndoneEffectsException e -> Problem.of(409, "undone-effects", clip(e.getMessage()), "acknowledgeEffects");
             case LeaseLostException e -> Problem.of(409, "session-taken-over", clip(e.getMessage()), null);

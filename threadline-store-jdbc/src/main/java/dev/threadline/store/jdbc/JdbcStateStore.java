@@ -7,7 +7,9 @@ import dev.threadline.core.internal.store.StoreChecks;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.state.StateSnapshot;
 import dev.threadline.core.state.VariableScope;
+import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.HistoryBase;
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.Page;
@@ -28,8 +30,8 @@ import java.util.Optional;
 
 /**
  * The part of a JDBC {@link StateStore} that is the same on SQLite and PostgreSQL: the reads (head,
- * events, sessions, listings, branches, expired sessions, snapshots, shared variables, command records) and the lease
- * calls, each one unit of work on the store's {@link Transactions}, the database's own statements
+ * events, sessions, listings, branches, expired sessions, snapshots, shared variables, command records, history
+ * bases), the lease calls and history pruning, each one unit of work on the store's {@link Transactions}, the database's own statements
  * coming from its {@link Dialect}. A store extends it with what its database does its own way: create
  * and append, waiting for a head, snapshots, interrupts, deletion, durability and closing.
  * Thread-safe: it keeps no state of its own beyond what its {@link Transactions} guards.
@@ -125,6 +127,31 @@ public abstract class JdbcStateStore implements StateStore {
         return db.read(() -> "read a snapshot of session '" + key.id() + "'", c -> {
             dialect.head(c, key);
             return SharedRows.latestSnapshot(c, key, maxSeq);
+        });
+    }
+
+    /** Both JDBC stores prune ({@link HistoryBaseRows}, ADR 0045). */
+    @Override
+    public boolean prunesHistory() {
+        return true;
+    }
+
+    /** In one write: the base kept, the rows it stands for removed ({@link HistoryBaseRows}). */
+    @Override
+    public void prune(SessionKey key, HistoryBase base) {
+        Objects.requireNonNull(base, "base");
+        String payload = RecordCodec.encodeBase(base);
+        db.write(() -> "prune session '" + key.id() + "' through seq " + base.seq(), c -> {
+            HistoryBaseRows.prune(c, key, dialect.head(c, key), base, payload);
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<HistoryBase> historyBase(SessionKey key) {
+        return db.read(() -> "read the history base of session '" + key.id() + "'", c -> {
+            dialect.head(c, key);
+            return Optional.ofNullable(HistoryBaseRows.find(c, key));
         });
     }
 

@@ -159,4 +159,18 @@ public final class SharedRows {
                     + OneLine.of(e.getMessage()) + ")", e);
         }
     }
+
+    /**
+     * Deletes the session's snapshots at or before {@code seq} (a prune, ADR 0045).
+     *
+     * @throws SQLException when the database fails the statement
+     */
+    public static void deleteSnapshotsThrough(Connection c, SessionKey key, long seq) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("DELETE FROM snapshots WHERE tenant = ? AND session_id = ? AND seq <= ?")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            ps.setLong(3, seq);
+            ps.executeUpdate();
+        }
+    }
 }

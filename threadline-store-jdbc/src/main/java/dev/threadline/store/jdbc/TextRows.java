@@ -103,6 +103,21 @@ public final class TextRows {
     }
 
     /**
+     * Deletes session {@code key}'s rows at or before {@code seq} (a prune, ADR 0045).
+     *
+     * @throws SQLException when the database fails the statement
+     */
+    public static void deleteThrough(Connection c, SessionKey key, long seq) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                "DELETE FROM journal_text WHERE sid = (SELECT sid FROM sessions WHERE tenant = ? AND id = ?) AND seq <= ?")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            ps.setLong(3, seq);
+            ps.executeUpdate();
+        }
+    }
+
+    /**
      * Binds seq, role, time, text and words from {@code at}; returns the next index.
      *
      * @throws SQLException when the driver refuses a parameter

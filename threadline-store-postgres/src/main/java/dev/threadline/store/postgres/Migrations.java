@@ -298,8 +298,19 @@ final class Migrations {
               PRIMARY KEY (sid, seq))""",
             "CREATE INDEX journal_text_words ON journal_text USING gin (tsv)"));
 
+    /**
+     * Version 9: the bases of pruned histories (ADR 0045): one row per pruned session, the state its journal
+     * starts from as the record's JSON (messages and all), deleted with the session.
+     */
+    static final Migration V9 = new Migration(9, "history_bases: the bases of pruned histories", List.of("""
+            CREATE TABLE history_bases (
+              sid      bigint   NOT NULL PRIMARY KEY,
+              seq      bigint   NOT NULL,
+              v        smallint NOT NULL,
+              payload  text     NOT NULL)"""));
+
     /** Every migration, in order: element i brings version i to i + 1. */
-    static final List<Migration> ALL = List.of(V1, V2, V3, V4, V5, V6, V7, V8);
+    static final List<Migration> ALL = List.of(V1, V2, V3, V4, V5, V6, V7, V8, V9);
 
     /** The version this code writes. */
     static int latest() {

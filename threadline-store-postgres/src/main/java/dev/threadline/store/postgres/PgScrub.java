@@ -23,7 +23,7 @@ import java.util.Set;
 final class PgScrub {
     /** The store's tables, in every schema version; a missing one (an older schema) is skipped. */
     private static final Set<String> TABLES = Set.of("sessions", "heads", "events", "segments", "snapshots", "variables",
-            "commands", "interrupts", "journal_text");
+            "commands", "interrupts", "journal_text", "history_bases");
 
     private PgScrub() {}
 

@@ -93,6 +93,7 @@ final class SessionRows {
         for (String sql : List.of("DELETE FROM journal_text WHERE sid = " + EventRows.SID,
                 "DELETE FROM events WHERE sid = " + EventRows.SID,
                 "DELETE FROM segments WHERE sid = " + EventRows.SID,
+                "DELETE FROM history_bases WHERE sid = " + EventRows.SID,
                 "DELETE FROM snapshots WHERE tenant = ? AND session_id = ?",
                 "DELETE FROM commands WHERE tenant = ? AND session_id = ?",
                 "DELETE FROM interrupts WHERE tenant = ? AND session_id = ?",

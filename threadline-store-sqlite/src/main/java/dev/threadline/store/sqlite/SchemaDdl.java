@@ -93,6 +93,15 @@ final class SchemaDdl {
               UNIQUE (sid, last_seq),
               FOREIGN KEY (sid) REFERENCES sessions(sid) ON DELETE CASCADE)""";
 
+    /** The bases of pruned histories (version 9, ADR 0045): a session's base, as the record's JSON, gone with the session. */
+    static final String HISTORY_BASES = """
+            CREATE TABLE history_bases (
+              sid      INTEGER PRIMARY KEY,
+              seq      INTEGER NOT NULL,
+              v        INTEGER NOT NULL,
+              payload  TEXT NOT NULL,
+              FOREIGN KEY (sid) REFERENCES sessions(sid) ON DELETE CASCADE)""";
+
     /** Snapshots (version 5): small rows, kept in their key's b-tree like the events. */
     private static final String SNAPSHOTS = """
             CREATE TABLE snapshots (

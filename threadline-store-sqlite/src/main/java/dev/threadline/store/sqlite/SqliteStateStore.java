@@ -15,6 +15,7 @@ import dev.threadline.core.store.StateStore;
 import dev.threadline.store.jdbc.CommandRows;
 import dev.threadline.store.jdbc.JdbcStateStore;
 import dev.threadline.store.jdbc.SessionTable;
+import dev.threadline.store.jdbc.HistoryBaseRows;
 import dev.threadline.store.jdbc.SharedRows;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -237,6 +238,7 @@ public final class SqliteStateStore extends JdbcStateStore {
             dev.threadline.store.jdbc.TextRows.delete(c, key);
             SegmentRows.delete(c, key);
             SharedRows.deleteSnapshots(c, key);
+            HistoryBaseRows.delete(c, key);
             CommandRows.delete(c, key);
             InterruptRows.delete(c, key);
             SessionRows.delete(c, key);

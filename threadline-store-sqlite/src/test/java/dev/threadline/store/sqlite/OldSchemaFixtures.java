@@ -261,8 +261,20 @@ final class OldSchemaFixtures {
         }
     }
 
+    /** Turns a file written by this code into layout version 8, which differs from 9 only in the {@code history_bases} table. */
+    static void downgradeToV8(Path file) throws Exception {
+        try (RawDb raw = new RawDb(file)) {
+            if (raw.queryLong("SELECT count(*) FROM history_bases") != 0) {
+                throw new IllegalStateException("a version 8 file has no pruned history; write it without pruning");
+            }
+            raw.exec("DROP TABLE history_bases");
+            raw.exec("PRAGMA user_version = 8");
+        }
+    }
+
     /** Turns a file written by this code into layout version 7, which differs from 8 only in the full-text index's tables. */
     static void downgradeToV7(Path file) throws Exception {
+        downgradeToV8(file);
         try (RawDb raw = new RawDb(file)) {
             raw.exec("DROP TRIGGER journal_text_in");
             raw.exec("DROP TRIGGER journal_text_out");

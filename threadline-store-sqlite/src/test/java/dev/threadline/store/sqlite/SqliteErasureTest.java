@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.threadline.core.Threadline;
 import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.runtime.DataSubject;
+import dev.threadline.core.runtime.PrunePolicy;
 import dev.threadline.core.runtime.ErasureReceipt;
 import dev.threadline.core.runtime.NewSession;
 import dev.threadline.core.runtime.Session;
@@ -56,6 +57,25 @@ class SqliteErasureTest {
             assertThat(acme.open("bob-3").state().messages()).isNotEmpty();
         }
         assertThat(occurrences(ERASED)).as("nor after the store is closed").isZero();
+    }
+
+    @Test
+    void aPrunedSessionsBaseGoesWithItsErasure() throws IOException {
+        Path db = dir.resolve("store.db");
+        try (Threadline tl = Threadline.builder().store(SqliteStateStore.open(db)).model(ScriptedModel.demo()).build()) {
+            Tenant acme = tl.tenant("acme");
+            fill(acme, "ada-0", "ada", ERASED);
+            fill(acme, "bob-0", "bob", KEPT);
+            assertThat(tl.lifecycle().prune("acme", "ada-0", PrunePolicy.keepLatest(2)).pruned()).isTrue();
+            assertThat(tl.lifecycle().prune("acme", "bob-0", PrunePolicy.keepLatest(2)).pruned()).isTrue();
+            assertThat(occurrences(ERASED)).as("before: the canary is in the base").isPositive();
+
+            tl.lifecycle().erase(DataSubject.user("acme", "ada"), "dpo");
+
+            assertThat(occurrences(ERASED)).as("after: in no file of the store").isZero();
+            assertThat(occurrences(KEPT)).isPositive();
+            assertThat(acme.open("bob-0").state().messages()).isNotEmpty();
+        }
     }
 
     private static void fill(Tenant t, String id, String user, String canary) {

@@ -60,6 +60,7 @@ public final class ContractGuard {
         m.put(SharedVariables.class, SharedVariablesContract.class);
         m.put(Leases.class, LeasesContract.class);
         m.put(CommandLog.class, CommandLogContract.class);
+        m.put(dev.threadline.core.store.HistoryPruning.class, HistoryPruningContract.class);
         return Collections.unmodifiableMap(m);
     }
 

@@ -94,6 +94,14 @@ public abstract class StateStoreContract implements StoreFixture<StateStore> {
     }
 
     @Nested
+    final class HistoryPruningTests extends HistoryPruningContract<StateStore> {
+        @Override
+        protected StoreFixture<StateStore> fixture() {
+            return StateStoreContract.this;
+        }
+    }
+
+    @Nested
     final class LineageTests extends LineageContract<StateStore> {
         @Override
         protected StoreFixture<StateStore> fixture() {

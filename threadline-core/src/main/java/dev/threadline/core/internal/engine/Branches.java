@@ -82,6 +82,11 @@ public final class Branches {
         }
         SessionInfo source = states.info(key);
         long head = reads.head(key);
+        if (seq >= 1) {
+            reads.base(key).filter(b -> seq <= b.seq()).ifPresent(b -> { // a pruned checkpoint (ADR 0045)
+                throw b.pruned(key.id(), seq);
+            });
+        }
         if (seq < 1 || seq > head || Checkpoints.page(key, reads, PageRequest.after(seq - 1, 1)).items().stream()
                 .noneMatch(c -> c.seq() == seq)) {
             throw new InvalidInputException("seq", seq + " is not a checkpoint of session '" + key.id() + "' (its journal has seq 1.."

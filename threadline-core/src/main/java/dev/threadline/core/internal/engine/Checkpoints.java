@@ -23,16 +23,18 @@ public final class Checkpoints {
     /** One page of the session's checkpoints (see {@link PageRequest}), oldest first within the page. */
     public static Page<Checkpoint> page(SessionKey key, JournalReader store, PageRequest page) {
         long head = store.head(key);
+        long first = store.firstSeq(key); // 1, or past a pruned history's base (ADR 0045)
         int limit = page.limit();
         long window = Math.max(64, 4L * limit);
         while (true) {
-            long from = page.backwards() ? Math.max(1, Math.min(head, page.before() - 1) - window + 1) : page.after() + 1;
+            long from = page.backwards() ? Math.max(first, Math.min(head, page.before() - 1) - window + 1)
+                    : Math.max(first, page.after() + 1);
             long to = page.backwards() ? Math.min(head, page.before() - 1) : Math.min(head, page.after() + window);
             if (to < from) {
                 return new Page<>(List.of(), null);
             }
-            List<Checkpoint> all = within(key, store, from, to, head);
-            if (page.backwards() && (all.size() > limit || from == 1)) {
+            List<Checkpoint> all = within(key, store, from, to, head, first);
+            if (page.backwards() && (all.size() > limit || from == first)) {
                 List<Checkpoint> items = all.subList(Math.max(0, all.size() - limit), all.size());
                 return new Page<>(items, all.size() > limit ? String.valueOf(items.get(0).seq()) : null);
             }
@@ -49,14 +51,14 @@ public final class Checkpoints {
      * enough to hold the beginning of the step that {@code from} is in, and one event past {@code to}
      * tells whether the step at {@code to} ends there.
      */
-    private static List<Checkpoint> within(SessionKey key, JournalReader store, long from, long to, long head) {
+    private static List<Checkpoint> within(SessionKey key, JournalReader store, long from, long to, long head, long first) {
         long readTo = Math.min(head, to + 1);
         long back = 1;
         List<StoredEvent> events;
         while (true) {
-            long readFrom = Math.max(1, from - back);
+            long readFrom = Math.max(first, from - back);
             events = store.read(key, readFrom, readTo);
-            if (readFrom == 1 || events.get(0).step() != events.get((int) (from - readFrom)).step()) {
+            if (readFrom == first || events.get(0).step() != events.get((int) (from - readFrom)).step()) {
                 break;
             }
             back *= 4;

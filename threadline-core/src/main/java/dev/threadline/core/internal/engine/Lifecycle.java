@@ -58,13 +58,17 @@ public final class Lifecycle implements DataLifecycle {
     private final Supplier<String> scrub;
     private final Clock clock;
     private final ErasureReads reads;
+    private final Pruning pruning;
 
     /**
      * Tenants are views of {@code tenants}; sessions are deleted by {@code sessions} through the {@code gate};
-     * the store's roles are read for what an erasure finds, and {@code scrub} is the store's last step of one.
+     * the store's roles are read for what an erasure finds, and {@code scrub} is the store's last step of one; {@code pruning}
+     * makes what prunes histories, given the holds.
      */
     public Lifecycle(Function<String, Tenant> tenants, Sessions sessions, CommandGate gate, SessionIndex index, Journal journal,
-                     SharedVariables shared, Supplier<String> scrub, Clock clock) {
+                     SharedVariables shared, Supplier<String> scrub, Clock clock,
+                     Function<Supplier<List<LegalHold>>, Pruning> pruning) {
+        this.pruning = pruning.apply(this::allHolds);
         this.tenants = tenants;
         this.sessions = sessions;
         this.gate = gate;
@@ -148,6 +152,21 @@ public final class Lifecycle implements DataLifecycle {
                     List.of(new Edit.SetVariable(VariableScope.APP, RECEIPT + earlier.id(), Json.tree(earlier))));
         }
         return reads.replayPlan(earlier).map(plan -> run(plan, actor));
+    }
+
+    @Override
+    public dev.threadline.core.runtime.PruneResult prune(String tenant, String sessionId, dev.threadline.core.runtime.PrunePolicy policy) {
+        SessionInfo.checkId(tenant, "tenant");
+        notReserved(DataSubject.tenant(tenant));
+        SessionInfo.checkId(sessionId, "session");
+        return pruning.prune(new SessionKey(tenant, sessionId), policy);
+    }
+
+    @Override
+    public dev.threadline.core.runtime.PruneSweep pruneTenant(String tenant, dev.threadline.core.runtime.PrunePolicy policy) {
+        SessionInfo.checkId(tenant, "tenant");
+        notReserved(DataSubject.tenant(tenant));
+        return pruning.pruneTenant(tenant, policy);
     }
 
     @Override

@@ -83,7 +83,7 @@ public final class SessionReads {
     }
 
     List<Checkpoint> checkpoints(SessionKey key) {
-        return Checkpoints.of(key.id(), journal(key));
+        return Checkpoints.of(key.id(), reads.read(key, reads.firstSeq(key), reads.head(key))); // the kept ones, after a prune
     }
 
     Page<Checkpoint> checkpoints(SessionKey key, PageRequest page) {

@@ -33,6 +33,9 @@ interface SessionSource {
     static SessionSource of(StateStore store, SessionInfo info) {
         SessionKey key = SessionKey.of(info);
         long head = store.head(key);
+        store.historyBase(key).ifPresent(b -> { // a copy or export carries whole journals; a pruned one has none (ADR 0045)
+            throw b.pruned(key.id(), 1);
+        });
         return new SessionSource() {
             @Override
             public SessionInfo info() {

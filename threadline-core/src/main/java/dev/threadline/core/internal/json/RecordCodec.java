@@ -220,6 +220,28 @@ public final class RecordCodec {
         return decodeSegment(sessionId, firstSeq, lastSeq, version, json == null ? null : json.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** A pruned history's base (ADR 0045) as stored: the record's JSON, messages and all, in this version. */
+    public static String encodeBase(dev.threadline.core.store.HistoryBase base) {
+        return write(base);
+    }
+
+    /**
+     * A stored base; unlike a snapshot it is not a cache (the events it stands for are gone), so an unreadable one
+     * is a {@link dev.threadline.core.error.StorageException} naming the session.
+     */
+    public static dev.threadline.core.store.HistoryBase decodeBase(String sessionId, int version, String payload) {
+        if (version < READ_AS_IS || version > VERSION) {
+            throw new dev.threadline.core.error.StorageException("session '" + sessionId + "': its history base has record version "
+                    + version + ", which this Threadline does not read");
+        }
+        try {
+            return StoredForm.MAPPER.readValue(payload, dev.threadline.core.store.HistoryBase.class);
+        } catch (Exception e) {
+            throw new dev.threadline.core.error.StorageException("session '" + sessionId + "': its history base is unreadable ("
+                    + e.getMessage().lines().findFirst().orElse("") + ")");
+        }
+    }
+
     public static String encodeSnapshot(StateSnapshot snapshot) {
         return write(snapshot);
     }

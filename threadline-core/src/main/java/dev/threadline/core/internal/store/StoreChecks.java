@@ -101,4 +101,33 @@ public final class StoreChecks {
         crc.update(filter.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
         return String.format("%08x", crc.getValue());
     }
+
+    /**
+     * Refuses a prune of the session {@code info} (head {@code head}, current base through {@code currentBase}, 0 for
+     * none) to {@code baseSeq}, when {@code branchPoints} (its branches' ids and branch points) holds one before it.
+     *
+     * @throws dev.threadline.core.error.InvalidInputException naming what is wrong; the caller changes nothing
+     */
+    public static void prune(SessionInfo info, long head, long currentBase, long baseSeq, java.util.Map<String, Long> branchPoints) {
+        String id = info.id();
+        if (baseSeq >= head) {
+            throw new dev.threadline.core.error.InvalidInputException("base", "seq " + baseSeq + " is not before the head " + head
+                    + " of session '" + id + "' (the head's event always stays)");
+        }
+        if (baseSeq <= currentBase) {
+            throw new dev.threadline.core.error.InvalidInputException("base", "session '" + id + "' is pruned through seq "
+                    + currentBase + " already; a new base must come after it, not at seq " + baseSeq);
+        }
+        if (info.parentId() != null && baseSeq <= info.parentSeq()) {
+            throw new dev.threadline.core.error.InvalidInputException("base", "branch '" + id + "' has no events of its own at or"
+                    + " before seq " + info.parentSeq() + " (its branch point); a base must come after it, not at seq " + baseSeq);
+        }
+        for (java.util.Map.Entry<String, Long> b : branchPoints.entrySet()) {
+            if (b.getValue() < baseSeq) {
+                throw new dev.threadline.core.error.InvalidInputException("base", "branch '" + b.getKey() + "' of session '" + id
+                        + "' starts at seq " + b.getValue() + " and needs the history before it; prune through seq "
+                        + b.getValue() + " at most");
+            }
+        }
+    }
 }

@@ -46,6 +46,7 @@ public final class InMemoryStateStore implements StateStore {
         final List<StoredEvent> own = new ArrayList<>();
         final TreeMap<Long, StateSnapshot> snapshots = new TreeMap<>();
         final Map<String, CommandRecord> commands = new HashMap<>();
+        dev.threadline.core.store.HistoryBase base;
         long head;
         Instant updatedAt;
         long epoch;
@@ -305,6 +306,31 @@ public final class InMemoryStateStore implements StateStore {
         }
         sessions.remove(key);
         notifyAll();
+    }
+
+    @Override
+    public boolean prunesHistory() {
+        return true;
+    }
+
+    @Override
+    public synchronized void prune(SessionKey key, dev.threadline.core.store.HistoryBase base) {
+        Row r = row(key);
+        Map<String, Long> points = new java.util.TreeMap<>();
+        for (Row b : sessions.values()) {
+            if (b.info.tenant().equals(key.tenant()) && key.id().equals(b.info.parentId())) {
+                points.put(b.info.id(), b.info.parentSeq());
+            }
+        }
+        StoreChecks.prune(r.info, r.head, r.base == null ? 0 : r.base.seq(), base.seq(), points);
+        r.own.removeIf(e -> e.seq() <= base.seq());
+        r.snapshots.headMap(base.seq(), true).clear();
+        r.base = base;
+    }
+
+    @Override
+    public synchronized Optional<dev.threadline.core.store.HistoryBase> historyBase(SessionKey key) {
+        return Optional.ofNullable(row(key).base);
     }
 
     @Override

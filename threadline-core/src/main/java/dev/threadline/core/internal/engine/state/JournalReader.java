@@ -6,7 +6,10 @@ import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.store.Lineage;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.state.StateSnapshot;
+import dev.threadline.core.store.HistoryBase;
+import dev.threadline.core.store.HistoryPruning;
 import dev.threadline.core.store.JournalTail;
+import dev.threadline.core.error.StorageException;
 import dev.threadline.core.store.SessionIndex;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.Snapshots;
@@ -28,9 +31,12 @@ public final class JournalReader {
     private final SessionIndex index;
     private final Snapshots snapshots;
     private final TextSearch text;
+    private final HistoryPruning pruning;
 
-    public JournalReader(JournalTail journal, SessionIndex index, Snapshots snapshots, TextSearch text) {
+    /** Reads through these roles; {@code pruning} gives the bases of pruned sessions (ADR 0045). */
+    public JournalReader(JournalTail journal, SessionIndex index, Snapshots snapshots, TextSearch text, HistoryPruning pruning) {
         this.text = text;
+        this.pruning = pruning;
         this.journal = journal;
         this.index = index;
         this.snapshots = snapshots;
@@ -55,9 +61,50 @@ public final class JournalReader {
         return journal.head(key);
     }
 
-    /** Events {@code fromSeq..toSeq} of the session's journal, its ancestors' prefix included (no gaps). */
+    /**
+     * Events {@code fromSeq..toSeq} of the session's journal, its ancestors' prefix included (no gaps).
+     *
+     * @throws dev.threadline.core.error.HistoryPrunedException when the range starts at or before the seq the
+     *         session's history was pruned through
+     */
     public List<StoredEvent> read(SessionKey key, long fromSeq, long toSeq) {
-        return Lineage.read(journal, index, key, fromSeq, toSeq);
+        try {
+            return Lineage.read(journal, index, key, fromSeq, toSeq);
+        } catch (StorageException gap) {
+            // rows a prune removed are a gap: only then is the base read, so a read of the kept history costs nothing more
+            Optional<HistoryBase> base = base(key);
+            if (base.isPresent() && fromSeq <= base.get().seq()) {
+                throw base.get().pruned(key.id(), Math.max(1, fromSeq));
+            }
+            throw gap;
+        }
+    }
+
+    /**
+     * The base the session's journal starts from, when it (or, before its branch point, an ancestor) was
+     * pruned: a load starts from it. Empty when nothing was pruned, or the store does not prune.
+     */
+    public Optional<HistoryBase> base(SessionKey key) {
+        if (!pruning.prunesHistory()) {
+            return Optional.empty();
+        }
+        SessionKey k = key;
+        while (true) {
+            Optional<HistoryBase> own = pruning.historyBase(k);
+            if (own.isPresent()) {
+                return own;
+            }
+            SessionInfo info = info(k);
+            if (info.parentId() == null) {
+                return Optional.empty();
+            }
+            k = k.sibling(info.parentId());
+        }
+    }
+
+    /** The first seq whose events the session still keeps: 1, or one past its base. */
+    public long firstSeq(SessionKey key) {
+        return base(key).map(b -> b.seq() + 1).orElse(1L);
     }
 
     /**
@@ -75,8 +122,9 @@ public final class JournalReader {
      */
     public long before(SessionKey key, java.util.function.Predicate<Event> what) {
         long head = head(key);
-        for (long to = head; to >= 1; to -= 256) {
-            List<StoredEvent> page = read(key, Math.max(1, to - 255), to);
+        long first = firstSeq(key);
+        for (long to = head; to >= first; to -= 256) {
+            List<StoredEvent> page = read(key, Math.max(first, to - 255), to);
             for (int i = page.size() - 1; i >= 0; i--) {
                 if (what.test(page.get(i).event())) {
                     return page.get(i).seq() - 1;

@@ -350,12 +350,20 @@ public final class StateManager {
 
     /** Snapshot + transcript-only replay before it + full replay after it, up to {@code toSeq}. */
     private State load(SessionKey key, long toSeq) {
-        Optional<StateSnapshot> snap = reads.latestSnapshot(key, toSeq);
+        Optional<dev.threadline.core.store.HistoryBase> base = reads.base(key);
         State s = State.EMPTY;
         long from = 1;
+        if (base.isPresent()) { // a pruned history starts from its base (ADR 0045)
+            if (toSeq < base.get().seq()) {
+                throw base.get().pruned(key.id(), toSeq);
+            }
+            s = base.get().state();
+            from = s.seq() + 1;
+        }
+        Optional<StateSnapshot> snap = reads.latestSnapshot(key, toSeq).filter(x -> x.seq() >= s0(base));
         if (snap.isPresent()) {
-            State t = State.EMPTY;
-            for (Event e : reads.transcriptEvents(key, 1, snap.get().seq())) {
+            State t = s;
+            for (Event e : reads.transcriptEvents(key, from, snap.get().seq())) {
                 t = Reducer.applyTranscriptOnly(t, e);
             }
             s = State.fromSnapshot(snap.get(), t.messages());
@@ -365,6 +373,10 @@ public final class StateManager {
             s = Reducer.apply(s, e);
         }
         return s;
+    }
+
+    private static long s0(Optional<dev.threadline.core.store.HistoryBase> base) {
+        return base.map(b -> b.seq() + 1).orElse(0L);
     }
 
     /** Hands a committed step to the listeners; they hear it later, on a thread of their own, in commit order. */
