@@ -1,5 +1,7 @@
 package dev.threadline.bench;
 
+import dev.threadline.bench.kit.StoreUrl;
+
 import dev.threadline.bench.alt.ThreadlineChatMemoryContender;
 import dev.threadline.bench.alt.ThreadlineSpringAiContender;
 import dev.threadline.bench.kit.BenchMessage;

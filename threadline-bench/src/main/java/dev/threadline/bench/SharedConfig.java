@@ -1,5 +1,7 @@
 package dev.threadline.bench;
 
+import dev.threadline.bench.kit.JitWarmUp;
+
 import java.nio.file.Path;
 import java.util.List;
 

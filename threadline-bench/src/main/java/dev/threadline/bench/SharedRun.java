@@ -1,5 +1,7 @@
 package dev.threadline.bench;
 
+import dev.threadline.bench.kit.JitWarmUp;
+
 import dev.threadline.bench.kit.BenchMessage;
 import com.fasterxml.jackson.databind.JavaType;
 import dev.threadline.core.event.Event;

@@ -1,5 +1,7 @@
 package dev.threadline.bench;
 
+import dev.threadline.bench.kit.StoreUrl;
+
 import dev.threadline.core.store.StateStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,5 +1,7 @@
 package dev.threadline.bench;
 
+import dev.threadline.bench.kit.JitWarmUp;
+
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.json.Json;

@@ -1,5 +1,7 @@
 package dev.threadline.bench;
 
+import dev.threadline.bench.kit.StoreUrl;
+
 import dev.threadline.bench.kit.BenchMessage;
 import dev.threadline.bench.kit.Contender;
 import dev.threadline.core.testkit.Codec;

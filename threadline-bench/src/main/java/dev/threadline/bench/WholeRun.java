@@ -1,5 +1,7 @@
 package dev.threadline.bench;
 
+import dev.threadline.bench.kit.StoreUrl;
+
 import dev.threadline.bench.kit.Contender;
 import dev.threadline.bench.kit.SqliteFiles;
 import dev.threadline.bench.alt.LangChain4jContender;

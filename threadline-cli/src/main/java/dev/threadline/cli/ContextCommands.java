@@ -32,8 +32,8 @@ final class ContextCommands {
     }
 
     /** The budget in force beside what the session spent. */
-    static void budget(PrintWriter out, dev.threadline.core.session.Budget budget, Usage spent) {
-        dev.threadline.core.session.Budget b = budget == null ? dev.threadline.core.session.Budget.NONE : budget;
+    static void budget(PrintWriter out, dev.threadline.core.state.Budget budget, Usage spent) {
+        dev.threadline.core.state.Budget b = budget == null ? dev.threadline.core.state.Budget.NONE : budget;
         out.println("budget: " + (b.tokens() == 0 ? "no token limit" : n(b.tokens()) + " tokens") + ", "
                 + (b.costMicros() == 0 ? "no cost limit" : "cost " + money(b.costMicros())) + "; spent " + n(spent.totalTokens())
                 + " tokens" + (spent.costMicros() == 0 ? "" : ", cost " + money(spent.costMicros())));
@@ -44,12 +44,12 @@ final class ContextCommands {
      *
      * @throws dev.threadline.core.error.InvalidInputException naming {@code /budget} when it is neither
      */
-    static dev.threadline.core.session.Budget parseBudget(String arg) {
+    static dev.threadline.core.state.Budget parseBudget(String arg) {
         long tokens = 0;
         long cost = 0;
         for (String part : arg.strip().split("\\s+")) {
             if (part.startsWith("cost=")) {
-                cost = dev.threadline.core.session.Budget.micros(part.substring(5), "/budget cost");
+                cost = dev.threadline.core.state.Budget.micros(part.substring(5), "/budget cost");
             } else {
                 try {
                     tokens = Long.parseLong(part.replace(",", "").replace("_", ""));
@@ -59,7 +59,7 @@ final class ContextCommands {
                 }
             }
         }
-        return new dev.threadline.core.session.Budget(tokens, cost);
+        return new dev.threadline.core.state.Budget(tokens, cost);
     }
 
     /** Millionths of the price table's currency as an amount with up to six decimals (0.000105, 12.5). */

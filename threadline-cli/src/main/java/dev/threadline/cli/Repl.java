@@ -351,7 +351,7 @@ final class Repl {
                     ContextCommands.budget(out, session.state().budgetOr(session.info().config().budget()), session.state().usage());
                     return true;
                 }
-                dev.threadline.core.session.Budget budget = ContextCommands.parseBudget(arg);
+                dev.threadline.core.state.Budget budget = ContextCommands.parseBudget(arg);
                 int before = session.state().messages().size();
                 Compaction compactionBefore = session.state().compaction();
                 java.util.Optional<TurnResult> continued = turnCommand(() -> session.with(options()).setBudget(budget));

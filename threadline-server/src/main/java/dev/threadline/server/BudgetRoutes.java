@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.core.json.Json;
 import dev.threadline.core.runtime.Session;
 import dev.threadline.core.runtime.TurnResult;
-import dev.threadline.core.session.Budget;
+import dev.threadline.core.state.Budget;
 import dev.threadline.server.http.ApiException;
 import dev.threadline.server.http.JsonBody;
 import io.javalin.config.RoutesConfig;

@@ -1,7 +1,7 @@
 package dev.threadline.bench.server;
 
-import dev.threadline.bench.JitWarmUp;
-import dev.threadline.bench.StoreUrl;
+import dev.threadline.bench.kit.JitWarmUp;
+import dev.threadline.bench.kit.StoreUrl;
 import dev.threadline.core.Threadline;
 import dev.threadline.core.store.StateStore;
 import dev.threadline.core.store.memory.InMemoryStateStore;

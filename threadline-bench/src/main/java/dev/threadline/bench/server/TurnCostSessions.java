@@ -1,6 +1,6 @@
 package dev.threadline.bench.server;
 
-import dev.threadline.bench.JitWarmUp;
+import dev.threadline.bench.kit.JitWarmUp;
 import dev.threadline.bench.kit.BenchMessage;
 import dev.threadline.core.Threadline;
 import dev.threadline.core.event.CheckpointSource;

@@ -278,11 +278,11 @@ public sealed interface Event {
     }
 
     /**
-     * The session's budget from now on ({@link dev.threadline.core.session.Budget}; {@code NONE}: no limit), over
+     * The session's budget from now on ({@link dev.threadline.core.state.Budget}; {@code NONE}: no limit), over
      * the one its config set. Recorded at any time; a turn suspended with {@code budget_exceeded} runs again when
      * the new budget is above what the session has spent.
      */
-    record BudgetSet(dev.threadline.core.session.Budget budget) implements Event {
+    record BudgetSet(dev.threadline.core.state.Budget budget) implements Event {
         public BudgetSet {
             Require.nonNull(budget, "budget");
         }

@@ -74,7 +74,7 @@ public interface Session {
      * @throws dev.threadline.core.error.InvalidInputException when a turn waits for budget and this one still leaves it no
      *         room: nothing is written
      */
-    java.util.Optional<TurnResult> setBudget(dev.threadline.core.session.Budget budget);
+    java.util.Optional<TurnResult> setBudget(dev.threadline.core.state.Budget budget);
 
     /**
      * Approves a call that waits for approval: it runs with the model's arguments, then the turn goes on

@@ -1,5 +1,7 @@
 package dev.threadline.core.session;
 
+import dev.threadline.core.state.Budget;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.threadline.core.error.Require;
 import dev.threadline.core.context.ContextPolicy;

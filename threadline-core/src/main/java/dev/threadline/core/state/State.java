@@ -33,7 +33,7 @@ import java.util.Map;
 public record State(long seq, long step, SessionStatus status, List<Message> messages, Map<String, JsonNode> variables,
                     List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction,
                     int permissionDenials, Edit.SetModel modelChange, List<RecalledMessage> recalled,
-                    dev.threadline.core.session.Budget budget, List<Message> steered, @JsonIgnore ToolUseIds toolUseIds) {
+                    dev.threadline.core.state.Budget budget, List<Message> steered, @JsonIgnore ToolUseIds toolUseIds) {
 
     /** The state of a session before its first event. */
     public static final State EMPTY = new State(0, 0, SessionStatus.IDLE, AppendOnlyList.empty(), Map.of(), List.of(),
@@ -133,7 +133,7 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
     }
 
     /** A copy with budget {@code set} and status {@code status} (the reducer folds a {@code BudgetSet} with it). */
-    public State withBudget(dev.threadline.core.session.Budget set, SessionStatus status) {
+    public State withBudget(dev.threadline.core.state.Budget set, SessionStatus status) {
         return new State(seq, step, status, messages, variables, pending, usage, contextStart, compaction, permissionDenials,
                 modelChange, recalled, set, steered, toolUseIds);
     }
@@ -145,7 +145,7 @@ public record State(long seq, long step, SessionStatus status, List<Message> mes
     }
 
     /** The budget in force: the one last set, else {@code configured} (the session config's; null: no limit). */
-    public dev.threadline.core.session.Budget budgetOr(dev.threadline.core.session.Budget configured) {
+    public dev.threadline.core.state.Budget budgetOr(dev.threadline.core.state.Budget configured) {
         return budget != null ? budget : configured;
     }
 

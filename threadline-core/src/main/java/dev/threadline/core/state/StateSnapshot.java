@@ -16,7 +16,7 @@ public record StateSnapshot(long seq, long step, SessionStatus status, int messa
                             Map<String, JsonNode> variables, List<PendingToolCall> pending, Usage usage,
                             int contextStart, Compaction compaction, Integer permissionDenials, Edit.SetModel modelChange,
                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
-                            List<RecalledMessage> recalled, dev.threadline.core.session.Budget budget,
+                            List<RecalledMessage> recalled, dev.threadline.core.state.Budget budget,
                             @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_EMPTY)
                             List<dev.threadline.core.model.Message> steered) {
     @com.fasterxml.jackson.annotation.JsonCreator
@@ -32,7 +32,7 @@ public record StateSnapshot(long seq, long step, SessionStatus status, int messa
     public StateSnapshot(long seq, long step, SessionStatus status, int messageCount, Map<String, JsonNode> variables,
                          List<PendingToolCall> pending, Usage usage, int contextStart, Compaction compaction,
                          Integer permissionDenials, Edit.SetModel modelChange, List<RecalledMessage> recalled,
-                         dev.threadline.core.session.Budget budget) {
+                         dev.threadline.core.state.Budget budget) {
         this(seq, step, status, messageCount, variables, pending, usage, contextStart, compaction, permissionDenials, modelChange,
                 recalled, budget, List.of());
     }

@@ -12,7 +12,7 @@ import dev.threadline.core.json.Json;
 import dev.threadline.core.llm.ChatModel;
 import dev.threadline.core.llm.PriceTable;
 import dev.threadline.core.llm.ScriptedModel;
-import dev.threadline.core.session.Budget;
+import dev.threadline.core.state.Budget;
 import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.state.SessionStatus;
 import dev.threadline.core.store.memory.InMemoryStateStore;

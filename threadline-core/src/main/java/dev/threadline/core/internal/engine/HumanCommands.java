@@ -82,7 +82,7 @@ public final class HumanCommands {
      *
      * @throws InvalidInputException when a turn waits for budget and {@code budget} leaves it none: nothing is written
      */
-    public TurnResult setBudget(SessionKey key, Cmd cmd, dev.threadline.core.session.Budget budget) {
+    public TurnResult setBudget(SessionKey key, Cmd cmd, dev.threadline.core.state.Budget budget) {
         State s = states.get(key);
         if (s.status() == dev.threadline.core.state.SessionStatus.BUDGET_EXCEEDED) {
             if (budget.reachedBy(s.usage())) {

@@ -107,7 +107,7 @@ public final class SessionCommands {
     }
 
     /** Sets the budget; the result is the turn it continued, or null (then a retry replays null too). */
-    Command<TurnResult> setBudget(SessionKey key, CommandOptions options, dev.threadline.core.session.Budget budget) {
+    Command<TurnResult> setBudget(SessionKey key, CommandOptions options, dev.threadline.core.state.Budget budget) {
         Require.nonNull(budget, "budget");
         Cmd cmd = Cmd.of(options, "budget", budget.tokens() + "|" + budget.costMicros());
         return new Command<>(cmd, c -> humans.setBudget(key, c, budget), first -> {

@@ -109,7 +109,7 @@ public final class SessionHandle implements Session {
     }
 
     @Override
-    public java.util.Optional<TurnResult> setBudget(dev.threadline.core.session.Budget budget) {
+    public java.util.Optional<TurnResult> setBudget(dev.threadline.core.state.Budget budget) {
         return java.util.Optional.ofNullable(commands.call(key, commands.setBudget(key, options, budget)));
     }
 

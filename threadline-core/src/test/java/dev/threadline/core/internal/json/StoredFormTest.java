@@ -47,7 +47,7 @@ class StoredFormTest {
         assertThat(RecordCodec.encodeEvent(ANSWER)).doesNotContain("cost");
         dev.threadline.core.state.StateSnapshot snap = new dev.threadline.core.state.StateSnapshot(3, 1,
                 dev.threadline.core.state.SessionStatus.BUDGET_EXCEEDED, 2, java.util.Map.of(), List.of(), new Usage(10, 5, 0, 0, 105), 0,
-                null, 0, null, List.of(), dev.threadline.core.session.Budget.ofTokens(15));
+                null, 0, null, List.of(), dev.threadline.core.state.Budget.ofTokens(15));
         assertThat(RecordCodec.decodeSnapshot("s", RecordCodec.VERSION, RecordCodec.encodeSnapshot(snap))).isEqualTo(snap);
     }
 

@@ -218,7 +218,7 @@ public final class AgentLoop {
         if (limit.isPresent()) {
             return end(t, limit.get().outcome(), limit.get().reason());
         }
-        dev.threadline.core.session.Budget budget = s.budgetOr(t.config.budget());
+        dev.threadline.core.state.Budget budget = s.budgetOr(t.config.budget());
         if (budget != null && budget.reachedBy(s.usage())) {
             return suspendForBudget(t, budget, s.usage());
         }
@@ -297,7 +297,7 @@ public final class AgentLoop {
     }
 
     /** Suspends the turn before a model call: the session spent its budget; raising it continues the turn. */
-    private TurnStep suspendForBudget(Turn t, dev.threadline.core.session.Budget budget, Usage spent) {
+    private TurnStep suspendForBudget(Turn t, dev.threadline.core.state.Budget budget, Usage spent) {
         Event.TurnSuspended suspended = new Event.TurnSuspended(Suspension.BUDGET_EXCEEDED + ": " + budget.describe(spent));
         states.update(t.key, CheckpointSource.LOOP, t.cmd, st -> List.of(suspended));
         return new TurnStep.Suspend(t.result(Outcome.BUDGET_EXCEEDED, "", suspended.reason()));

@@ -1,4 +1,4 @@
-package dev.threadline.bench;
+package dev.threadline.bench.kit;
 
 import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.store.memory.InMemoryStateStore;

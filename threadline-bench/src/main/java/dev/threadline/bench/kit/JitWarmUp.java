@@ -1,4 +1,4 @@
-package dev.threadline.bench;
+package dev.threadline.bench.kit;
 
 import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
@@ -23,14 +23,14 @@ public final class JitWarmUp {
      * @param rounds      the rounds over which it must have been quiet (a multiple of {@code checkEvery})
      * @param quietMillis at most this much compilation over those rounds counts as quiet
      */
-    record Window(int checkEvery, int rounds, long quietMillis) {
+    public record Window(int checkEvery, int rounds, long quietMillis) {
         /** For steps of well under a millisecond: 20 ms over 2,000 rounds, looked at every 500. */
-        static final Window STEPS = new Window(500, 2_000, 20);
+        public static final Window STEPS = new Window(500, 2_000, 20);
         /** For cold loads of tens of milliseconds: 10 ms over 10 rounds, looked at every 5. */
-        static final Window LOADS = new Window(5, 10, 10);
+        public static final Window LOADS = new Window(5, 10, 10);
 
         /** @throws IllegalArgumentException unless {@code 0 < checkEvery <= rounds}, a multiple of it, and {@code quietMillis >= 0} */
-        Window {
+        public Window {
             if (checkEvery < 1 || rounds < checkEvery || rounds % checkEvery != 0 || quietMillis < 0) {
                 throw new IllegalArgumentException("a JIT window needs 0 < checkEvery <= rounds, rounds a multiple of checkEvery"
                         + " and quietMillis >= 0; was " + checkEvery + ", " + rounds + ", " + quietMillis);
@@ -75,7 +75,7 @@ public final class JitWarmUp {
      * The JIT's total compilation time in milliseconds, or -1 when this JVM does not monitor it.
      * Thread-safe.
      */
-    static long jitMillis() {
+    public static long jitMillis() {
         CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
         return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
     }
@@ -105,7 +105,7 @@ public final class JitWarmUp {
      * @throws IllegalArgumentException when {@code min < 0} or {@code max < min}
      * @throws Exception                what a round threw
      */
-    static Outcome run(int min, int max, Window window, LongSupplier jitMillis, Round round) throws Exception {
+    public static Outcome run(int min, int max, Window window, LongSupplier jitMillis, Round round) throws Exception {
         if (min < 0 || max < min) {
             throw new IllegalArgumentException("warm-up bounds must be 0 <= min <= max, were " + min + " and " + max);
         }

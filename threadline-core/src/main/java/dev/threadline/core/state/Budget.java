@@ -1,4 +1,4 @@
-package dev.threadline.core.session;
+package dev.threadline.core.state;
 
 import dev.threadline.core.error.Require;
 import dev.threadline.core.model.Usage;

@@ -1,4 +1,5 @@
-package dev.threadline.bench;
+package dev.threadline.bench.kit;
+
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
