@@ -19,7 +19,7 @@ final class ContextCommands {
         out.println("tokens used by this session (every model call, compaction summaries included):");
         out.println("  input " + n(u.inputTokens()) + "   output " + n(u.outputTokens()) + "   cache read " + n(u.cacheReadTokens())
                 + "   cache write " + n(u.cacheWriteTokens()) + "   total " + n(u.totalTokens())
-                + (u.costMicros() == 0 ? "" : "   cost " + money(u.costMicros())));
+                + (u.costMicros() == 0 ? "" : "   cost " + dev.threadline.core.state.Budget.amount(u.costMicros())));
         out.println("context the next model call sends:");
         out.println(String.format(Locale.ROOT, "  %s of %s tokens (%.1f%% of the window), %d message%s%s", n(c.tokens()),
                 n(c.windowTokens()), c.percentOfWindow(), c.messages(), c.messages() == 1 ? "" : "s",
@@ -35,8 +35,8 @@ final class ContextCommands {
     static void budget(PrintWriter out, dev.threadline.core.state.Budget budget, Usage spent) {
         dev.threadline.core.state.Budget b = budget == null ? dev.threadline.core.state.Budget.NONE : budget;
         out.println("budget: " + (b.tokens() == 0 ? "no token limit" : n(b.tokens()) + " tokens") + ", "
-                + (b.costMicros() == 0 ? "no cost limit" : "cost " + money(b.costMicros())) + "; spent " + n(spent.totalTokens())
-                + " tokens" + (spent.costMicros() == 0 ? "" : ", cost " + money(spent.costMicros())));
+                + (b.costMicros() == 0 ? "no cost limit" : "cost " + dev.threadline.core.state.Budget.amount(b.costMicros())) + "; spent " + n(spent.totalTokens())
+                + " tokens" + (spent.costMicros() == 0 ? "" : ", cost " + dev.threadline.core.state.Budget.amount(spent.costMicros())));
     }
 
     /**
@@ -62,10 +62,6 @@ final class ContextCommands {
         return new dev.threadline.core.state.Budget(tokens, cost);
     }
 
-    /** Millionths of the price table's currency as an amount with up to six decimals (0.000105, 12.5). */
-    static String money(long micros) {
-        return java.math.BigDecimal.valueOf(micros, 6).stripTrailingZeros().toPlainString();
-    }
 
     /** Summarises the whole context now (an edit step); {@code focus} may be empty. */
     static void compact(PrintWriter out, Session session, String focus) {

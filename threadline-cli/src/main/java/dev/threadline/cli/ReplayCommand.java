@@ -83,7 +83,7 @@ final class ReplayCommand implements Callable<Integer> {
     /** {@code   cost: A  ->  B} when either side has a cost, else nothing. */
     private static String cost(dev.threadline.core.model.Usage original, dev.threadline.core.model.Usage replayed) {
         return original.costMicros() == 0 && replayed.costMicros() == 0 ? ""
-                : "   cost: " + ContextCommands.money(original.costMicros()) + "  ->  " + ContextCommands.money(replayed.costMicros());
+                : "   cost: " + dev.threadline.core.state.Budget.amount(original.costMicros()) + "  ->  " + dev.threadline.core.state.Budget.amount(replayed.costMicros());
     }
 
     /** The report as text: a header, then each turn with its reply diff, calls, tokens and outcome. */

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the runtime's one public entry point and its builder, each setter documented;
+// the engine behind it lives in internal.engine.
 package dev.threadline.core;
 
 import dev.threadline.core.error.Require;

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the sealed set of journal events, one small record each, is the stored form's
+// single list (its JSON subtypes); splitting it would scatter that list.
 package dev.threadline.core.event;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;

@@ -50,6 +50,11 @@ public record Budget(long tokens, long costMicros) {
         }
     }
 
+    /** Millionths of the price table's currency as an amount with up to six decimals ({@code 105} → {@code 0.000105}). */
+    public static String amount(long micros) {
+        return BigDecimal.valueOf(micros, 6).stripTrailingZeros().toPlainString();
+    }
+
     /** Whether {@code spent} has reached a limit of this budget. */
     public boolean reachedBy(Usage spent) {
         return tokens > 0 && spent.totalTokens() >= tokens || costMicros > 0 && spent.costMicros() >= costMicros;
@@ -59,11 +64,11 @@ public record Budget(long tokens, long costMicros) {
     public String describe(Usage spent) {
         StringBuilder b = new StringBuilder("the session has used ").append(spent.totalTokens()).append(" tokens");
         if (spent.costMicros() > 0 || costMicros > 0) {
-            b.append(" costing ").append(BigDecimal.valueOf(spent.costMicros(), 6).stripTrailingZeros().toPlainString());
+            b.append(" costing ").append(amount(spent.costMicros()));
         }
         b.append("; its budget is ").append(tokens == 0 ? "unlimited tokens" : tokens + " tokens");
         if (costMicros > 0) {
-            b.append(" and ").append(BigDecimal.valueOf(costMicros, 6).stripTrailingZeros().toPlainString()).append(" in cost");
+            b.append(" and ").append(amount(costMicros)).append(" in cost");
         }
         return b.append(". Raise it to continue the turn").toString();
     }

@@ -1,3 +1,5 @@
+// Over 400 lines on purpose: the derived index, its Cut and its View share private arrays that must stay
+// in one class for the write-once/read-without-lock reasoning (see the class comment) to hold in one place.
 package dev.threadline.core.state;
 
 import dev.threadline.core.model.ContentBlock;

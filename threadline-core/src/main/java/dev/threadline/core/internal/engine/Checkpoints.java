@@ -109,8 +109,7 @@ public final class Checkpoints {
                 case Event.MessageSteered m -> "steered: " + m.message().text();
                 case Event.SteeringDelivered d -> null;
                 case Event.BudgetSet b -> "budget set: " + (b.budget().tokens() == 0 ? "unlimited" : b.budget().tokens()) + " tokens, "
-                        + (b.budget().costMicros() == 0 ? "unlimited" : java.math.BigDecimal.valueOf(b.budget().costMicros(), 6)
-                        .stripTrailingZeros().toPlainString()) + " in cost";
+                        + (b.budget().costMicros() == 0 ? "unlimited" : dev.threadline.core.state.Budget.amount(b.budget().costMicros())) + " in cost";
                 case Event.ContextRecalled r -> r.messages().isEmpty() ? "context recalls nothing"
                         : "context recalled seqs " + r.messages().stream().map(m -> String.valueOf(m.seq())).toList();
                 case Event.ApprovalRequested r -> "approval requested: " + r.name() + " " + r.arguments();

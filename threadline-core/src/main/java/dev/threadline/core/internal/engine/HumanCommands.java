@@ -87,9 +87,9 @@ public final class HumanCommands {
         if (s.status() == dev.threadline.core.state.SessionStatus.BUDGET_EXCEEDED) {
             if (budget.reachedBy(s.usage())) {
                 throw new InvalidInputException("budget", "the waiting turn needs more than the session has spent ("
-                        + s.usage().totalTokens() + " tokens, cost " + java.math.BigDecimal.valueOf(s.usage().costMicros(), 6)
-                        .stripTrailingZeros().toPlainString() + "); a budget of " + budget.tokens() + " tokens and cost "
-                        + java.math.BigDecimal.valueOf(budget.costMicros(), 6).stripTrailingZeros().toPlainString()
+                        + s.usage().totalTokens() + " tokens, cost " + dev.threadline.core.state.Budget.amount(s.usage().costMicros())
+                        + "); a budget of " + budget.tokens() + " tokens and cost "
+                        + dev.threadline.core.state.Budget.amount(budget.costMicros())
                         + " leaves it no room (0 is no limit); nothing was recorded");
             }
             return loop.resume(key, cmd, st -> List.of(new Event.BudgetSet(budget)), List.of());
