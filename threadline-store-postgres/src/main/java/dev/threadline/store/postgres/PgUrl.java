@@ -1,14 +1,17 @@
 package dev.threadline.store.postgres;
 
 import dev.threadline.core.error.InvalidInputException;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Where a store's database is: a {@code postgresql://[user[:password]@]host[:port]/database[?params]}
  * URL (also {@code postgres://}), or a pgjdbc {@code jdbc:postgresql://...} URL passed on as it is.
+ * The first form may list several hosts, {@code host1:port1,host2:port2}: pgjdbc then tries them in
+ * turn, and with {@code targetServerType=primary} in the parameters connects only to the one that
+ * takes writes, so a store finds a promoted standby by itself after a failover.
  * The user and password of the first form become connection properties (pgjdbc's URL has no user
  * part); {@link #shown()} is the URL without the password, for messages. Immutable.
  *
@@ -18,7 +21,7 @@ import java.nio.charset.StandardCharsets;
  * @param shown    the URL as messages show it (never the password)
  */
 record PgUrl(String jdbcUrl, String user, String password, String shown) {
-    private static final String FORM = "expected postgresql://[user[:password]@]host[:port]/database[?param=value&...]"
+    private static final String FORM = "expected postgresql://[user[:password]@]host[:port][,host2[:port2]...]/database[?param=value&...]"
             + " or jdbc:postgresql://host[:port]/database";
 
     /** @throws InvalidInputException naming the store url when it is not one of the two forms */
@@ -38,34 +41,74 @@ record PgUrl(String jdbcUrl, String user, String password, String shown) {
         } else {
             throw new InvalidInputException("store url", "'" + hidePassword(text) + "' is not a PostgreSQL URL; " + FORM);
         }
-        URI uri;
-        try {
-            uri = new URI("postgresql://" + rest);
-        } catch (URISyntaxException e) {
-            throw new InvalidInputException("store url", "'" + hidePassword(text) + "' is malformed (" + e.getReason() + "); " + FORM);
-        }
-        String host = uri.getHost();
-        String path = uri.getRawPath();
-        if (host == null || host.isBlank()) {
-            throw new InvalidInputException("store url", "'" + hidePassword(text) + "' names no host; " + FORM);
-        }
-        if (path == null || path.length() < 2 || path.indexOf('/', 1) >= 0) {
-            throw new InvalidInputException("store url", "'" + hidePassword(text) + "' names no database (one path segment); " + FORM);
-        }
+        int slash = rest.indexOf('/');
+        String authority = slash < 0 ? rest : rest.substring(0, slash);
+        String pathAndQuery = slash < 0 ? "" : rest.substring(slash);
+        int q = pathAndQuery.indexOf('?');
+        String path = q < 0 ? pathAndQuery : pathAndQuery.substring(0, q);
+        String query = q < 0 ? "" : pathAndQuery.substring(q);
         String user = null;
         String password = null;
-        if (uri.getRawUserInfo() != null) {
-            String info = uri.getRawUserInfo();
+        int at = authority.lastIndexOf('@');
+        if (at >= 0) {
+            String info = authority.substring(0, at);
+            authority = authority.substring(at + 1);
             int colon = info.indexOf(':');
             user = decode(colon < 0 ? info : info.substring(0, colon));
             password = colon < 0 ? null : decode(info.substring(colon + 1));
         }
-        String port = uri.getPort() < 0 ? "" : ":" + uri.getPort();
-        String query = uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery();
-        String hostPort = (host.contains(":") && !host.startsWith("[") ? "[" + host + "]" : host) + port;
-        String jdbc = "jdbc:postgresql://" + hostPort + path + query;
-        String shown = "postgresql://" + (user == null ? "" : user + "@") + hostPort + path;
+        if (authority.isBlank()) {
+            throw new InvalidInputException("store url", "'" + hidePassword(text) + "' names no host; " + FORM);
+        }
+        List<String> hosts = new ArrayList<>();
+        for (String one : authority.split(",", -1)) {
+            hosts.add(hostPort(one, text));
+        }
+        if (path.length() < 2 || path.indexOf('/', 1) >= 0) {
+            throw new InvalidInputException("store url", "'" + hidePassword(text) + "' names no database (one path segment); " + FORM);
+        }
+        String hostList = String.join(",", hosts);
+        String jdbc = "jdbc:postgresql://" + hostList + path + query;
+        String shown = "postgresql://" + (user == null ? "" : user + "@") + hostList + path;
         return new PgUrl(jdbc, user, password, shown);
+    }
+
+    /**
+     * One {@code host[:port]} of the URL's host list, as pgjdbc takes it (an IPv6 address in brackets).
+     *
+     * @throws InvalidInputException naming the store url when the host is empty or the port no number in 1-65535
+     */
+    private static String hostPort(String one, String text) {
+        String host = one;
+        String port = null;
+        if (one.startsWith("[")) {
+            int close = one.indexOf(']');
+            if (close < 0 || (close + 1 < one.length() && one.charAt(close + 1) != ':')) {
+                throw new InvalidInputException("store url", "'" + hidePassword(text) + "' has a malformed IPv6 host '" + one + "'; " + FORM);
+            }
+            host = one.substring(0, close + 1);
+            port = close + 1 < one.length() ? one.substring(close + 2) : null;
+        } else if (one.indexOf(':') >= 0) {
+            host = one.substring(0, one.lastIndexOf(':'));
+            port = one.substring(one.lastIndexOf(':') + 1);
+        }
+        if (host.isBlank() || host.equals("[]") || (!host.startsWith("[") && host.contains(":")) || host.contains("/")) {
+            throw new InvalidInputException("store url", "'" + hidePassword(text) + "' names no host" + (one.isBlank() ? "" : " in '" + one + "'")
+                    + "; " + FORM);
+        }
+        if (port != null) {
+            int n;
+            try {
+                n = Integer.parseInt(port);
+            } catch (NumberFormatException e) {
+                n = -1;
+            }
+            if (n < 1 || n > 65535) {
+                throw new InvalidInputException("store url", "'" + hidePassword(text) + "' is malformed: port '" + port
+                        + "' of host '" + host + "' is no number in 1-65535; " + FORM);
+            }
+        }
+        return port == null ? host : host + ":" + port;
     }
 
     private static String decode(String s) {

@@ -24,9 +24,19 @@ class PgUrlTest {
     }
 
     @Test
+    void aUrlMayListSeveralHostsForAFailoverPair() {
+        PgUrl u = PgUrl.parse("postgresql://ann:pw@10.0.0.1:5432,10.0.0.2,[::1]:5433/tl?targetServerType=primary");
+        assertThat(u.jdbcUrl()).isEqualTo("jdbc:postgresql://10.0.0.1:5432,10.0.0.2,[::1]:5433/tl?targetServerType=primary");
+        assertThat(u.user()).isEqualTo("ann");
+        assertThat(u.password()).isEqualTo("pw");
+        assertThat(u.shown()).isEqualTo("postgresql://ann@10.0.0.1:5432,10.0.0.2,[::1]:5433/tl");
+    }
+
+    @Test
     void badUrlsAreRefusedNamingTheStoreUrlAndNeverThePassword() {
         for (String bad : new String[] {null, "", "mysql://h/d", "postgresql://", "postgresql://h", "postgresql://h/a/b",
-                "postgresql://ann:pw@/d", "postgresql://h:port/d"}) {
+                "postgresql://ann:pw@/d", "postgresql://h:port/d",
+                "postgresql://ann:pw@h:1,/d", "postgresql://h:1,h:0/d", "postgresql://[::1/d", "postgresql://ann:pw@h:70000/d"}) {
             assertThatThrownBy(() -> PgUrl.parse(bad)).as("%s", bad).isInstanceOf(InvalidInputException.class)
                     .hasMessageContaining("store url").satisfies(e -> assertThat(e.getMessage()).doesNotContain(":pw@"));
         }
