@@ -80,6 +80,44 @@ public final class PgServer implements AutoCloseable {
         }
     }
 
+    /**
+     * A streaming standby of {@code primary} on loopback port {@code port} (0: a free one), made by
+     * {@code pg_basebackup -R} (fast checkpoint, WAL streamed) and started with the same settings as
+     * the primary; the caller closes it. Used by {@link PgFailoverPair}.
+     */
+    static PgServer standbyOf(PgServer primary, int port) {
+        Path bin = binaries();
+        try {
+            Path dir = Files.createTempDirectory("threadline-pg-standby-");
+            PgServer server = new PgServer(bin, dir, port == 0 ? freePort() : port, primary.settings);
+            server.baseBackup(primary);
+            server.start();
+            return server;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void baseBackup(PgServer primary) throws IOException {
+        if (root()) {
+            chown(dir);
+        }
+        Path log = dir.resolve("basebackup.log");
+        Process p = new ProcessBuilder(asServerUser(bin.resolve("pg_basebackup").toString(), "-h", "127.0.0.1",
+                "-p", Integer.toString(primary.port), "-U", USER, "-D", dir.resolve("data").toString(), "-R",
+                "-X", "stream", "-c", "fast", "--no-sync"))
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                p.destroyForcibly();
+                throw new IllegalStateException("pg_basebackup from port " + primary.port + " failed: " + Files.readString(log));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running pg_basebackup", e);
+        }
+    }
+
     /** Where initdb and postgres are: $THREADLINE_PG_BIN, or the newest /usr/lib/postgresql/N/bin. */
     public static Path binaries() {
         List<Path> candidates = new ArrayList<>();
@@ -196,7 +234,7 @@ public final class PgServer implements AutoCloseable {
         return n;
     }
 
-    private static final String READY = "database system is ready to accept connections";
+    private static final String READY = "database system is ready to accept"; // "connections", or "read-only connections" for a standby
 
     /**
      * Polls, bounded, until this start has logged that it is ready and takes a connection: a connection
@@ -259,6 +297,39 @@ public final class PgServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Kills the server and every process of it with SIGKILL, as a machine crash would (no shutdown
+     * checkpoint, connections dropped mid-statement), and waits until they have all exited, so that its
+     * port is free again.
+     */
+    public synchronized void kill() {
+        if (process == null || !process.isAlive()) {
+            return;
+        }
+        List<ProcessHandle> all = new ArrayList<>(process.toHandle().descendants().toList());
+        all.add(process.toHandle());
+        signalAll("KILL");
+        for (ProcessHandle h : all) {
+            try {
+                h.onExit().get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new IllegalStateException("a postgres process (" + h.pid() + ") did not exit after SIGKILL", e);
+            }
+        }
+    }
+
+    /** Promotes this standby to a primary and waits (bounded, 60 s) until it takes writes. */
+    public synchronized void promote() {
+        try (Connection c = connect("postgres"); Statement s = c.createStatement();
+             var rs = s.executeQuery("SELECT pg_promote(true, 60)")) {
+            if (!rs.next() || !rs.getBoolean(1)) {
+                throw new IllegalStateException("pg_promote on port " + port + " did not finish within 60 s");
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot promote the standby on port " + port + ": " + e.getMessage(), e);
         }
     }
 
