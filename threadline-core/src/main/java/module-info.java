@@ -22,6 +22,7 @@ module dev.threadline.core {
     exports dev.threadline.core.context;
     exports dev.threadline.core.event;
     exports dev.threadline.core.export;
+    exports dev.threadline.core.fault;
     exports dev.threadline.core.json;
     exports dev.threadline.core.llm;
     exports dev.threadline.core.log;

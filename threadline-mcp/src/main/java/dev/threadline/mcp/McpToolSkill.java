@@ -1,5 +1,6 @@
 package dev.threadline.mcp;
 
+import dev.threadline.core.fault.CrashPoint;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.core.json.Json;
@@ -89,6 +90,7 @@ final class McpToolSkill implements Skill {
         try {
             McpSchema.CallToolResult result = Calls.unlessGone(
                     client.callTool(new McpSchema.CallToolRequest(tool.name(), args)), gone, server).timeout(left).block();
+            CrashPoint.MCP_DURING_CALL.reach();
             if (result == null) {
                 return SkillResult.error("error: MCP server '" + server + "' returned no result for tool '" + tool.name() + "'");
             }

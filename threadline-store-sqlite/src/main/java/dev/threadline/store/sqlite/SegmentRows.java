@@ -1,5 +1,6 @@
 package dev.threadline.store.sqlite;
 
+import dev.threadline.core.fault.CrashPoint;
 import dev.threadline.core.error.StorageException;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.internal.json.RecordCodec;
@@ -75,6 +76,7 @@ final class SegmentRows {
             bind(ps, key, after, upTo);
             ps.executeUpdate();
         }
+        CrashPoint.SEGMENT_WRITE.reach(); // the segment is in and its rows out, uncommitted: a halt here must lose neither
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO events (sid, seq, step, time, command_id, source,"
                 + " touches_transcript, payload, v, appended) VALUES (" + SessionRows.SID + ", ?, ?, ?, ?, ?, 1, NULL, ?, ?)")) {
             for (Object[] e : envelopes) {

@@ -1,5 +1,6 @@
 package dev.threadline.core.internal.engine;
 
+import dev.threadline.core.fault.CrashPoint;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.threadline.core.error.InvalidInputException;
@@ -205,6 +206,7 @@ public final class Lifecycle implements DataLifecycle {
             if (plan.kind() == DataSubject.Kind.TENANT) {
                 appVars = clearVariables(tenant, null, VariableScope.APP, actor);
             }
+            CrashPoint.ERASE_BEFORE_RECEIPT.reach();
             scrub = this.scrub.get();
         } catch (ThreadlineException e) {
             failure = e.getMessage();

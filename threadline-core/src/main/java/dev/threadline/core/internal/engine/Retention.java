@@ -1,5 +1,6 @@
 package dev.threadline.core.internal.engine;
 
+import dev.threadline.core.fault.CrashPoint;
 import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.internal.engine.live.LeaseKeeper;
@@ -139,6 +140,7 @@ public final class Retention {
             }
             index.delete(key);
             deleted = true;
+            CrashPoint.SWEEP_MID_BATCH.reach();
             states.evict(key);
             keeper.forget(key);
             return Outcome.REMOVED;

@@ -1,5 +1,6 @@
 package dev.threadline.core.internal.engine.live;
 
+import dev.threadline.core.fault.CrashPoint;
 import dev.threadline.core.error.LeaseHeldException;
 import dev.threadline.core.error.LeaseLostException;
 import dev.threadline.core.error.SessionNotFoundException;
@@ -104,6 +105,7 @@ public final class LeaseKeeper implements AutoCloseable {
             if (current != null) {
                 try {
                     s.lease = store.renew(current, times.ttl());
+                    CrashPoint.LEASE_AFTER_RENEW.reach();
                     return new Entry(false, null);
                 } catch (LeaseLostException lost) {
                     s.lease = null;
@@ -111,6 +113,9 @@ public final class LeaseKeeper implements AutoCloseable {
             }
             ReleasedEpochs.Released mine = released.take(key);
             LeaseResult.Acquired a = acquire(key, mine == null ? null : mine.yieldUntil());
+            if (a.previous() != null) {
+                CrashPoint.LEASE_AFTER_TAKE_OVER.reach();
+            }
             s.lost = null;
             s.heldSince = waits.now(); // before the volatile write of the lease, which publishes it
             s.lease = a.lease();
@@ -194,6 +199,7 @@ public final class LeaseKeeper implements AutoCloseable {
         }
         try {
             s.lease = store.renew(l, times.ttl());
+            CrashPoint.LEASE_AFTER_RENEW.reach();
         } catch (LeaseLostException e) {
             s.lost = e;
             s.lease = null;
@@ -340,6 +346,7 @@ public final class LeaseKeeper implements AutoCloseable {
     private void renewQuietly(SessionKey key, LeaseSlot s, Lease l) {
         try {
             s.lease = store.renew(l, times.ttl());
+            CrashPoint.LEASE_AFTER_RENEW.reach();
         } catch (LeaseLostException lost) {
             s.lost = lost;
             s.lease = null;

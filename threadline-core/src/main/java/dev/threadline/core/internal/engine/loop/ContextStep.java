@@ -1,5 +1,6 @@
 package dev.threadline.core.internal.engine.loop;
 
+import dev.threadline.core.fault.CrashPoint;
 import dev.threadline.core.internal.engine.trace.Tracing;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Scope;
@@ -180,6 +181,7 @@ public final class ContextStep {
             ChatResponse response = summarise(sessionId, request);
             String summary = SummaryPrompt.summaryOf(response);
             Usage usage = prices.priced(config.model(), response.usage());
+            CrashPoint.COMPACTION_BEFORE_APPEND.reach();
             states.update(sessionId, source, commandId, st -> List.of(new Event.ContextCompacted(summary, plan.boundary(), usage)));
             LOG.debug("session {}: compacted {} messages into a summary of {} characters", sessionId, plan.messages().size(), summary.length());
             return usage;

@@ -1,5 +1,6 @@
 package dev.threadline.core.internal.engine.loop;
 
+import dev.threadline.core.fault.CrashPoint;
 import dev.threadline.core.internal.engine.trace.Tracing;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Scope;
@@ -216,6 +217,7 @@ public final class ToolExecutor {
         List<VariableWrite> writes = List.of();
         try {
             SkillResult r = run.get();
+            CrashPoint.TOOL_AFTER_CALL.reach();
             if (r == null) {
                 ended = new Event.ToolCallFailed(use.id(), "the skill returned no result");
             } else {

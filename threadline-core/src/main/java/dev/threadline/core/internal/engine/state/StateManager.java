@@ -1,5 +1,6 @@
 package dev.threadline.core.internal.engine.state;
 
+import dev.threadline.core.fault.CrashPoint;
 import dev.threadline.core.internal.engine.trace.Tracing;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Scope;
@@ -299,6 +300,7 @@ public final class StateManager {
             span.setAttribute(Tracing.SOURCE, source.name().toLowerCase(java.util.Locale.ROOT));
         }
         try {
+            CrashPoint.STEP_BEFORE_APPEND.reach();
             journal.append(new AppendRequest(key, s.seq(), leases.epoch(key), stored, writes, cmd.recordAt(key, s.seq() + 1)));
         } catch (LeaseLostException e) {
             Tracing.failed(span, e);
@@ -312,12 +314,15 @@ public final class StateManager {
         } finally {
             span.end();
         }
+        CrashPoint.STEP_AFTER_APPEND.reach();
         cmd.recorded();
         cache.put(key, next);
+        CrashPoint.STEP_BEFORE_REPLY.reach();
         if (next.seq() / snapshotEvery != s.seq() / snapshotEvery) {
             Span snap = tracing.start("threadline.snapshot.save", key);
             snap.setAttribute(Tracing.SEQ, next.seq());
             try {
+                CrashPoint.SNAPSHOT_WRITE.reach();
                 snapshots.saveSnapshot(key, next.snapshot());
             } catch (StorageException e) {
                 Tracing.failed(snap, e);
