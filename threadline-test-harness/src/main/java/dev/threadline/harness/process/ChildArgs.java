@@ -54,6 +54,11 @@ public record ChildArgs(Map<String, String> values) {
         return get("tenant", "acme");
     }
 
+    /** Save a snapshot every this many events (the runtime's default, 100, unless given). */
+    public int snapshotEvery() {
+        return Integer.parseInt(get("snapshotEvery", "100"));
+    }
+
     /** The child runtime's lease TTL (default 1 s). */
     public Duration leaseTtl() {
         return Duration.ofMillis(Long.parseLong(get("ttlMillis", "1000")));

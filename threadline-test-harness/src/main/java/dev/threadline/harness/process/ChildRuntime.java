@@ -56,6 +56,7 @@ public final class ChildRuntime implements AutoCloseable {
                 .skills(List.of())
                 .skill(work)
                 .leaseTtl(a.leaseTtl())
+                .snapshotEvery(a.snapshotEvery())
                 .leaseWait(a.leaseWait())
                 .build();
         Tenant tenant = tl.tenant(a.tenant());

@@ -95,10 +95,15 @@ public final class Fleet implements AutoCloseable {
 
     /** Starts a child incarnation named {@code name} without waiting for it (stdin lines sent meanwhile wait in the pipe). */
     public ChildProcess launch(String name, Class<?> main, Map<String, ?> args) {
+        return launch(name, main, args, List.of());
+    }
+
+    /** As {@link #launch(String, Class, Map)}, with more JVM options (e.g. {@code -Dthreadline.crashAt=...}). */
+    public ChildProcess launch(String name, Class<?> main, Map<String, ?> args, List<String> jvmOptions) {
         Map<String, Object> all = new LinkedHashMap<>(args);
         all.put("store", childUrl.apply(name));
         all.put("name", name);
-        ChildProcess c = ChildProcess.of(main).name(name).args(ChildArgs.of(all))
+        ChildProcess c = ChildProcess.of(main).name(name).args(ChildArgs.of(all)).jvmOptions(jvmOptions.toArray(String[]::new))
                 .stderr(dir.resolve(name.replace('#', '-') + ".err"))
                 .onLine(l -> hear(name, l)).start();
         synchronized (children) {
