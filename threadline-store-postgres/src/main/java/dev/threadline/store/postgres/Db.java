@@ -100,6 +100,11 @@ final class Db implements Transactions, AutoCloseable {
         return pooling;
     }
 
+    /** A connection like the pool's (through the pooler, if any) but outside it: for the check at open, which must not wait on the pool. */
+    Connection unpooled() throws SQLException {
+        return java.sql.DriverManager.getConnection(pooling.poolUrl(), pooling.poolProperties(connectProps));
+    }
+
     /**
      * A connection outside the pool (the listener's), with the same properties and schema: to the
      * server itself ({@code direct}) when the pool's go through a pooler.

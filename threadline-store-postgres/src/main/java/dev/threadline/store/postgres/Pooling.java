@@ -121,10 +121,10 @@ record Pooling(String poolUrl, String directUrl, String prelude) {
     static void check(Db db) {
         Pooling pooling = db.pooling();
         boolean behind;
-        try {
-            behind = db.read(() -> "check for a connection pooler", c -> !direct(c));
-        } catch (StorageException e) {
-            throw startupParameter(db, e);
+        try (Connection c = db.unpooled()) {
+            behind = !direct(c);
+        } catch (SQLException e) {
+            throw startupParameter(db, db.failure("check for a connection pooler", e));
         }
         if (behind && !pooling.pooled()) {
             throw new InvalidInputException("store url", "'" + db.url().shown() + "' reaches PostgreSQL through a connection"
@@ -155,17 +155,26 @@ record Pooling(String poolUrl, String directUrl, String prelude) {
         }
     }
 
-    /** {@code e}, or, when a pooler refused a startup parameter, one line naming the pgbouncer setting. */
+    /**
+     * {@code e}, or, when a pooler refused a startup parameter (pgbouncer passes on only the few it
+     * tracks), one line naming what to change: a parameter of the store URL that pgjdbc sends at startup
+     * ({@code currentSchema}, {@code options}) is to be removed, since a transaction pooler keeps no session
+     * setting; pgjdbc's own {@code extra_float_digits} (refused by pgbouncers before 1.18's tracking of it)
+     * is let through with {@code ignore_startup_parameters}.
+     */
     private static RuntimeException startupParameter(Db db, StorageException e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             String msg = t.getMessage();
             int at = msg == null ? -1 : msg.indexOf("unsupported startup parameter");
             if (at >= 0) {
                 Matcher name = Pattern.compile("unsupported startup parameter:?\\s*([A-Za-z_]+)").matcher(msg.substring(at));
-                String param = name.find() ? name.group(1) : "extra_float_digits";
-                return new StorageException("postgres store " + db.url().shown() + ": the connection pooler refused pgjdbc's"
-                        + " startup parameter " + param + ": add ignore_startup_parameters = " + param
-                        + " to its [pgbouncer] settings (docs/storage.md, \"pgbouncer\")", e);
+                String param = name.find() ? name.group(1) : "?";
+                String change = param.equals("extra_float_digits")
+                        ? "add ignore_startup_parameters = extra_float_digits to its [pgbouncer] settings"
+                        : "remove the store URL parameter that sets it (currentSchema sets search_path; options), since a"
+                        + " transaction pooler keeps no session setting: give the schema as Options.withSchema";
+                return new StorageException("postgres store " + db.url().shown() + ": the connection pooler refused the"
+                        + " startup parameter " + param + ": " + change + " (docs/storage.md, \"pgbouncer\")", e);
             }
         }
         return e;
