@@ -141,6 +141,27 @@ class PgBouncerTest {
         }
     }
 
+    /**
+     * pgbouncer in session mode makes up the backend key as in transaction mode, so it too is refused
+     * without direct= (a client cannot tell the modes apart) and works with it.
+     */
+    @Test
+    void aSessionModePgBouncerIsAPoolerToo() {
+        PgServer.shared().createDatabase(DB);
+        Map<String, String> settings = PgBouncerProcess.defaults();
+        settings.put("pool_mode", "session");
+        try (PgBouncerProcess session = PgBouncerProcess.start(PgServer.shared(), settings)) {
+            PostgresStateStore.Options o = PostgresStateStore.Options.defaults().withSchema(PgStores.freshSchema("bouncer_session"));
+            assertThatThrownBy(() -> PostgresStateStore.open(session.url(DB), o))
+                    .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.getMessage()).contains("direct=host:port"));
+            try (PostgresStateStore store = PostgresStateStore.open(session.url(DB) + "?direct=127.0.0.1:" + PgServer.shared().port(), o)) {
+                SessionKey key = new SessionKey("t", "session");
+                long epoch = PgStores.leasedSession(store, key, 1, "o");
+                assertThat(store.append(AppendRequest.of(key, 1, epoch, StoreFixtures.messages("session", 2, 1)))).isEqualTo(2);
+            }
+        }
+    }
+
     /** Given direct= without a pooler in between, the store opens and works the same (nothing depends on the pooler). */
     @Test
     void theDirectParameterWithoutAPoolerIsHarmless() {
