@@ -20,7 +20,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
@@ -86,6 +91,53 @@ class PgBouncerTest {
             assertThat(seenByA.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(12);
             assertThat(a.head(key)).isEqualTo(12);
             assertThat(a.readOwn(key, 1, 100)).hasSize(12);
+        }
+    }
+
+    /**
+     * Two stores of different schemas through a pgbouncer with only two server connections, appending
+     * and reading at once from eight threads: every transaction runs on a server connection the other
+     * store's transactions used too, so a schema set for a session (not per transaction) would send one
+     * store's statements into the other's tables. Each store sees exactly its own journals.
+     */
+    @Test
+    void storesOfTwoSchemasSharingTwoServerConnectionsEachSeeOnlyTheirOwn() throws Exception {
+        PgServer.shared().createDatabase(DB);
+        Map<String, String> settings = PgBouncerProcess.defaults();
+        settings.put("default_pool_size", "2");
+        try (PgBouncerProcess small = PgBouncerProcess.start(PgServer.shared(), settings)) {
+            String url = small.url(DB) + "?direct=127.0.0.1:" + PgServer.shared().port();
+            PostgresStateStore.Options o = PostgresStateStore.Options.defaults().withPoolWait(WAIT);
+            try (PostgresStateStore a = PostgresStateStore.open(url, o.withSchema(PgStores.freshSchema("bouncer_a")));
+                 PostgresStateStore b = PostgresStateStore.open(url, o.withSchema(PgStores.freshSchema("bouncer_b")).withSerializable(true))) {
+                int steps = 40;
+                List<Callable<Void>> writers = new ArrayList<>();
+                for (int w = 0; w < 4; w++) {
+                    for (PostgresStateStore store : List.of(a, b)) {
+                        SessionKey key = new SessionKey("t", "s" + w);
+                        int length = store == a ? 1 : 2; // the same ids in both schemas, of different lengths
+                        writers.add(() -> {
+                            long epoch = PgStores.leasedSession(store, key, length, "o");
+                            for (long head = length; head < length + steps; head++) {
+                                assertThat(store.append(AppendRequest.of(key, head, epoch, StoreFixtures.messages(key.id(), head + 1, 1))))
+                                        .isEqualTo(head + 1);
+                                assertThat(store.head(key)).isEqualTo(head + 1);
+                            }
+                            return null;
+                        });
+                    }
+                }
+                try (ExecutorService pool = Executors.newFixedThreadPool(writers.size())) {
+                    for (Future<Void> f : pool.invokeAll(writers)) {
+                        f.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+                    }
+                }
+                for (int w = 0; w < 4; w++) {
+                    SessionKey key = new SessionKey("t", "s" + w);
+                    assertThat(a.readOwn(key, 1, 1000)).hasSize(1 + steps);
+                    assertThat(b.readOwn(key, 1, 1000)).hasSize(2 + steps);
+                }
+            }
         }
     }
 
