@@ -159,7 +159,7 @@ record Pooling(String poolUrl, String directUrl, String prelude) {
      * {@code e}, or, when a pooler refused a startup parameter (pgbouncer passes on only the few it
      * tracks), one line naming what to change: a parameter of the store URL that pgjdbc sends at startup
      * ({@code currentSchema}, {@code options}) is to be removed, since a transaction pooler keeps no session
-     * setting; pgjdbc's own {@code extra_float_digits} (refused by pgbouncers before 1.18's tracking of it)
+     * setting; pgjdbc's own {@code extra_float_digits} (which 1.18 lets through; older pgbouncers refused it)
      * is let through with {@code ignore_startup_parameters}.
      */
     private static RuntimeException startupParameter(Db db, StorageException e) {
