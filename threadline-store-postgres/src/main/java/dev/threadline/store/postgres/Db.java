@@ -33,6 +33,9 @@ final class Db implements Transactions, AutoCloseable {
     private final long poolWaitNanos;
     private final PgUrl url;
     private final Properties connectProps;
+    /** Behind a transaction pooler or not (ADR 0048): the pool's URL, the direct one, the per-transaction settings. */
+    private final Pooling pooling;
+    private final String schema;
     private final java.util.concurrent.atomic.AtomicLong retries = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean closed;
     /** Set when the pool last failed to reach the server; cleared by the first probe or pool connection that succeeds. */
@@ -43,10 +46,12 @@ final class Db implements Transactions, AutoCloseable {
         this.url = url;
         this.poolWaitNanos = options.poolWait().toNanos();
         this.connectProps = connectionProperties(url, options);
+        this.pooling = Pooling.of(url, options.schema(), options.serializable());
+        this.schema = options.schema();
         HikariConfig config = new HikariConfig();
         config.setPoolName("threadline-pg");
-        config.setJdbcUrl(url.jdbcUrl());
-        config.setDataSourceProperties(connectProps);
+        config.setJdbcUrl(pooling.poolUrl());
+        config.setDataSourceProperties(pooling.poolProperties(connectProps));
         config.setMaximumPoolSize(options.poolSize());
         config.setMinimumIdle(1);
         long connectMs = Math.max(250, options.connectTimeout().toMillis());
@@ -56,10 +61,10 @@ final class Db implements Transactions, AutoCloseable {
         config.setConnectionTimeout(connectMs);
         config.setValidationTimeout(Math.max(250, connectMs / 2));
         config.setInitializationFailTimeout(-1); // the first use reports an unreachable server, as every later one does
-        if (options.schema() != null) {
+        if (options.schema() != null && !pooling.pooled()) { // pooled: SET LOCAL per transaction (Pooling)
             config.setSchema(options.schema());
         }
-        if (options.serializable()) {
+        if (options.serializable() && !pooling.pooled()) {
             config.setTransactionIsolation("TRANSACTION_SERIALIZABLE");
         }
         this.pool = new HikariDataSource(config);
@@ -91,13 +96,41 @@ final class Db implements Transactions, AutoCloseable {
         return url;
     }
 
-    /** A connection outside the pool (the listener's), with the same properties and schema. */
+    Pooling pooling() {
+        return pooling;
+    }
+
+    /** A connection like the pool's (through the pooler, if any) but outside it: for the check at open, which must not wait on the pool. */
+    Connection unpooled() throws SQLException {
+        return java.sql.DriverManager.getConnection(pooling.poolUrl(), pooling.poolProperties(connectProps));
+    }
+
+    /**
+     * A connection outside the pool (the listener's), with the same properties and schema: to the
+     * server itself ({@code direct}) when the pool's go through a pooler.
+     */
     Connection dedicated(String schema) throws SQLException {
-        Connection c = java.sql.DriverManager.getConnection(url.jdbcUrl(), connectProps);
+        Connection c = java.sql.DriverManager.getConnection(pooling.pooled() ? pooling.directUrl() : pooling.poolUrl(), connectProps);
         if (schema != null) {
             c.setSchema(schema);
         }
         return c;
+    }
+
+    /**
+     * Runs {@code work} where schema changes belong: on a pooled connection, or, behind a pooler, on a
+     * direct connection of its own (DDL and auto-commit statements that may fail without harm, ADR 0048).
+     */
+    <T> T setup(Supplier<String> what, SqlWork<T> work) {
+        if (!pooling.pooled()) {
+            return read(what, work);
+        }
+        open();
+        try (Connection c = dedicated(schema)) {
+            return work.run(c);
+        } catch (SQLException e) {
+            throw failure(what.get(), e);
+        }
     }
 
     /** How many write transactions were run again after a serialization failure or deadlock (for tests and metrics). */
@@ -117,7 +150,7 @@ final class Db implements Transactions, AutoCloseable {
             if (!probing.compareAndSet(false, true)) {
                 throw new SQLTransientConnectionException("the server could not be reached a moment ago (" + reason + ")");
             }
-            try (Connection probe = java.sql.DriverManager.getConnection(url.jdbcUrl(), connectProps)) {
+            try (Connection probe = java.sql.DriverManager.getConnection(pooling.poolUrl(), connectProps)) {
                 down = null;
             } catch (SQLException e) {
                 down = reason(e);
@@ -187,7 +220,13 @@ final class Db implements Transactions, AutoCloseable {
         open();
         for (int attempt = 1; ; attempt++) {
             try (Connection c = connection()) {
-                return work.run(c);
+                if (!pooling.wrapsReads()) {
+                    return work.run(c);
+                }
+                pooling.begin(c); // the pool closes (rolls back) a connection whose work failed
+                T result = work.run(c);
+                c.commit();
+                return result;
             } catch (SQLException e) {
                 StorageException failure = failure(what.get(), e); // notes an unreachable server first
                 if (attempt > 1 || !dropped(e)) {
@@ -215,6 +254,7 @@ final class Db implements Transactions, AutoCloseable {
             try (Connection c = connection()) {
                 c.setAutoCommit(false);
                 try {
+                    pooling.prelude(c);
                     T result = work.run(c);
                     committing = true;
                     c.commit();
@@ -253,7 +293,13 @@ final class Db implements Transactions, AutoCloseable {
             boolean sent = false;
             try (Connection c = connection()) {
                 sent = true;
-                return work.run(c);
+                if (!pooling.wrapsReads()) {
+                    return work.run(c);
+                }
+                pooling.begin(c);
+                T result = work.run(c);
+                c.commit();
+                return result;
             } catch (SQLException e) {
                 if (sent && unavailable(e)) {
                     throw new StorageException("store unavailable: " + url.shown() + " (" + what.get() + "): the connection"

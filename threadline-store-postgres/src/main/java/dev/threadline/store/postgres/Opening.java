@@ -14,7 +14,8 @@ final class Opening {
 
     /** Prepares the schema on {@code db} and says what opening found. */
     static Prepared prepare(Db db, PostgresStateStore.Options opts) {
-        return db.read(() -> "prepare the schema", c -> {
+        Pooling.check(db);
+        return db.setup(() -> "prepare the schema", c -> {
             Prepared current = probe(c, opts.notifications());
             if (current != null) {
                 return current;

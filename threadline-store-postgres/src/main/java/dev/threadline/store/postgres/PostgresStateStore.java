@@ -186,7 +186,7 @@ public final class PostgresStateStore extends JdbcStateStore {
      * Opens a store on the database at {@code url}, creating or upgrading its schema (ADR 0017).
      *
      * @param url     {@code postgresql://[user[:password]@]host[:port]/database[?params]} or a pgjdbc
-     *                {@code jdbc:postgresql://...} URL
+     *                {@code jdbc:postgresql://...} URL; behind pgbouncer add {@code direct=host:port} (ADR 0048)
      * @param options how to connect and behave; null for {@link Options#defaults()}
      * @throws InvalidInputException when the URL is not a PostgreSQL URL
      * @throws StorageException      "store unavailable: ..." when the server cannot be reached within the
