@@ -43,6 +43,82 @@ public final class RedisProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts a replica of {@code master} ({@code --replicaof}, with its own AOF) and waits until its
+     * link to the master is up and the first sync is done (a bounded poll of INFO replication).
+     */
+    public static RedisProcess replicaOf(RedisProcess master, List<String> extra) {
+        List<String> args = new ArrayList<>(List.of("--replicaof", "127.0.0.1", Integer.toString(master.port())));
+        args.addAll(extra);
+        RedisProcess replica = start(args);
+        try {
+            replica.awaitReplicaInSync();
+        } catch (RuntimeException e) {
+            replica.close();
+            throw e;
+        }
+        return replica;
+    }
+
+    /** Waits until this replica reports {@code master_link_status:up} with no sync in progress. */
+    public void awaitReplicaInSync() {
+        waitFor(() -> {
+            String info = info("replication");
+            return info.contains("master_link_status:up") && info.contains("master_sync_in_progress:0");
+        }, "redis-server on port " + port + " to finish syncing with its master");
+    }
+
+    /** Makes this replica a master ({@code REPLICAOF NO ONE}): the test's own failover. */
+    public void promote() {
+        try {
+            String reply = Resp.call(port, "REPLICAOF", "NO", "ONE");
+            if (!"OK".equals(reply)) {
+                throw new IllegalStateException("REPLICAOF NO ONE on port " + port + " replied " + reply);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The server's {@code INFO section} text, or "" while it does not answer. */
+    public String info(String section) {
+        try {
+            String text = Resp.call(port, "INFO", section);
+            return text == null ? "" : text;
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** SIGSTOP: the server stays connected but answers nothing (a replica stalled, not gone) until {@link #resume()}. */
+    public void pause() {
+        signal("STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    public void resume() {
+        signal("CONT");
+    }
+
+    private void signal(String name) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while sending SIG" + name, e);
+        }
+    }
+
+    /** Whether the process is running. */
+    public boolean alive() {
+        return process != null && process.isAlive();
+    }
+
     /** The loopback port the server listens on. */
     public int port() {
         return port;
