@@ -14,7 +14,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * One throwaway {@code redis-server} for tests, on a free loopback port, with AOF on and fsync at every
- * write unless {@code extra} says otherwise (e.g. {@code --appendfsync everysec}),
+ * write unless {@code extra} says otherwise (e.g. {@code --appendfsync everysec}), a replica's first sync
+ * started at once,
  * its files in a directory of its own. It can be killed with SIGKILL and started again on the same
  * directory and port. Readiness is a bounded poll of PING, never a fixed sleep. Not thread-safe.
  */
@@ -151,7 +152,8 @@ public final class RedisProcess implements AutoCloseable {
     private void launch() {
         List<String> cmd = new ArrayList<>(List.of(binary("redis-server"), "--port", Integer.toString(port),
                 "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes", "--appendfsync", "always",
-                "--dir", dir.toString(), "--daemonize", "no", "--protected-mode", "no"));
+                "--dir", dir.toString(), "--daemonize", "no", "--protected-mode", "no",
+                "--repl-diskless-sync-delay", "0")); // a replica's first sync starts at once, not after 5 s
         cmd.addAll(extra);
         try {
             process = new ProcessBuilder(cmd).redirectErrorStream(true)
