@@ -156,7 +156,7 @@ final class Connection implements AutoCloseable {
      * for the replicas on the very connection that wrote it (WAIT counts that connection's own writes): on a
      * standalone server the shared one; on a cluster the pooled connection to the master of {@code slotKey}'s
      * slot, which Lettuce also routes that slot's commands through. The write is sent there directly, so
-     * a MOVED or ASK reply (nothing written) refreshes the topology and the write is sent again.
+     * a MOVED, ASK or READONLY reply (nothing written) refreshes the topology and the write is sent again.
      */
     <T> T acked(String slotKey, Function<RedisClusterCommands<String, String>, T> write, Predicate<T> written) {
         if (!acks.on()) {
@@ -183,10 +183,11 @@ final class Connection implements AutoCloseable {
                 r = write.apply(node);
             } catch (RedisCommandExecutionException e) {
                 String m = String.valueOf(e.getMessage());
-                if ((m.startsWith("MOVED") || m.startsWith("ASK")) && attempt < 3) {
+                if ((m.startsWith("MOVED") || m.startsWith("ASK") || m.startsWith("READONLY")) && attempt < 3) {
                     ((RedisClusterClient) client).refreshPartitions();
-                    continue; // not written: a redirect is answered before the script runs
+                    continue; // not written: a redirect, or a master turned replica, answers before the script runs
                 }
+                refresh();
                 throw e;
             } catch (RuntimeException e) {
                 refresh(); // the master may have failed over: learn the new one for the next call

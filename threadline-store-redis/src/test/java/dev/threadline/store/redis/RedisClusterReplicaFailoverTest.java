@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 class RedisClusterReplicaFailoverTest {
     private static final int KILLS = Integer.getInteger("threadline.redis.clusterFailovers", 3);
-    private static final String ACKS = "?replicas=1&replicaTimeout=500ms";
+    private static final String ACKS = "?replicas=1&replicaTimeout=2s"; // long enough for a loaded machine
 
     @Test
     void aStalledReplicaFailsOnlyTheStepsOfItsMaster() throws IOException {
@@ -49,7 +49,7 @@ class RedisClusterReplicaFailoverTest {
             try {
                 assertThatThrownBy(() -> store.append(AppendRequest.of(stalled, 1, epochs[0], StoreFixtures.messages(stalled.id(), 2, 1))))
                         .isInstanceOfSatisfying(StorageException.class, e -> assertThat(e.getMessage())
-                                .contains("only 0 of 1 replicas confirmed it within 500ms").contains("outcome is unknown"));
+                                .contains("only 0 of 1 replicas confirmed it within 2s").contains("outcome is unknown"));
                 assertThat(store.append(AppendRequest.of(other, 1, epochs[1], StoreFixtures.messages(other.id(), 2, 1)))).isEqualTo(2);
             } finally {
                 replica.resume();
@@ -89,7 +89,7 @@ class RedisClusterReplicaFailoverTest {
     }
 
     private static RedisStateStore.Options options() {
-        return RedisStateStore.Options.defaults().withCommandTimeout(Duration.ofSeconds(2));
+        return RedisStateStore.Options.defaults().withCommandTimeout(Duration.ofSeconds(5));
     }
 
     private static long begin(RedisStateStore store, SessionKey key) {
