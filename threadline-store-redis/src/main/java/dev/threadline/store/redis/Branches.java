@@ -50,7 +50,7 @@ final class Branches {
         SessionKey parent = key.sibling(info.parentId());
         Reply r;
         try {
-            r = scripts.run(parent, Scripts.ADOPT, key.id(), token, Long.toString(info.parentSeq()),
+            r = scripts.acked(parent, Scripts.ADOPT, key.id(), token, Long.toString(info.parentSeq()),
                     onParent == null ? "" : onParent.commandId(), onParent == null ? "" : Records.encodeCommand(onParent),
                     Long.toString(now.toEpochMilli()));
         } catch (RuntimeException e) {
@@ -96,7 +96,10 @@ final class Branches {
                 gone.add(id);
                 gone.add(token);
             });
-            Reply r = scripts.existing(key, Scripts.DELETE, gone.toArray(String[]::new));
+            Reply r = scripts.acked(key, Scripts.DELETE, gone.toArray(String[]::new));
+            if (r.is("NF")) {
+                throw new SessionNotFoundException(key.id());
+            }
             if (r.is("KIDS")) {
                 continue; // a branch was adopted meanwhile: look again
             }

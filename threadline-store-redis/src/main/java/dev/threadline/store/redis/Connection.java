@@ -5,6 +5,10 @@ import dev.threadline.core.error.StorageException;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.protocol.ConnectionIntent;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
@@ -20,6 +24,8 @@ import io.lettuce.core.resource.DefaultClientResources;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * One multiplexed Lettuce connection to a standalone server or a cluster, seen through the commands
@@ -39,9 +45,13 @@ final class Connection implements AutoCloseable {
     final RedisClusterCommands<String, String> sync;
     final RedisClusterAsyncCommands<String, String> async;
     final boolean cluster;
+    final Acks acks;
+    private volatile long lastRefresh;
 
     private Connection(String url, AbstractRedisClient client, StatefulConnection<String, String> connection,
-                       RedisClusterCommands<String, String> sync, RedisClusterAsyncCommands<String, String> async, boolean cluster) {
+                       RedisClusterCommands<String, String> sync, RedisClusterAsyncCommands<String, String> async, boolean cluster,
+                       Acks acks) {
+        this.acks = acks;
         this.url = redacted(url);
         this.client = client;
         this.connection = connection;
@@ -51,9 +61,15 @@ final class Connection implements AutoCloseable {
     }
 
     /** Connects to {@code redis://...} / {@code rediss://...} (one server) or {@code redis-cluster://h:p,h:p} (a cluster). */
-    static Connection open(String url, Duration connectTimeout, Duration commandTimeout) {
-        if (url == null || url.isBlank()) {
+    static Connection open(String fullUrl, Duration connectTimeout, Duration commandTimeout) {
+        if (fullUrl == null || fullUrl.isBlank()) {
             throw new InvalidInputException("redisUrl", "is missing; use redis://host:port or redis-cluster://host:port,host:port");
+        }
+        Acks.Parsed parsed = Acks.parse(fullUrl);
+        String url = parsed.url();
+        Acks acks = parsed.acks();
+        if (acks.on() && acks.timeout().compareTo(commandTimeout) >= 0) {
+            throw new InvalidInputException("replicaTimeout", acks.timeout() + " must be shorter than the command timeout " + commandTimeout);
         }
         boolean cluster = url.startsWith("redis-cluster://");
         List<RedisURI> uris = parse(url, cluster);
@@ -69,14 +85,14 @@ final class Connection implements AutoCloseable {
                 // on a cluster an unreachable node fails a command after the command timeout instead
                 c.setOptions(ClusterClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts).build());
                 StatefulRedisClusterConnection<String, String> conn = c.connect();
-                return new Connection(url, c, conn, conn.sync(), conn.async(), true);
+                return new Connection(url, c, conn, conn.sync(), conn.async(), true, acks);
             }
             RedisClient c = RedisClient.create(resources, uris.get(0));
             client = c;
             c.setOptions(ClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts)
                     .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
             StatefulRedisConnection<String, String> conn = c.connect();
-            return new Connection(url, c, conn, conn.sync(), conn.async(), false);
+            return new Connection(url, c, conn, conn.sync(), conn.async(), false, acks);
         } catch (RuntimeException e) {
             if (client != null) {
                 client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
@@ -133,6 +149,64 @@ final class Connection implements AutoCloseable {
 
     String url() {
         return url;
+    }
+
+    /**
+     * Runs a write and, with replicated acknowledgements on and {@code written} true of its result, WAITs
+     * for the replicas on the very connection that wrote it (WAIT counts that connection's own writes): on a
+     * standalone server the shared one; on a cluster the pooled connection to the master of {@code slotKey}'s
+     * slot, which Lettuce also routes that slot's commands through. The write is sent there directly, so
+     * a MOVED, ASK or READONLY reply (nothing written) refreshes the topology and the write is sent again.
+     */
+    <T> T acked(String slotKey, Function<RedisClusterCommands<String, String>, T> write, Predicate<T> written) {
+        if (!acks.on()) {
+            return write.apply(sync);
+        }
+        if (!cluster) {
+            T r = write.apply(sync);
+            if (written.test(r)) {
+                acks.confirm(sync);
+            }
+            return r;
+        }
+        var c = (StatefulRedisClusterConnection<String, String>) connection;
+        for (int attempt = 0; ; attempt++) {
+            RedisClusterNode master = c.getPartitions().getMasterBySlot(SlotHash.getSlot(slotKey));
+            if (master == null) {
+                refresh();
+                throw new StorageException("redis store " + url + " unavailable: no master serves the slot of " + slotKey);
+            }
+            RedisClusterCommands<String, String> node;
+            T r;
+            try {
+                node = c.getConnection(master.getUri().getHost(), master.getUri().getPort(), ConnectionIntent.WRITE).sync();
+                r = write.apply(node);
+            } catch (RedisCommandExecutionException e) {
+                String m = String.valueOf(e.getMessage());
+                if ((m.startsWith("MOVED") || m.startsWith("ASK") || m.startsWith("READONLY")) && attempt < 3) {
+                    ((RedisClusterClient) client).refreshPartitions();
+                    continue; // not written: a redirect, or a master turned replica, answers before the script runs
+                }
+                refresh();
+                throw e;
+            } catch (RuntimeException e) {
+                refresh(); // the master may have failed over: learn the new one for the next call
+                throw e;
+            }
+            if (written.test(r)) {
+                acks.confirm(node);
+            }
+            return r;
+        }
+    }
+
+    /** Asks Lettuce for the cluster's topology again, at most every 500 ms, without waiting for it. */
+    private void refresh() {
+        long now = System.nanoTime();
+        if (now - lastRefresh > 500_000_000L) {
+            lastRefresh = now;
+            ((RedisClusterClient) client).refreshPartitionsAsync();
+        }
     }
 
     @Override

@@ -4,12 +4,17 @@ import java.util.Map;
 
 /**
  * The one-line durability statement of a store, from the server's own AOF settings (CONFIG GET; a
- * server that refuses CONFIG gets the general statement). Stateless.
+ * server that refuses CONFIG gets the general statement) and the store's replicated acknowledgement
+ * mode ({@link Acks}). Stateless.
  */
 final class Durability {
     private Durability() {}
 
     static String describe(Connection redis) {
+        return server(redis) + "; steps " + redis.acks.describe();
+    }
+
+    private static String server(Connection redis) {
         String where = "redis " + (redis.cluster ? "cluster" : "standalone") + " " + redis.url();
         try {
             Map<String, String> c = redis.sync.configGet("appendonly", "appendfsync", "maxmemory-policy");
@@ -21,8 +26,7 @@ final class Durability {
             }
             String fsync = c.getOrDefault("appendfsync", "?");
             return where + ", AOF appendfsync " + fsync + switch (fsync) {
-                case "always" -> ": an acknowledged append survives a server crash and a power loss"
-                        + " (a failover to an asynchronous replica may lose the latest)";
+                case "always" -> ": an acknowledged append survives a server crash and a power loss";
                 case "everysec" -> ": a power loss may lose about the last second of acknowledged appends"
                         + " (a server crash too, while a slow disk holds AOF writes back)";
                 default -> ": a power loss may lose many seconds of acknowledged appends";

@@ -28,6 +28,9 @@ final class Failures {
         if (e instanceof ThreadlineException) {
             return e;
         }
+        if (e instanceof Acks.Shortfall) {
+            return new StorageException("redis store " + url + ": " + what + ": " + e.getMessage(), e);
+        }
         if (e instanceof RedisCommandTimeoutException) {
             return new StorageException("redis store " + url + " unavailable: " + what + " timed out (" + cause(e) + ")", e);
         }

@@ -1,6 +1,7 @@
 package dev.threadline.store.redis;
 
 import dev.threadline.core.error.LeaseLostException;
+import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.SessionKey;
@@ -29,7 +30,10 @@ final class Leasing {
         Instant until = now.plus(ttl);
         String[] n = Records.secNanos(now);
         String[] u = Records.secNanos(until);
-        Reply r = scripts.existing(key, Scripts.ACQUIRE, owner, n[0], n[1], u[0], u[1], deadHolder == null ? "" : deadHolder);
+        Reply r = scripts.acked(key, Scripts.ACQUIRE, owner, n[0], n[1], u[0], u[1], deadHolder == null ? "" : deadHolder);
+        if (r.is("NF")) {
+            throw new SessionNotFoundException(key.id());
+        }
         if (r.is("HELD")) {
             return new LeaseResult.Held(new Lease(key, r.text(1), r.number(0), Records.instant(r.text(2), r.text(3))));
         }

@@ -131,9 +131,9 @@ public final class RedisStateStore implements StateStore {
 
     /**
      * Connects to one Redis server ({@code redis://[user:password@]host:port[/db]}, {@code rediss://...}
-     * for TLS) or, given {@code redis-cluster://host:port,host:port,...}, to a cluster.
-     *
-     * @throws InvalidInputException when the URL is malformed
+     * for TLS) or, given {@code redis-cluster://host:port,host:port,...}, to a cluster; a query
+     * {@code ?replicas=N&replicaTimeout=2s} makes acknowledged writes wait for N replicas (ADR 0047).
+     * @throws InvalidInputException when the URL, {@code replicas} or {@code replicaTimeout} is malformed
      * @throws StorageException      in one line when the server cannot be reached
      */
     public static RedisStateStore open(String redisUrl, Options options) {

@@ -20,6 +20,6 @@ public final class RedisStoreProvider implements StoreProvider {
 
     @Override
     public String forms() {
-        return "redis://host:port, redis-cluster://host:port,host:port,...";
+        return "redis://host:port, redis-cluster://host:port,host:port,... (either with ?replicas=N&replicaTimeout=2s to wait for replicas)";
     }
 }

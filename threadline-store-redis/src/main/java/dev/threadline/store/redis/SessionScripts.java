@@ -2,6 +2,7 @@ package dev.threadline.store.redis;
 
 import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.store.SessionKey;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.util.List;
 import dev.threadline.core.log.Logs;
 import org.slf4j.Logger;
@@ -27,9 +28,32 @@ final class SessionScripts {
 
     /** The script's reply, with PEND settled: the reply of the finished branch, or NF when it is not adopted. */
     Reply run(SessionKey key, Scripts script, String... args) {
+        return run(redis.sync, key, script, args);
+    }
+
+    /**
+     * Like {@link #run}, then, with replicated acknowledgements on, waits for the replicas to confirm
+     * (see {@link Connection#acked}) unless the reply says the script wrote nothing.
+     */
+    Reply acked(SessionKey key, Scripts script, String... args) {
+        return redis.acked(keys.session(key)[Keys.META], on -> run(on, key, script, args), SessionScripts::wrote);
+    }
+
+    /** Like {@link #raw}, then waits for the replicas as {@link #acked(SessionKey, Scripts, String...)} does. */
+    Reply ackedRaw(String[] k, Scripts script, String... args) {
+        return redis.acked(k[0], on -> Reply.of(script.run(on, k, args)), SessionScripts::wrote);
+    }
+
+    /** Whether a script's reply may follow a write: not for a refusal before any write. */
+    private static boolean wrote(Reply r) {
+        return !(r.is("NF") || r.is("LEASE") || r.is("SEQ") || r.is("HELD") || r.is("PEND") || r.is("LOST")
+                || r.is("EXISTS") || r.is("PASTHEAD") || r.is("KIDS"));
+    }
+
+    private Reply run(RedisClusterCommands<String, String> on, SessionKey key, Scripts script, String... args) {
         String[] k = keys.session(key);
         for (int attempt = 0; ; attempt++) {
-            Reply r = Reply.of(script.run(redis.sync, k, args));
+            Reply r = Reply.of(script.run(on, k, args));
             if (!r.is("PEND")) {
                 return r;
             }

@@ -84,7 +84,7 @@ final class Writes {
     /** Writes the session's keys, replacing an unfinished create older than the claim window. */
     private void claim(SessionKey key, List<String> args, Instant now) {
         for (int attempt = 0; ; attempt++) {
-            Reply r = scripts.raw(keys.session(key), Scripts.CREATE, args.toArray(String[]::new));
+            Reply r = scripts.ackedRaw(keys.session(key), Scripts.CREATE, args.toArray(String[]::new));
             if (r.is("OK")) {
                 return;
             }
@@ -112,7 +112,7 @@ final class Writes {
                 Instant now = options.clock().instant();
                 args.set(2, now.toString());
                 args.set(6, Long.toString(now.toEpochMilli()));
-                Reply r = scripts.run(key, Scripts.APPEND, args.toArray(String[]::new));
+                Reply r = scripts.acked(key, Scripts.APPEND, args.toArray(String[]::new));
                 switch (r.status()) {
                     case "OK" -> {
                         if (!writes.isEmpty()) {
@@ -147,7 +147,7 @@ final class Writes {
                 args.add(name);
                 args.add(Json.write(value));
             });
-            scripts.raw(new String[] {keys.variables(w.scope(), w.key())}, Scripts.VARS, args.toArray(String[]::new));
+            scripts.ackedRaw(new String[] {keys.variables(w.scope(), w.key())}, Scripts.VARS, args.toArray(String[]::new));
         }
         scripts.raw(keys.session(key), Scripts.UNWIP, recorded);
     }

@@ -14,7 +14,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * One throwaway {@code redis-server} for tests, on a free loopback port, with AOF on and fsync at every
- * write unless {@code extra} says otherwise (e.g. {@code --appendfsync everysec}),
+ * write unless {@code extra} says otherwise (e.g. {@code --appendfsync everysec}), a replica's first sync
+ * started at once,
  * its files in a directory of its own. It can be killed with SIGKILL and started again on the same
  * directory and port. Readiness is a bounded poll of PING, never a fixed sleep. Not thread-safe.
  */
@@ -41,6 +42,82 @@ public final class RedisProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Starts a replica of {@code master} ({@code --replicaof}, with its own AOF) and waits until its
+     * link to the master is up and the first sync is done (a bounded poll of INFO replication).
+     */
+    public static RedisProcess replicaOf(RedisProcess master, List<String> extra) {
+        List<String> args = new ArrayList<>(List.of("--replicaof", "127.0.0.1", Integer.toString(master.port())));
+        args.addAll(extra);
+        RedisProcess replica = start(args);
+        try {
+            replica.awaitReplicaInSync();
+        } catch (RuntimeException e) {
+            replica.close();
+            throw e;
+        }
+        return replica;
+    }
+
+    /** Waits until this replica reports {@code master_link_status:up} with no sync in progress. */
+    public void awaitReplicaInSync() {
+        waitFor(() -> {
+            String info = info("replication");
+            return info.contains("master_link_status:up") && info.contains("master_sync_in_progress:0");
+        }, "redis-server on port " + port + " to finish syncing with its master");
+    }
+
+    /** Makes this replica a master ({@code REPLICAOF NO ONE}): the test's own failover. */
+    public void promote() {
+        try {
+            String reply = Resp.call(port, "REPLICAOF", "NO", "ONE");
+            if (!"OK".equals(reply)) {
+                throw new IllegalStateException("REPLICAOF NO ONE on port " + port + " replied " + reply);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The server's {@code INFO section} text, or "" while it does not answer. */
+    public String info(String section) {
+        try {
+            String text = Resp.call(port, "INFO", section);
+            return text == null ? "" : text;
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** SIGSTOP: the server stays connected but answers nothing (a replica stalled, not gone) until {@link #resume()}. */
+    public void pause() {
+        signal("STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    public void resume() {
+        signal("CONT");
+    }
+
+    private void signal(String name) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while sending SIG" + name, e);
+        }
+    }
+
+    /** Whether the process is running. */
+    public boolean alive() {
+        return process != null && process.isAlive();
     }
 
     /** The loopback port the server listens on. */
@@ -75,7 +152,8 @@ public final class RedisProcess implements AutoCloseable {
     private void launch() {
         List<String> cmd = new ArrayList<>(List.of(binary("redis-server"), "--port", Integer.toString(port),
                 "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes", "--appendfsync", "always",
-                "--dir", dir.toString(), "--daemonize", "no", "--protected-mode", "no"));
+                "--dir", dir.toString(), "--daemonize", "no", "--protected-mode", "no",
+                "--repl-diskless-sync-delay", "0")); // a replica's first sync starts at once, not after 5 s
         cmd.addAll(extra);
         try {
             process = new ProcessBuilder(cmd).redirectErrorStream(true)
