@@ -80,7 +80,7 @@ final class EraseCommand implements Callable<Integer> {
         }
         String actor = actor(spec, by);
         return store.withRuntime(spec, (tl, out) -> {
-            if (!tl.lifecycle().holdsDataOf(s)) {
+            if (!tl.lifecycle().holdsDataOf(s) && tl.lifecycle().unfinished(s).isEmpty()) {
                 throw new ThreadlineException(s + " has nothing in " + store.shown() + "; nothing was erased");
             }
             ErasureReceipt r = tl.lifecycle().erase(s, actor);

@@ -89,7 +89,7 @@ final class AdminRoutes {
         JsonBody body = api.body(ctx, ERASE);
         DataSubject s = subject(body);
         String by = by(body);
-        if (!lifecycle().holdsDataOf(s)) {
+        if (!lifecycle().holdsDataOf(s) && lifecycle().unfinished(s).isEmpty()) {
             throw new ApiException(404, "nothing-to-erase", null, s + " has nothing in this store; nothing was erased");
         }
         ErasureReceipt receipt = lifecycle().erase(s, by);

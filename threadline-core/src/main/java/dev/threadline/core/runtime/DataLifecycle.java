@@ -50,6 +50,15 @@ public interface DataLifecycle {
     ErasureReceipt erase(DataSubject subject, String actor);
 
     /**
+     * The receipt of an erasure of {@code subject} that has not ended: one running now, or one a crash or a
+     * failure stopped midway ({@code complete} false). An erasure keeps its receipt, marked in progress,
+     * before it removes anything, so a process that dies midway leaves this record; {@link #erase} of the
+     * same subject continues it under the same receipt id, even when nothing of the subject is left to
+     * remove. Reads only.
+     */
+    java.util.Optional<ErasureReceipt> unfinished(DataSubject subject);
+
+    /**
      * Whether the store keeps anything of {@code subject}: the session; a session or user-scope variables
      * of the user; a session or app variables of the tenant. Reads only. A tool that erases on request can
      * tell a mistyped id from a subject already gone with it.

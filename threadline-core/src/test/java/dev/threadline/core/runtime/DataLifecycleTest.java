@@ -105,6 +105,31 @@ class DataLifecycleTest {
     }
 
     @Test
+    void anErasureStoppedMidwayIsContinuedUnderItsReceiptWhenRunAgain() {
+        withCanary("ada-1", "ada");
+        withCanary("ada-2", "ada");
+        clock.advance(Duration.ofHours(1)); // past this runtime's own leases
+        var held = (dev.threadline.core.store.LeaseResult.Acquired) store.acquire(new SessionKey("acme", "ada-2"), "another-process",
+                Duration.ofMinutes(5), null);
+        DataSubject ada = DataSubject.user("acme", "ada");
+        // a runtime that waits for no lease (not closed here: closing a runtime closes its store, which tl shares)
+        Threadline impatient = Threadline.builder().store(store).clock(clock).model(ScriptedModel.demo()).leaseWait(Duration.ZERO).build();
+        assertThatThrownBy(() -> impatient.lifecycle().erase(ada, "dpo")).hasMessageContaining("stopped midway");
+        ErasureReceipt first = tl.lifecycle().unfinished(ada).orElseThrow();
+        assertThat(first.complete()).isFalse();
+        assertThat(tl.lifecycle().receipts("acme")).containsExactly(first);
+
+        store.release(held.lease());
+        ErasureReceipt done = tl.lifecycle().erase(ada, "dpo");
+        assertThat(done.id()).as("the same erasure, continued").isEqualTo(first.id());
+        assertThat(done.complete()).isTrue();
+        assertThat(done.sessionHashes()).containsExactlyInAnyOrder(DataLifecycle.hash("acme", "ada-1"), DataLifecycle.hash("acme", "ada-2"));
+        assertThat(tl.lifecycle().receipts("acme")).containsExactly(done);
+        assertThat(tl.lifecycle().unfinished(ada)).isEmpty();
+        assertThat(sessions()).isEmpty();
+    }
+
+    @Test
     void holdsDataOfTellsAMistypedSubjectFromOneThatIsThereAndGoesFalseAfterTheErasure() {
         withCanary("ada-1", "ada");
         session("other", "cy", null).edit("test", "v",

@@ -140,7 +140,19 @@ public final class Lifecycle implements DataLifecycle {
     public ErasureReceipt erase(DataSubject subject, String actor) {
         notReserved(subject);
         Require.nonBlank(actor, "actor");
-        return run(reads.plan(subject), actor);
+        Optional<ErasureReceipt> earlier = unfinished(subject);
+        if (earlier.isPresent() && !reads.holdsDataOf(subject)) {
+            return finish(earlier.get(), subject, actor); // it removed everything, then stopped before its receipt
+        }
+        return run(reads.plan(subject), actor, earlier.orElse(null));
+    }
+
+    @Override
+    public Optional<ErasureReceipt> unfinished(DataSubject subject) {
+        Require.nonNull(subject, "subject");
+        String hash = DataLifecycle.hash(subject.tenant(), subject.id());
+        return receipts(subject.tenant()).stream().filter(r -> !r.complete() && r.kind() == subject.kind()
+                && r.subjectHash().equals(hash)).reduce((first, second) -> second);
     }
 
     @Override
@@ -152,7 +164,7 @@ public final class Lifecycle implements DataLifecycle {
             records().edit(actor, "erasure " + earlier.id() + " kept again, to be applied again",
                     List.of(new Edit.SetVariable(VariableScope.APP, RECEIPT + earlier.id(), Json.tree(earlier))));
         }
-        return reads.replayPlan(earlier).map(plan -> run(plan, actor));
+        return reads.replayPlan(earlier).map(plan -> run(plan, actor, null));
     }
 
     @Override
@@ -180,8 +192,13 @@ public final class Lifecycle implements DataLifecycle {
         return reads.verify(subject, text);
     }
 
-    /** Checks the holds, then removes the plan's sessions (branches first), then the variables, then scrubs; keeps the receipt. */
-    private ErasureReceipt run(ErasureReads.Plan plan, String actor) {
+    /**
+     * Checks the holds; keeps a receipt that says the erasure is in progress (so that one stopped before
+     * its end, by a crash, leaves a record an erasure run again completes); removes the plan's sessions
+     * (branches first), then the variables, then scrubs; keeps the final receipt under the same id. An
+     * {@code earlier} unfinished receipt of the subject is continued: its id, its sessions.
+     */
+    private ErasureReceipt run(ErasureReads.Plan plan, String actor, ErasureReceipt earlier) {
         String tenant = plan.tenant();
         for (LegalHold h : holds(tenant)) {
             boolean direct = (plan.subject() != null && h.subject().equals(plan.subject())) || h.subject().kind() == DataSubject.Kind.TENANT
@@ -190,7 +207,12 @@ public final class Lifecycle implements DataLifecycle {
                 throw new LegalHoldException("erasing " + plan.describe(), h.describe());
             }
         }
-        Set<String> removed = new TreeSet<>();
+        String id = earlier == null ? "er-" + UUID.randomUUID() : earlier.id();
+        Set<String> planned = new TreeSet<>(earlier == null ? List.of() : earlier.sessionHashes());
+        plan.sessions().keySet().forEach(k -> planned.add(DataLifecycle.hash(k.tenant(), k.id())));
+        keep(new ErasureReceipt(id, tenant, plan.kind(), plan.subjectHash(), clock.instant(), actor, planned.size(),
+                List.copyOf(planned), 0, 0, "not scrubbed: in progress", false, IN_PROGRESS), actor, "started");
+        Set<String> removed = new TreeSet<>(earlier == null ? List.of() : earlier.sessionHashes());
         int userVars = 0, appVars = 0;
         String failure = null;
         String scrub = "not scrubbed: the erasure stopped before";
@@ -211,10 +233,13 @@ public final class Lifecycle implements DataLifecycle {
         } catch (ThreadlineException e) {
             failure = e.getMessage();
         }
-        ErasureReceipt receipt = new ErasureReceipt("er-" + UUID.randomUUID(), tenant, plan.kind(), plan.subjectHash(), clock.instant(),
+        if (earlier != null) { // what the stopped run removed is not known: at least what it said
+            userVars = Math.max(userVars, earlier.userVariables());
+            appVars = Math.max(appVars, earlier.appVariables());
+        }
+        ErasureReceipt receipt = new ErasureReceipt(id, tenant, plan.kind(), plan.subjectHash(), clock.instant(),
                 actor, removed.size(), List.copyOf(removed), userVars, appVars, scrub, failure == null, failure);
-        records().edit(actor, "erasure " + receipt.id() + " of a " + plan.kind().name().toLowerCase() + " of tenant " + tenant,
-                List.of(new Edit.SetVariable(VariableScope.APP, RECEIPT + receipt.id(), Json.tree(receipt))));
+        keep(receipt, actor, failure == null ? "done" : "stopped midway");
         if (failure != null) {
             throw new ThreadlineException("erasing " + plan.describe() + " stopped midway (receipt " + receipt.id()
                     + " lists what went): " + failure + ". Run it again to remove the rest");
@@ -223,6 +248,37 @@ public final class Lifecycle implements DataLifecycle {
     }
 
     /** Deletes one session under its lease, after the commands queued on it here; false when it was gone already. */
+    /** Why an erasure's receipt says "not complete" while it runs, and after a crash stopped it. */
+    static final String IN_PROGRESS = "in progress; if this stays, the process stopped before the erasure ended:"
+            + " erase the same subject again to finish it";
+
+    /** An erasure that removed everything and stopped before its receipt: scrub, and complete the receipt. */
+    private ErasureReceipt finish(ErasureReceipt earlier, DataSubject subject, String actor) {
+        for (LegalHold h : holds(subject.tenant())) {
+            if (h.subject().equals(subject) || h.subject().kind() == DataSubject.Kind.TENANT) {
+                throw new LegalHoldException("finishing erasure " + earlier.id(), h.describe());
+            }
+        }
+        String scrubbed;
+        String failure = null;
+        try {
+            scrubbed = scrub.get();
+        } catch (ThreadlineException e) {
+            scrubbed = "not scrubbed: " + e.getMessage();
+            failure = e.getMessage();
+        }
+        ErasureReceipt done = new ErasureReceipt(earlier.id(), earlier.tenant(), earlier.kind(), earlier.subjectHash(), clock.instant(),
+                actor, earlier.sessions(), earlier.sessionHashes(), earlier.userVariables(), earlier.appVariables(), scrubbed,
+                failure == null, failure);
+        keep(done, actor, failure == null ? "done" : "stopped midway");
+        return done;
+    }
+
+    private void keep(ErasureReceipt r, String actor, String state) {
+        records().edit(actor, "erasure " + r.id() + " of a " + r.kind().name().toLowerCase() + " of tenant " + r.tenant() + ": " + state,
+                List.of(new Edit.SetVariable(VariableScope.APP, RECEIPT + r.id(), Json.tree(r))));
+    }
+
     private boolean delete(SessionKey key) {
         try {
             gate.call(key, Cmd.internal(), cmd -> {
