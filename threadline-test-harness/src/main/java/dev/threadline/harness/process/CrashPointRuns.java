@@ -83,8 +83,12 @@ public final class CrashPointRuns {
         HistoryChecker.of(fleet.history.operations()).verify(fleet.journals(tenant, all));
     }
 
-    /** One armed incarnation: it must halt at {@code p}'s {@code n}-th reach. */
-    private void haltAt(CrashPoint p, int n) {
+    /**
+     * One armed incarnation: it must halt at {@code p}'s {@code n}-th reach; at the first for a take-over,
+     * which an incarnation is sure to make once only (of its predecessor's own session).
+     */
+    private void haltAt(CrashPoint p, int run) {
+        int n = p == CrashPoint.LEASE_AFTER_TAKE_OVER ? 1 : run;
         String name = "A#" + incarnation++;
         long t0 = System.nanoTime();
         ChildProcess a = fleet.launch(name, ClientChild.class, argsA, List.of("-D" + CrashPoint.PROPERTY + "=" + p.wireName() + "@" + n));
