@@ -87,6 +87,25 @@ public final class HistoryChecker {
         }
     }
 
+    /**
+     * Checks only the rules of each journal on its own, whatever sent its messages: seqs gapless, turns
+     * never interleaved and all ended, the transcript valid. For runs that record no operations (a chat).
+     *
+     * @throws AssertionError listing every violation
+     */
+    public static void verifyJournals(Map<String, List<StoredEvent>> journals) {
+        List<Violation> out = new ArrayList<>();
+        journals.forEach((session, journal) -> {
+            JournalRules.seqs(session, journal, out);
+            JournalRules.turns(session, journal, false, out);
+            JournalRules.transcript(session, journal, out);
+        });
+        if (!out.isEmpty()) {
+            throw new AssertionError(out.size() + " journal violation(s):\n  "
+                    + out.stream().map(Violation::toString).collect(Collectors.joining("\n  ")));
+        }
+    }
+
     /** Matches the journal's user messages to the session's commands and checks how often each appears. */
     private static void commands(String session, List<StoredEvent> journal, List<Operation> ops, List<Violation> out) {
         Map<String, Command> commands = new LinkedHashMap<>();
