@@ -6,7 +6,6 @@ import dev.threadline.harness.process.Fleet;
 import dev.threadline.harness.servers.PgServer;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,25 +18,16 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code -Dthreadline.crashPoints=all -Dthreadline.crashRuns=3} is the acceptance run (docs/reliability.md).
  */
 class PostgresCrashPointsTest {
-    static final List<CrashPoint> TURN_POINTS = List.of(CrashPoint.STEP_BEFORE_APPEND, CrashPoint.STEP_AFTER_APPEND,
-            CrashPoint.STEP_BEFORE_REPLY, CrashPoint.SNAPSHOT_WRITE, CrashPoint.LEASE_AFTER_RENEW,
-            CrashPoint.LEASE_AFTER_TAKE_OVER, CrashPoint.TOOL_AFTER_CALL);
     static final List<CrashPoint> DEFAULTS = List.of(CrashPoint.STEP_AFTER_APPEND, CrashPoint.LEASE_AFTER_TAKE_OVER);
-    private static final List<String> SESSIONS = List.of("c0", "c1", "c2");
 
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
 
     @Test
     void aProcessHaltedAtAnyPointOfTheStepPathLeavesNothingHalfWritten() throws Exception {
-        PgServer server = PgServer.shared();
-        server.createDatabase("crashpoints");
-        Map<String, Object> args = Map.of("sessions", String.join(",", SESSIONS), "clients", 2, "skill", "slow",
-                "ttlMillis", 1000, "waitMillis", 3000, "snapshotEvery", 7);
-        try (Fleet fleet = new Fleet(dir, server.url("crashpoints"))) {
-            CrashPointRuns runs = new CrashPointRuns(fleet, args);
-            runs.run(CrashPointRuns.selected(TURN_POINTS, DEFAULTS), CrashPointRuns.runs(), "acme", SESSIONS);
-            System.out.println(runs.report());
+        PgServer.shared().createDatabase("crashpoints");
+        try (Fleet fleet = new Fleet(dir, PgServer.shared().url("crashpoints"))) {
+            CrashPointRuns.runTurnPoints(fleet, false, DEFAULTS);
         }
     }
 }

@@ -132,6 +132,38 @@ public final class CrashPointRuns {
         }
     }
 
+    /** The sessions both processes run turns on. */
+    public static final List<String> SESSIONS = List.of("c0", "c1", "c2");
+
+    /**
+     * The points a process running turns reaches: steps, snapshots, lease renewals and take-overs, a tool
+     * call run but not recorded, and the sealing of transcript segments on a store that seals them
+     * ({@code seals}: SQLite). Compaction, MCP calls, sweeps and erasure need other work (the CLI's tests).
+     */
+    public static List<CrashPoint> turnPoints(boolean seals) {
+        List<CrashPoint> out = new ArrayList<>(List.of(CrashPoint.STEP_BEFORE_APPEND, CrashPoint.STEP_AFTER_APPEND,
+                CrashPoint.STEP_BEFORE_REPLY, CrashPoint.SNAPSHOT_WRITE));
+        if (seals) {
+            out.add(CrashPoint.SEGMENT_WRITE);
+        }
+        out.addAll(List.of(CrashPoint.LEASE_AFTER_RENEW, CrashPoint.LEASE_AFTER_TAKE_OVER, CrashPoint.TOOL_AFTER_CALL));
+        return List.copyOf(out);
+    }
+
+    /**
+     * Runs the turn points on {@code fleet}'s store (two clients per session on {@link #SESSIONS}, slow
+     * tool calls, 1 s leases, a snapshot every 7 events): {@code defaults} in the default suite, or what
+     * {@link #selected} says; prints the report.
+     *
+     * @throws InterruptedException when the test's thread is interrupted while it waits for steps
+     */
+    public static void runTurnPoints(Fleet fleet, boolean seals, List<CrashPoint> defaults) throws InterruptedException {
+        CrashPointRuns runs = new CrashPointRuns(fleet, Map.of("sessions", String.join(",", SESSIONS), "clients", 2,
+                "skill", "slow", "ttlMillis", 1000, "waitMillis", 3000, "snapshotEvery", 7));
+        runs.run(selected(turnPoints(seals), defaults), runs(), "acme", SESSIONS);
+        System.out.println(runs.report());
+    }
+
     /**
      * The points a test runs: those named by the system property {@code threadline.crashPoints} (a comma
      * list of {@link CrashPoint#wireName()}s, or {@code all} for every one of {@code reachable}), else
