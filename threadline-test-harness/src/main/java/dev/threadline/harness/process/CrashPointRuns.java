@@ -1,6 +1,9 @@
 package dev.threadline.harness.process;
 
+import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.fault.CrashPoint;
+import dev.threadline.core.store.LeaseResult;
+import dev.threadline.core.store.SessionKey;
 import dev.threadline.harness.history.HistoryChecker;
 import dev.threadline.harness.history.HistoryLines;
 import dev.threadline.harness.history.Outcome;
@@ -84,11 +87,15 @@ public final class CrashPointRuns {
     }
 
     /**
-     * One armed incarnation: it must halt at {@code p}'s {@code n}-th reach; at the first for a take-over,
-     * which an incarnation is sure to make once only (of its predecessor's own session).
+     * One armed incarnation: it must halt at {@code p}'s {@code n}-th reach. For a take-over, at the first,
+     * of {@link #OWN}: the halted incarnation before may have been between two commands of it, with no
+     * lease, so this test first leases it to an owner of its own for a moment ({@link #leaseOwnAway}).
      */
     private void haltAt(CrashPoint p, int run) {
         int n = p == CrashPoint.LEASE_AFTER_TAKE_OVER ? 1 : run;
+        if (p == CrashPoint.LEASE_AFTER_TAKE_OVER) {
+            leaseOwnAway();
+        }
         String name = "A#" + incarnation++;
         long t0 = System.nanoTime();
         ChildProcess a = fleet.launch(name, ClientChild.class, argsA, List.of("-D" + CrashPoint.PROPERTY + "=" + p.wireName() + "@" + n));
@@ -100,6 +107,25 @@ public final class CrashPointRuns {
         fleet.history.abandon(name); // its calls in flight: unknown
         haltedAfterMillis.computeIfAbsent(p, k -> new ArrayList<>()).add((System.nanoTime() - t0) / 1_000_000);
     }
+
+    /**
+     * Leases {@link #OWN} to an owner that runs nothing, for 2 s (taking it from the dead incarnation
+     * that may hold it), so the next incarnation must take it over once that lease expires.
+     */
+    private void leaseOwnAway() {
+        SessionKey key = new SessionKey(String.valueOf(args.getOrDefault("tenant", "acme")), OWN);
+        String holder = "crash-point-test-holder";
+        try {
+            if (fleet.store().acquire(key, holder, HOLDER_TTL, null) instanceof LeaseResult.Held held
+                    && !(fleet.store().acquire(key, holder, HOLDER_TTL, held.current().owner()) instanceof LeaseResult.Acquired)) {
+                throw new AssertionError("could not lease " + OWN + " away from the halted incarnation " + held.current().owner());
+            }
+        } catch (SessionNotFoundException e) {
+            // no incarnation ran yet: the next one creates it, and has nothing to take over
+        }
+    }
+
+    private static final Duration HOLDER_TTL = Duration.ofSeconds(2);
 
     /** Polls (bounded) until one of {@code children} printed an ok call of {@code session} at or after its index in {@code from}. */
     private static void awaitOk(List<ChildProcess> children, Map<ChildProcess, Integer> from, String session) {
