@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SqliteCrashPointsTest {
     static final List<CrashPoint> DEFAULTS = List.of(CrashPoint.STEP_AFTER_APPEND, CrashPoint.SEGMENT_WRITE,
-            CrashPoint.LEASE_AFTER_TAKE_OVER, CrashPoint.TOOL_AFTER_CALL);
+            CrashPoint.LEASE_AFTER_TAKE_OVER);
 
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
