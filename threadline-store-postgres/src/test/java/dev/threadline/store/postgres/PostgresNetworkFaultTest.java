@@ -94,9 +94,12 @@ class PostgresNetworkFaultTest {
             fleet.quit(a);
             fleet.quit(b);
 
-            System.out.println(cycles.report("PostgreSQL") + "\n  operations " + fleet.history.operations().size()
+            System.out.println(cycles.report("PostgreSQL") + "\n  slowest unanswered call of A " + cycles.slowestUnanswered().toMillis()
+                    + " ms; operations " + fleet.history.operations().size()
                     + ", fenced " + fleet.fenced.get() + ", errors " + fleet.errors.size());
             assertThat(cycles.cuts()).isEqualTo(CYCLES * Cut.values().length);
+            assertThat(cycles.slowestUnanswered()).as("the slowest of A's calls the store did not answer")
+                    .isLessThan(Duration.ofSeconds(13)); // 3 s socket timeout, 5 s connect timeout, and room
             assertThat(fleet.history.inFlight()).isZero();
             assertThat(fleet.errors).as("B, on a sound path, meets no error").noneMatch(e -> e.startsWith("B#"));
             Map<String, List<StoredEvent>> journals = fleet.journals("acme", SESSIONS);

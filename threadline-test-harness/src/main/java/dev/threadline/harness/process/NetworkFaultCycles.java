@@ -216,6 +216,28 @@ public final class NetworkFaultCycles {
         awaitAck(a, session, System.nanoTime());
     }
 
+    /**
+     * The longest of A's calls that ended unknown (the store did not answer), over the whole run so far: what a
+     * cut-off process's call can hang for (its store's timeouts).
+     */
+    public Duration slowestUnanswered() {
+        Map<String, Long> started = new HashMap<>();
+        long max = 0;
+        String unknown = HistoryLines.END + Outcome.UNKNOWN.wireName() + " ";
+        for (Line l : a.lines()) {
+            String[] p = l.text().split(" ");
+            if (l.text().startsWith(HistoryLines.START)) {
+                started.put(p[2], l.receivedNanos());
+            } else if (l.text().startsWith(HistoryLines.END)) {
+                Long s = started.remove(p[3]);
+                if (s != null && l.text().startsWith(unknown)) {
+                    max = Math.max(max, l.receivedNanos() - s);
+                }
+            }
+        }
+        return Duration.ofNanos(max);
+    }
+
     /** The longest take-over measured over every cut, from the cut to the lease held by B. */
     public Duration maxTakeOver() {
         return Duration.ofNanos(takeOvers.values().stream().flatMap(List::stream).mapToLong(Long::longValue).max().orElse(0));
