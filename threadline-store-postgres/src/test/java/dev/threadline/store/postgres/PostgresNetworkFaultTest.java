@@ -42,6 +42,10 @@ import org.junit.jupiter.api.io.TempDir;
  * whole server ended transactions of B's cold JVM on this 2-core machine). Without it, B could not take
  * the lease until the path heals. Its price shows under the delays: at 1 s and more per chunk every
  * transaction of several statements idles past it, and A commits nothing (nor could it keep a 1 s lease).
+ * Each store call of a cut-off A ends within its timeouts (PostgresBlackHoledPathTest); one of A's calls, a
+ * turn, may take several of them (the runtime runs a session's calls one at a time, and a failed step is
+ * followed by store calls of its own): a call of A through the cuts is held to four socket timeouts, a
+ * connect timeout (5 s) and some room.
  * {@code -Dthreadline.netFaultCycles=N} runs N cuts of each kind (default 2).
  */
 class PostgresNetworkFaultTest {
@@ -87,6 +91,8 @@ class PostgresNetworkFaultTest {
                     cycles.cut(cut);
                 }
             }
+            Duration slowest = cycles.slowestUnanswered();
+            String slowestCall = cycles.slowestUnansweredCall(); // of the cuts (under a delay a call may wait for the pool too)
             for (Duration d : List.of(Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofSeconds(2))) {
                 cycles.delay(d);
             }
@@ -94,12 +100,12 @@ class PostgresNetworkFaultTest {
             fleet.quit(a);
             fleet.quit(b);
 
-            System.out.println(cycles.report("PostgreSQL") + "\n  slowest unanswered call of A " + cycles.slowestUnanswered().toMillis()
+            System.out.println(cycles.report("PostgreSQL") + "\n  slowest unanswered call of A through the cuts " + slowestCall
                     + " ms; operations " + fleet.history.operations().size()
                     + ", fenced " + fleet.fenced.get() + ", errors " + fleet.errors.size());
             assertThat(cycles.cuts()).isEqualTo(CYCLES * Cut.values().length);
-            assertThat(cycles.slowestUnanswered()).as("the slowest of A's calls the store did not answer")
-                    .isLessThan(Duration.ofSeconds(13)); // 3 s socket timeout, 5 s connect timeout, and room
+            assertThat(slowest).as("the slowest of A's calls the store did not answer: %s", slowestCall)
+                    .isLessThan(Duration.ofSeconds(22)); // see the class comment
             assertThat(fleet.history.inFlight()).isZero();
             assertThat(fleet.errors).as("B, on a sound path, meets no error").noneMatch(e -> e.startsWith("B#"));
             Map<String, List<StoredEvent>> journals = fleet.journals("acme", SESSIONS);

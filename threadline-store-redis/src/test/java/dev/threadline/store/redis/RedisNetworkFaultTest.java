@@ -27,11 +27,14 @@ import org.junit.jupiter.api.io.TempDir;
  * 8 shared sessions (leases of 1 s), A through a {@link FaultProxy}, B directly; A also writes a session of
  * its own. Each cut (black hole, reset) of A's path: the lease of the shared session A was mid-turn on
  * passes to B within 2 x the lease, B steps on it, one of A's calls ends unknown, and once the path heals A
- * acknowledges steps again without a restart (Lettuce's reconnect, no new store). Black-holed, every call of
- * A ends within the store's command timeout (10 s by default): its commands are not refused (the connection
- * is still up) but expire. What A sent into the black hole reaches the server when the path heals, after B
+ * acknowledges steps again without a restart (Lettuce's reconnect, no new store). Black-holed, A's commands are
+ * not refused (the connection is still up) but expire after the store's command timeout (10 s by default). What A sent into the black hole reaches the server when the path heals, after B
  * took the lease: the scripts' fencing refuses it, and the {@link HistoryChecker} would see a write of A's
  * under a lapsed lease as an interleaved turn. Then A's path is slowed by 200 ms per chunk.
+ * Each store call of a cut-off A ends within the command timeout (RedisBlackHoledPathTest); one of A's calls,
+ * a turn, may take several of them: the runtime runs a session's calls one at a time, so a call may wait behind
+ * another's, and a failed step is followed by its own store calls (closing the turn, releasing the lease). A
+ * call of A is held to four command timeouts and some room (measured: up to about three).
  * {@code -Dthreadline.netFaultCycles=N} runs N cuts of each kind (default 2).
  */
 class RedisNetworkFaultTest {
@@ -60,17 +63,19 @@ class RedisNetworkFaultTest {
                 cycles.cut(Cut.BLACKHOLE);
                 cycles.cut(Cut.RESET);
             }
+            Duration slowest = cycles.slowestUnanswered();
+            String slowestCall = cycles.slowestUnansweredCall(); // of the cuts
             cycles.delay(Duration.ofMillis(200));
             cycles.awaitStepOfA(OWN);
             fleet.quit(a);
             fleet.quit(b);
 
-            System.out.println(cycles.report("Redis") + "\n  slowest unanswered call of A " + cycles.slowestUnanswered().toMillis()
+            System.out.println(cycles.report("Redis") + "\n  slowest unanswered call of A through the cuts " + slowestCall
                     + " ms; operations " + fleet.history.operations().size()
                     + ", fenced " + fleet.fenced.get() + ", errors " + fleet.errors.size());
             assertThat(cycles.cuts()).isEqualTo(CYCLES * 2);
-            assertThat(cycles.slowestUnanswered()).as("the slowest of A's calls the store did not answer")
-                    .isLessThan(Duration.ofSeconds(15)); // the command timeout, and room for a call begun before the cut
+            assertThat(slowest).as("the slowest of A's calls the store did not answer: %s", slowestCall)
+                    .isLessThan(Duration.ofSeconds(45)); // see the class comment
             assertThat(fleet.history.inFlight()).isZero();
             assertThat(fleet.errors).as("B, on a sound path, meets no error").noneMatch(e -> e.startsWith("B#"));
             Map<String, List<StoredEvent>> journals = fleet.journals("acme", SESSIONS);

@@ -51,6 +51,8 @@ public final class NetworkFaultCycles {
     private final Map<Cut, List<Long>> firstSteps = new HashMap<>();
     private final Map<Cut, List<Long>> recoveries = new HashMap<>();
     private final List<String> delays = new ArrayList<>();
+    /** When each cut ({@code [nanos, Cut ordinal]}) and heal ({@code [nanos, -1]}) happened. */
+    private final List<long[]> events = new ArrayList<>();
 
     /**
      * Cycles on a fleet whose child {@code a} opens the store through {@code proxy} and {@code b} directly.
@@ -78,6 +80,7 @@ public final class NetworkFaultCycles {
         Fleet.Ack midTurn = nextAck(a, true, System.nanoTime(), STEP_WAIT); // on a session B writes too
         long t0 = System.nanoTime();
         int aLines = a.lineCount();
+        events.add(new long[] {t0, how.ordinal()});
         switch (how) {
             case BLACKHOLE -> proxy.blackhole();
             case RESET -> proxy.reset();
@@ -95,6 +98,7 @@ public final class NetworkFaultCycles {
                 l -> l.startsWith(HistoryLines.END + Outcome.UNKNOWN.wireName() + " "), STEP_WAIT);
         long healed = System.nanoTime();
         proxy.pass();
+        events.add(new long[] {healed, -1});
         long back = nextAck(a, false, healed, STEP_WAIT.multipliedBy(2)).receivedNanos() - healed;
         takeOvers.computeIfAbsent(how, k -> new ArrayList<>()).add(took);
         firstSteps.computeIfAbsent(how, k -> new ArrayList<>()).add(firstStep);
@@ -221,21 +225,45 @@ public final class NetworkFaultCycles {
      * cut-off process's call can hang for (its store's timeouts).
      */
     public Duration slowestUnanswered() {
-        Map<String, Long> started = new HashMap<>();
-        long max = 0;
+        return Duration.ofNanos(slowest()[0]);
+    }
+
+    /** The longest of A's unanswered calls so far, with its lines (ms from its start) and the cuts and heals near it. */
+    public String slowestUnansweredCall() {
+        long[] x = slowest();
+        List<Line> lines = a.lines();
+        Line start = lines.get((int) x[1]);
+        String cid = start.text().split(" ")[2];
+        StringBuilder s = new StringBuilder(Duration.ofNanos(x[0]).toMillis() + " ms:");
+        for (Line l : lines.subList((int) x[1], (int) x[2] + 1)) {
+            if (l.text().contains(cid)) {
+                s.append("\n    +").append((l.receivedNanos() - start.receivedNanos()) / 1_000_000).append(" ms ").append(l.text());
+            }
+        }
+        events.stream().filter(e -> e[0] >= start.receivedNanos() - 20_000_000_000L && e[0] <= start.receivedNanos() + x[0])
+                .forEach(e -> s.append("\n    +").append((e[0] - start.receivedNanos()) / 1_000_000).append(" ms proxy ")
+                        .append(e[1] < 0 ? "healed" : Cut.values()[(int) e[1]]));
+        return s.toString();
+    }
+
+    /** The longest unanswered call: its duration and the indexes of its START and END lines. */
+    private long[] slowest() {
+        Map<String, Integer> started = new HashMap<>();
+        long[] max = {0, 0, 0};
         String unknown = HistoryLines.END + Outcome.UNKNOWN.wireName() + " ";
-        for (Line l : a.lines()) {
+        List<Line> lines = a.lines();
+        for (Line l : lines) {
             String[] p = l.text().split(" ");
             if (l.text().startsWith(HistoryLines.START)) {
-                started.put(p[2], l.receivedNanos());
+                started.put(p[2], l.index());
             } else if (l.text().startsWith(HistoryLines.END)) {
-                Long s = started.remove(p[3]);
-                if (s != null && l.text().startsWith(unknown)) {
-                    max = Math.max(max, l.receivedNanos() - s);
+                Integer s = started.remove(p[3]);
+                if (s != null && l.text().startsWith(unknown) && l.receivedNanos() - lines.get(s).receivedNanos() > max[0]) {
+                    max = new long[] {l.receivedNanos() - lines.get(s).receivedNanos(), s, l.index()};
                 }
             }
         }
-        return Duration.ofNanos(max);
+        return max;
     }
 
     /** The longest take-over measured over every cut, from the cut to the lease held by B. */
