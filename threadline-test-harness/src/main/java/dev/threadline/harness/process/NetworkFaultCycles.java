@@ -95,7 +95,8 @@ public final class NetworkFaultCycles {
                 key.id(), a.name()).isLessThan(takeOverBound.plus(LeaseCycles.FIRST_STEP_ALLOWANCE));
         // the cut-off process learns it: one of its calls ends without the store's answer (unknown, or fenced)
         a.awaitLine(aLines, "a call of the cut-off process ending unknown",
-                l -> l.startsWith(HistoryLines.END + Outcome.UNKNOWN.wireName() + " "), STEP_WAIT);
+                l -> l.startsWith(HistoryLines.END + Outcome.UNKNOWN.wireName() + " "),
+                STEP_WAIT.multipliedBy(2)); // a turn may chain several of its store's timeouts (RedisNetworkFaultTest)
         long healed = System.nanoTime();
         proxy.pass();
         events.add(new long[] {healed, -1});
