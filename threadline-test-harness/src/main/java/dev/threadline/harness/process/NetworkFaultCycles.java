@@ -58,7 +58,7 @@ public final class NetworkFaultCycles {
      * Cycles on a fleet whose child {@code a} opens the store through {@code proxy} and {@code b} directly.
      *
      * @param takeOverBound how soon after a cut B must hold the lease of A's session
-     * @param own           a session only A writes (its calls there are timed apart under a delay), or null
+     * @param own           a session only A writes (its steps are timed under a delay; cuts pick another), or null
      */
     public NetworkFaultCycles(Fleet fleet, FaultProxy proxy, ChildProcess a, ChildProcess b, Duration takeOverBound,
                               String own) {
