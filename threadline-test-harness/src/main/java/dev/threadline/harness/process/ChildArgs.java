@@ -103,6 +103,11 @@ public record ChildArgs(Map<String, String> values) {
         return Integer.parseInt(get("submitEvery", "0"));
     }
 
+    /** How long a client loop pauses after a call the store did not answer (default 0: none). */
+    public Duration backoff() {
+        return Duration.ofMillis(Long.parseLong(get("backoffMillis", "0")));
+    }
+
     /** The child exits by itself after this long, in case the test process died without killing it. */
     public Duration maxRun() {
         return Duration.ofSeconds(Long.parseLong(get("maxSeconds", "300")));

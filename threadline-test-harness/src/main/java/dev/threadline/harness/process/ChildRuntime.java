@@ -78,8 +78,8 @@ public final class ChildRuntime implements AutoCloseable {
         return sessions.computeIfAbsent(id, k -> tenant.openOrCreate(k, CONFIG));
     }
 
-    /** Submits {@code text} under {@code cid} and reports the call (see the class comment); never throws. */
-    public void submit(String session, String cid, String text) {
+    /** Submits {@code text} under {@code cid} and reports the call (see the class comment); never throws; returns how it ended. */
+    public Outcome submit(String session, String cid, String text) {
         ChildOut.line(HistoryLines.start(session, cid, text));
         Outcome outcome = Outcome.UNKNOWN;
         try {
@@ -100,6 +100,7 @@ public final class ChildRuntime implements AutoCloseable {
         } finally {
             ChildOut.line(HistoryLines.end(outcome, session, cid));
         }
+        return outcome;
     }
 
     private static String oneLine(String s) {

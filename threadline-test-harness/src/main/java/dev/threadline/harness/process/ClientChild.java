@@ -1,5 +1,6 @@
 package dev.threadline.harness.process;
 
+import dev.threadline.harness.history.Outcome;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -7,12 +8,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A child JVM of the multi-process tests that submits turns: {@code clients} threads per session in a
  * loop (command ids {@code <name>-<session>-<thread>-<n>}, text {@code work <cid>}), plus what the test
  * sends on stdin: {@code SUBMIT <session> <cid> <text>} (run on a thread of its own) and {@code QUIT}
- * (stop the loops, let calls in flight end, print {@code DONE}, exit). It prints {@code READY <name> <pid>}
+ * (stop the loops, let calls in flight end, print {@code DONE}, exit). A loop's call that ends unknown (the store
+ * did not answer) is followed by a pause of {@code backoffMillis} (default 0) before the next, as a client would. It prints {@code READY <name> <pid>}
  * once its sessions exist; with {@code standby=true} it first prints {@code STANDBY <name> <pid>} and waits
  * for {@code GO} (or {@code QUIT}) before it is ready. It exits by itself after {@code maxSeconds} or when stdin closes.
  */
@@ -43,7 +46,9 @@ public final class ClientChild {
                     String base = prefix + "-" + s + "-" + t + "-";
                     threads.add(Thread.ofVirtual().start(() -> {
                         for (int n = 0; !stop.get(); n++) {
-                            rt.submit(s, base + n, "work " + base + n);
+                            if (rt.submit(s, base + n, "work " + base + n) == Outcome.UNKNOWN && a.backoff().isPositive()) {
+                                LockSupport.parkNanos(a.backoff().toNanos()); // a client's pause before it tries again
+                            }
                         }
                     }));
                 }
