@@ -34,18 +34,6 @@ final class Outages {
         this.children = List.copyOf(children);
     }
 
-    /** Waits until the children together committed {@code n} steps heard after this call. */
-    void awaitSteps(int n, Duration wait) throws InterruptedException {
-        fleet.clearAcks();
-        long deadline = System.nanoTime() + wait.toNanos();
-        for (int i = 0; i < n; i++) {
-            if (fleet.nextAck(Duration.ofNanos(Math.max(1, deadline - System.nanoTime()))) == null) {
-                throw new AssertionError("only " + i + " of " + n + " steps within " + wait + "\n"
-                        + children.get(0).describe("first child") + "\n" + children.get(1).describe("second child"));
-            }
-        }
-    }
-
     /**
      * Waits until every child had a call that started after this call and was answered by the store: ok,
      * or failed because the other process holds the lease (leases are not fair, so one process may keep

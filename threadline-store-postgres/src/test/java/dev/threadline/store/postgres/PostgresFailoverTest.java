@@ -50,7 +50,7 @@ class PostgresFailoverTest {
              Fleet fleet = new Fleet(dir, pair.url("load"))) {
             ChildProcess a = fleet.start("A#1", ClientChild.class, args);
             ChildProcess b = fleet.start("B#1", ClientChild.class, args);
-            awaitSteps(fleet, 30, a, b);
+            fleet.awaitSteps(30, WAIT);
             for (int i = 0; i < FAILOVERS; i++) {
                 long killed = System.nanoTime();
                 killToReady.add(pair.failover().toMillis());
@@ -59,7 +59,7 @@ class PostgresFailoverTest {
                 Fleet.Ack first = fleet.nextAck(WAIT);
                 assertThat(first).as("a step acknowledged after failover %d of %d", i + 1, FAILOVERS).isNotNull();
                 killToAck.add((first.receivedNanos() - killed) / 1_000_000);
-                awaitSteps(fleet, 20, a, b); // and the load goes on before the next kill
+                fleet.awaitSteps(20, WAIT); // and the load goes on before the next kill
             }
             fleet.quit(a);
             fleet.quit(b);
@@ -79,16 +79,6 @@ class PostgresFailoverTest {
         }
     }
 
-    private static void awaitSteps(Fleet fleet, int n, ChildProcess a, ChildProcess b) throws InterruptedException {
-        fleet.clearAcks();
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        for (int i = 0; i < n; i++) {
-            if (fleet.nextAck(Duration.ofNanos(Math.max(1, deadline - System.nanoTime()))) == null) {
-                throw new AssertionError("only " + i + " of " + n + " steps within " + WAIT + "\n" + a.describe("first child")
-                        + "\n" + b.describe("second child"));
-            }
-        }
-    }
 
     private static long p50(List<Long> xs) {
         return xs.stream().sorted().toList().get(xs.size() / 2);

@@ -67,11 +67,11 @@ class PostgresStoppedUnderLoadTest {
             ChildProcess a = fleet.start("A#1", ClientChild.class, args);
             ChildProcess b = fleet.start("B#1", ClientChild.class, args);
             Outages outages = new Outages(fleet, List.of(a, b));
-            outages.awaitSteps(50, WAIT);
+            fleet.awaitSteps(50, WAIT);
             for (int i = 0; i < OUTAGES; i++) {
                 outages.stopServerUntilEachChildFailedACall(server, WAIT); // and starts it again
                 outages.awaitAnswersOfEach(WAIT); // the store answers both again: recovered without a restart
-                outages.awaitSteps(50, WAIT); // and the load goes on
+                fleet.awaitSteps(50, WAIT); // and the load goes on
             }
             fleet.quit(a);
             fleet.quit(b);

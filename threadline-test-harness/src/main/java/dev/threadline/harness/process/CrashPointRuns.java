@@ -63,7 +63,7 @@ public final class CrashPointRuns {
      */
     public void run(List<CrashPoint> points, int runs, String tenant, List<String> sessions) throws InterruptedException {
         ChildProcess b = fleet.start("B#1", ClientChild.class, args);
-        awaitSteps(10);
+        fleet.awaitSteps(10, WAIT);
         for (CrashPoint p : points) {
             for (int r = 1; r <= runs; r++) {
                 haltAt(p, r);
@@ -148,15 +148,6 @@ public final class CrashPointRuns {
         }
     }
 
-    private void awaitSteps(int n) throws InterruptedException {
-        fleet.clearAcks();
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        for (int i = 0; i < n; i++) {
-            if (fleet.nextAck(Duration.ofNanos(Math.max(1, deadline - System.nanoTime()))) == null) {
-                throw new AssertionError("only " + i + " of " + n + " steps within " + WAIT);
-            }
-        }
-    }
 
     /** The sessions both processes run turns on. */
     public static final List<String> SESSIONS = List.of("c0", "c1", "c2");

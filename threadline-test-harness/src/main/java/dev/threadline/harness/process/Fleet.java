@@ -3,6 +3,8 @@ package dev.threadline.harness.process;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.Threadline;
+import dev.threadline.core.store.Lease;
+import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.StateStore;
 import dev.threadline.core.store.StateStores;
 import dev.threadline.harness.history.History;
@@ -15,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -137,6 +140,49 @@ public final class Fleet implements AutoCloseable {
      */
     public Ack nextAck(Duration timeout) throws InterruptedException {
         return acks.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Forgets the steps heard so far and waits until the children together commit {@code n} more within
+     * {@code wait}.
+     *
+     * @throws AssertionError naming how many came, with every child's last lines, when fewer do
+     * @throws InterruptedException when the test's thread is interrupted while waiting
+     */
+    public void awaitSteps(int n, Duration wait) throws InterruptedException {
+        clearAcks();
+        long deadline = System.nanoTime() + wait.toNanos();
+        for (int i = 0; i < n; i++) {
+            if (nextAck(Duration.ofNanos(Math.max(1, deadline - System.nanoTime()))) == null) {
+                StringBuilder b = new StringBuilder("only " + i + " of " + n + " steps within " + wait);
+                synchronized (children) {
+                    children.forEach(c -> b.append('\n').append(c.describe(c.isAlive() ? "running" : "exited")));
+                }
+                throw new AssertionError(b.toString());
+            }
+        }
+    }
+
+    /**
+     * Polls this JVM's store (bounded, until {@code deadlineNanos} of {@link System#nanoTime()}) until the
+     * lease of {@code key} belongs to a process other than {@code from}; returns when this JVM saw it so.
+     *
+     * @throws AssertionError from {@code failure}, given the lease last seen, when the deadline passes
+     */
+    public long awaitLeaseLeaves(SessionKey key, ChildProcess from, long deadlineNanos,
+                                 java.util.function.Function<Optional<Lease>, String> failure) {
+        StateStore s = store();
+        String mark = "/" + from.pid() + "/";
+        Optional<Lease> seen = s.lease(key);
+        while (System.nanoTime() < deadlineNanos) {
+            long now = System.nanoTime();
+            if (seen.isPresent() && !seen.get().owner().contains(mark)) {
+                return now;
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(2_000_000L); // polling the store's view of the lease, not timing the test
+            seen = s.lease(key);
+        }
+        throw new AssertionError(from.describe(failure.apply(seen)));
     }
 
     /** Kills a child with SIGKILL; its calls in flight become unknown, and are returned (to retry them). */

@@ -7,13 +7,11 @@ import dev.threadline.harness.history.Outcome;
 import dev.threadline.harness.process.ChildProcess;
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.SessionKey;
-import dev.threadline.core.store.StateStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The pause and kill cycles of a "paused past the lease" test on two {@link ClientChild} roles, A and B,
@@ -139,21 +137,10 @@ public final class LeaseCycles {
      * paused process may have lost the lease before the pause: then that is at once.
      */
     private long awaitTakeOver(SessionKey key, ChildProcess paused, long since) {
-        StateStore store = fleet.store();
-        String mark = "/" + paused.pid() + "/";
-        Optional<Lease> first = store.lease(key);
-        Optional<Lease> seen = first;
-        long deadline = since + takeOverBound.plus(STEP_WAIT).toNanos();
-        while (System.nanoTime() < deadline) {
-            long now = System.nanoTime();
-            if (seen.isPresent() && !seen.get().owner().contains(mark)) {
-                return now;
-            }
-            LockSupport.parkNanos(2_000_000L); // polling the store's view of the lease, not timing the test
-            seen = store.lease(key);
-        }
-        throw new AssertionError(paused.describe("its lease of " + key.id() + " (" + first + ") was not taken over"
-                + " within " + takeOverBound.plus(STEP_WAIT) + " of its SIGSTOP; the lease is now " + seen));
+        Optional<Lease> first = fleet.store().lease(key);
+        return fleet.awaitLeaseLeaves(key, paused, since + takeOverBound.plus(STEP_WAIT).toNanos(), seen -> "its lease of "
+                + key.id() + " (" + first + ") was not taken over within " + takeOverBound.plus(STEP_WAIT)
+                + " of its SIGSTOP; the lease is now " + seen);
     }
 
     /**

@@ -2,9 +2,7 @@ package dev.threadline.harness.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.SessionKey;
-import dev.threadline.core.store.StateStore;
 import dev.threadline.harness.history.HistoryLines;
 import dev.threadline.harness.history.Outcome;
 import dev.threadline.harness.servers.FaultProxy;
@@ -13,7 +11,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -167,20 +164,8 @@ public final class NetworkFaultCycles {
 
     /** Polls the store (bounded) until the session's lease belongs to another process than A; when this JVM saw it so. */
     private long awaitTakeOver(SessionKey key, long since) {
-        StateStore store = fleet.store();
-        String mark = "/" + a.pid() + "/";
-        Optional<Lease> seen = store.lease(key);
-        long deadline = since + takeOverBound.plus(STEP_WAIT).toNanos();
-        while (System.nanoTime() < deadline) {
-            long now = System.nanoTime();
-            if (seen.isPresent() && !seen.get().owner().contains(mark)) {
-                return now;
-            }
-            LockSupport.parkNanos(2_000_000L); // polling the store's view of the lease, not timing the test
-            seen = store.lease(key);
-        }
-        throw new AssertionError(a.describe("its lease of " + key.id() + " was not taken over within "
-                + takeOverBound.plus(STEP_WAIT) + " of the cut; the lease is now " + seen));
+        return fleet.awaitLeaseLeaves(key, a, since + takeOverBound.plus(STEP_WAIT).toNanos(), seen -> "its lease of "
+                + key.id() + " was not taken over within " + takeOverBound.plus(STEP_WAIT) + " of the cut; the lease is now " + seen);
     }
 
     /**
