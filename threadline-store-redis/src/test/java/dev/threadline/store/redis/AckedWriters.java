@@ -38,8 +38,10 @@ final class AckedWriters implements AutoCloseable {
     private final AtomicLong count = new AtomicLong();
     private final AtomicLong failures = new AtomicLong();
     private final AtomicLong attempts = new AtomicLong();
+    private final AtomicReference<String> lastFailure = new AtomicReference<>("none");
     private volatile boolean stop;
 
+    /** Creates the sessions and takes their leases through {@code initial}; the writers wait for {@link #start}. */
     AckedWriters(StateStore initial, int sessions, String prefix) {
         store = new AtomicReference<>(initial);
         for (int i = 0; i < sessions; i++) {
@@ -53,7 +55,16 @@ final class AckedWriters implements AutoCloseable {
             Thread t = new Thread(() -> write(key, epoch, mine), "writer-" + key.id());
             threads.add(t);
         }
+    }
+
+    /**
+     * Starts the writers. A test without replicated acknowledgements first waits for its replica to hold
+     * the sessions and leases made by the constructor: a failover that lost those would leave the writers
+     * nothing to write to.
+     */
+    AckedWriters start() {
         threads.forEach(Thread::start);
+        return this;
     }
 
     private void write(SessionKey key, long epoch, List<Acked> mine) {
@@ -72,12 +83,16 @@ final class AckedWriters implements AutoCloseable {
                 head = c.actual();
             } catch (ThreadlineException f) {
                 failures.incrementAndGet();
+                lastFailure.set(key.id() + ": " + f);
                 LockSupport.parkNanos(Duration.ofMillis(2).toNanos()); // back off while the master is gone
                 try {
                     head = s.head(key);
                 } catch (ThreadlineException stillDown) {
                     // the next round tries again
                 }
+            } catch (RuntimeException other) {
+                lastFailure.set(key.id() + " died: " + other);
+                throw other;
             } finally {
                 attempts.incrementAndGet();
             }
@@ -92,7 +107,12 @@ final class AckedWriters implements AutoCloseable {
     /** Waits (a bounded poll) until the writers have had {@code n} more steps acknowledged. */
     void awaitMore(long n) {
         long target = count.get() + n;
-        RedisProcess.waitFor(() -> count.get() >= target, n + " more acknowledged steps");
+        try {
+            RedisProcess.waitFor(() -> count.get() >= target, n + " more acknowledged steps");
+        } catch (IllegalStateException e) {
+            throw new IllegalStateException(e.getMessage() + " (" + count.get() + " acknowledged, " + attempts.get()
+                    + " appends, " + failures.get() + " failed; last failure: " + lastFailure.get() + ")", e);
+        }
     }
 
     /** Waits (a bounded poll) until the writers have finished {@code n} more appends, acknowledged or not. */

@@ -63,7 +63,7 @@ class RedisClusterReplicaFailoverTest {
         long started = System.nanoTime();
         try (RedisClusterProcesses cluster = RedisClusterProcesses.start(1);
              RedisStateStore store = RedisStateStore.open(cluster.url() + ACKS, options())) {
-            AckedWriters writers = new AckedWriters(store, 6, "c");
+            AckedWriters writers = new AckedWriters(store, 6, "c").start(); // replicated acks: the set-up is on the replicas
             try {
                 for (int kill = 0; kill < KILLS; kill++) {
                     writers.awaitMore(40);

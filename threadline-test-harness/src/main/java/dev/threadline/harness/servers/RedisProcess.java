@@ -69,6 +69,26 @@ public final class RedisProcess implements AutoCloseable {
         }, "redis-server on port " + port + " to finish syncing with its master");
     }
 
+    /**
+     * Waits until this replica has applied everything {@code master} had written when the call began
+     * (its {@code slave_repl_offset} reaches the master's {@code master_repl_offset}): a bounded poll of
+     * INFO replication on both.
+     */
+    public void awaitCaughtUpWith(RedisProcess master) {
+        long target = offset(master.info("replication"), "master_repl_offset:");
+        waitFor(() -> offset(info("replication"), "slave_repl_offset:") >= target,
+                "replica on port " + port + " to reach its master's replication offset " + target);
+    }
+
+    private static long offset(String info, String field) {
+        for (String line : info.split("\r?\n")) {
+            if (line.startsWith(field)) {
+                return Long.parseLong(line.substring(field.length()).strip());
+            }
+        }
+        return -1;
+    }
+
     /** Makes this replica a master ({@code REPLICAOF NO ONE}): the test's own failover. */
     public void promote() {
         try {
