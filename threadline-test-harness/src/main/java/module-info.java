@@ -10,6 +10,7 @@ module dev.threadline.harness {
     requires transitive java.sql;
     requires org.assertj.core;
     requires jdk.httpserver; // WebhookReceiver
+    requires java.management; // NodeStats: what a soak samples in a child JVM
 
     exports dev.threadline.harness.docs;
     exports dev.threadline.harness.history;

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue 9, acceptance "two processes on one PostgreSQL": {@link LeaseAcceptance} (64 clients, 8 shared
  * sessions, 50 SIGSTOPs past the 1 s lease and 50 SIGKILLs with restarts, take-over within 2 x the lease,
  * zero history violations) on a database of the test server. {@code -Dthreadline.leaseCycles=N} runs N
- * cycles of each kind.
+ * cycles of each kind; the default suite runs 20 (the issue's acceptance is 50; the soak runs them without end).
  *
  * <p>A step that carries a command record is a transaction of several statements, holding the session
  * row's lock until it commits; a process stopped inside one blocks every writer of that row (the lease
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * transaction in {@code pg_stat_activity} is resumed at once and counted apart.
  */
 class PostgresPausedPastTheLeaseTest {
-    private static final int CYCLES = Integer.getInteger("threadline.leaseCycles", 50);
+    private static final int CYCLES = Integer.getInteger("threadline.leaseCycles", 20);
 
     @TempDir(cleanup = CleanupMode.ON_SUCCESS) // a failed run leaves the children's stdout and stderr
     Path dir;

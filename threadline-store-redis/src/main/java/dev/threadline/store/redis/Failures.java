@@ -34,13 +34,25 @@ final class Failures {
         if (e instanceof RedisCommandTimeoutException) {
             return new StorageException("redis store " + url + " unavailable: " + what + " timed out (" + cause(e) + ")", e);
         }
-        if (e instanceof RedisConnectionException || (e instanceof RedisException && isDisconnect(e))) {
+        if (e instanceof RedisConnectionException || (e instanceof RedisException && (isDisconnect(e) || isNotServing(e)))) {
             return new StorageException("redis store " + url + " unavailable: cannot " + what + " (" + cause(e) + ")", e);
         }
         if (e instanceof RedisException) {
             return new StorageException("redis store " + url + ": cannot " + what + " (" + cause(e) + ")", e);
         }
         return e;
+    }
+
+    /**
+     * A server that is up but cannot serve the command for now, as during a failover: a cluster without a
+     * master for some slots ({@code CLUSTERDOWN}), a replica cut off from its master ({@code MASTERDOWN}),
+     * loading its data ({@code LOADING}), a slot moving ({@code TRYAGAIN}), or a master turned replica
+     * ({@code READONLY}). Like a lost connection, the store is unavailable and a later retry may succeed.
+     */
+    static boolean isNotServing(RuntimeException e) {
+        String m = e.getMessage();
+        return m != null && (m.startsWith("CLUSTERDOWN") || m.startsWith("MASTERDOWN") || m.startsWith("LOADING")
+                || m.startsWith("TRYAGAIN") || m.startsWith("READONLY"));
     }
 
     /** A lost connection: an I/O error under Lettuce's exception, or Lettuce saying it is not connected. */

@@ -14,10 +14,11 @@ import org.junit.jupiter.api.io.TempDir;
  * sessions, 50 SIGSTOPs past the 1 s lease and 50 SIGKILLs with restarts, take-over within 2 x the lease,
  * zero history violations) on a throwaway 3-master cluster, each child opening
  * {@code redis-cluster://...}. Every step is one script on the server, so no paused client ever holds
- * anything another one waits for. {@code -Dthreadline.leaseCycles=N} runs N cycles of each kind.
+ * anything another one waits for. {@code -Dthreadline.leaseCycles=N} runs N cycles of each kind
+ * instead of 20 (the default suite's; the issue's acceptance is 50, and the soak runs them without end).
  */
 class RedisClusterPausedPastTheLeaseTest {
-    private static final int CYCLES = Integer.getInteger("threadline.leaseCycles", 50);
+    private static final int CYCLES = Integer.getInteger("threadline.leaseCycles", 20);
 
     @TempDir(cleanup = CleanupMode.ON_SUCCESS) // a failed run leaves the children's stdout and stderr
     Path dir;

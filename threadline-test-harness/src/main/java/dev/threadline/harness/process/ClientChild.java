@@ -13,7 +13,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A child JVM of the multi-process tests that submits turns: {@code clients} threads per session in a
  * loop (command ids {@code <name>-<session>-<thread>-<n>}, text {@code work <cid>}), plus what the test
- * sends on stdin: {@code SUBMIT <session> <cid> <text>} (run on a thread of its own) and {@code QUIT}
+ * sends on stdin: {@code SUBMIT <session> <cid> <text>} (run on a thread of its own), {@code STATS} (print
+ * what it uses, {@link NodeStats}) and {@code QUIT}
  * (stop the loops, let calls in flight end, print {@code DONE}, exit). A loop's call that ends unknown (the store
  * did not answer) is followed by a pause of {@code backoffMillis} (default 0) before the next, as a client would. It prints {@code READY <name> <pid>}
  * once its sessions exist; with {@code standby=true} it first prints {@code STANDBY <name> <pid>} and waits
@@ -33,7 +34,7 @@ public final class ClientChild {
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> threads = new CopyOnWriteArrayList<>();
         try (ChildRuntime rt = ChildRuntime.start(a)) {
-            a.sessions().forEach(rt::session);
+            a.sessions().forEach(s -> open(rt, s));
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             if (a.standby() && !awaitGo(a, in)) {
                 ChildOut.line("DONE");
@@ -58,6 +59,8 @@ public final class ClientChild {
                 String[] p = line.split(" ", 4);
                 if (p.length == 4 && p[0].equals("SUBMIT")) {
                     threads.add(Thread.ofVirtual().start(() -> rt.submit(p[1], p[2], p[3])));
+                } else if (line.equals("STATS")) {
+                    ChildOut.line(NodeStats.measure().line());
                 } else {
                     ChildOut.line("BAD " + line);
                 }
@@ -72,6 +75,26 @@ public final class ClientChild {
             ChildOut.line(stuck == 0 ? "DONE" : "STUCK " + stuck);
         }
         System.exit(0);
+    }
+
+    /**
+     * Opens (or creates) a session as a node starting during a database failover would: a store that
+     * cannot be reached is tried again every 200 ms for up to a minute (a soak boots standbys ahead, and a
+     * failover may come while one starts).
+     */
+    private static void open(ChildRuntime rt, String session) {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (true) {
+            try {
+                rt.session(session);
+                return;
+            } catch (dev.threadline.core.error.StorageException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                LockSupport.parkNanos(Duration.ofMillis(200).toNanos()); // a node's pause before it tries its database again
+            }
+        }
     }
 
     /** A standby's wait for GO: true on GO, false on QUIT or when stdin closes. */

@@ -218,6 +218,26 @@ public final class LeaseCycles {
         quit();
     }
 
+    /**
+     * One more cycle in the same rhythm as {@link #run} without an end (pause, kill, kill, pause, ...): for
+     * runs bounded by time. Returns whether it counted (a pause that blocked every writer does not).
+     *
+     * @throws InterruptedException when the test's thread is interrupted
+     */
+    public boolean cycle() throws InterruptedException {
+        int done = pauses + kills;
+        if (done % 4 == 1 || done % 4 == 2) {
+            kill();
+            return true;
+        }
+        return pause();
+    }
+
+    /** The incarnations running now, one per role (not the standbys). */
+    public List<ChildProcess> live() {
+        return List.copyOf(live.values());
+    }
+
     /** One line of what the run did and measured. */
     public String report(String store, long journalEvents) {
         return String.format("paused-past-the-lease on %s: %d pauses past the lease (and %d that blocked every writer, resumed"

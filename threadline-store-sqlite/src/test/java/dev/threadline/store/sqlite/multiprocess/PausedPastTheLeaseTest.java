@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * a lease renewal) is not a lease test: SQLite's file lock then blocks every writer of the database, in
  * every process, until the paused one resumes or dies, so no lease can be taken over meanwhile (taking
  * one is a write). Such a pause is resumed at once, counted apart and not measured
- * ({@link SqliteWriteLock} reads the lock from {@code /proc/locks}); the 50 measured pauses all land
+ * ({@link SqliteWriteLock} reads the lock from {@code /proc/locks}); the measured pauses all land
  * outside a transaction, mid-turn. Safety does not depend on it: the history is checked over all of them.
  *
  * <p>Kills come in pairs between pairs of pauses, so that two restarts overlap (a restart costs a JVM start;
@@ -44,7 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Every child reports each call as ok / failed / unknown; calls in flight at a kill are unknown. At the
  * end the {@link HistoryChecker} finds zero violations in the final journals: every ok submission appears
  * exactly once, unknown ones at most once, failed ones never, seqs gapless, turns never interleaved,
- * transcripts valid. {@code -Dthreadline.leaseCycles=N} runs N cycles of each kind instead of 50.
+ * transcripts valid. {@code -Dthreadline.leaseCycles=N} runs N cycles of each kind instead of 20 (the
+ * default suite's; the issue's acceptance is 50, and the soak, {@link SqliteChaosSoakTest}, runs them without end).
  */
 class PausedPastTheLeaseTest {
     private static final Duration TTL = Duration.ofSeconds(1);
@@ -53,7 +54,7 @@ class PausedPastTheLeaseTest {
      * lease held by the other process: 2 x the lease.
      */
     static final Duration TAKE_OVER_BOUND = TTL.multipliedBy(2);
-    private static final int CYCLES = Integer.getInteger("threadline.leaseCycles", 50);
+    private static final int CYCLES = Integer.getInteger("threadline.leaseCycles", 20);
     private static final List<String> SESSIONS = List.of("p0", "p1", "p2");
     /** Pauses and kills tried in all, counting pauses that landed inside a write transaction. */
     private static final int MAX_ATTEMPTS = 6 * CYCLES + 20;

@@ -1,0 +1,157 @@
+package dev.threadline.harness.process;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.threadline.core.event.StoredEvent;
+import dev.threadline.harness.history.HistoryChecker;
+import dev.threadline.harness.history.Outcome;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * Issue 25 item 6, the soak: two {@link ClientChild} nodes on one store under the lease acceptance's load
+ * (client threads on shared sessions, {@link LeaseAcceptance#TTL} leases, a slow tool in every turn) for a
+ * given time, while {@link LeaseCycles} SIGSTOPs and SIGKILLs them without end and, every
+ * {@link Settings#failoverEvery}, the database fails over ({@link Failover}); every
+ * {@link Settings#sampleEvery} each live node's heap after GC, threads, file descriptors and resident memory
+ * ({@link NodeStats}) and the database's connection count are sampled. At the end the {@link HistoryChecker}
+ * judges the journals (zero violations), the samples go to {@code soak.csv} and {@code soak.svg} in the
+ * output folder ({@link SoakPlot}), and the database's connections must not have grown. The short version
+ * runs in the default suite; {@code ./test soak} runs the long one. Not thread-safe (the test thread drives it).
+ */
+public final class ChaosSoak {
+    /** How the test fails the database over; returns a one-line description of what it did. */
+    @FunctionalInterface
+    public interface Failover {
+        /** Fails the database over and returns when the new one serves (or throws). */
+        String run() throws Exception;
+    }
+
+    /**
+     * What one soak does.
+     *
+     * @param store         the backend's name, for the report
+     * @param sessions      the shared sessions
+     * @param clients       client threads per session in each node
+     * @param duration      how long the cycles run
+     * @param sampleEvery   how often resources are sampled
+     * @param failoverEvery how often the database fails over (ignored without a failover)
+     * @param failover      the failover, or null for a backend without one (SQLite)
+     * @param connections   the database's client connections now, or null when it has none to count
+     * @param writerBlock   how to tell a pause that blocks every writer
+     * @param out           where {@code soak.csv} and {@code soak.svg} go
+     */
+    public record Settings(String store, List<String> sessions, int clients, Duration duration, Duration sampleEvery, Duration failoverEvery, Failover failover,
+                           LongSupplier connections, LeaseCycles.WriterBlock writerBlock, Path out) {
+    }
+
+    /** One sample: seconds since the start, the node (role and incarnation), what it used, the database's connections. */
+    public record Sample(long second, String node, NodeStats stats, long connections) {
+    }
+
+    private ChaosSoak() {}
+
+    /**
+     * Runs the soak on the fleet's store, checks it, writes the samples and returns the report line.
+     *
+     * @throws AssertionError on a slow take-over, an unexpected error, a history violation or connections that grew
+     * @throws Exception      when a failover fails
+     */
+    public static String run(Fleet fleet, Settings s) throws Exception {
+        Map<String, Object> args = Map.of("sessions", String.join(",", s.sessions()), "clients", s.clients(), "skill", "slow",
+                "ttlMillis", LeaseAcceptance.TTL.toMillis(), "waitMillis", 3000,
+                "backoffMillis", 50); // a client pauses after an unknown outcome (a failover), so an hour's history stays small
+        LeaseCycles cycles = new LeaseCycles(fleet, args, LeaseAcceptance.TAKE_OVER_BOUND, s.writerBlock());
+        long start = System.nanoTime(); // both nodes and their standbys are up
+        long end = start + s.duration().toNanos();
+        List<Sample> samples = new ArrayList<>();
+        List<String> failovers = new ArrayList<>();
+        long nextSample = start;
+        long nextFailover = start + s.failoverEvery().toNanos();
+        while (System.nanoTime() < end) {
+            if (System.nanoTime() >= nextSample) {
+                sample(cycles, s, (System.nanoTime() - start) / 1_000_000_000L, samples);
+                nextSample = System.nanoTime() + s.sampleEvery().toNanos();
+            }
+            if (s.failover() != null && System.nanoTime() >= nextFailover) {
+                failovers.add(s.failover().run());
+                fleet.awaitSteps(10, Duration.ofSeconds(90)); // the load is back on the new database
+                nextFailover = System.nanoTime() + s.failoverEvery().toNanos();
+            }
+            cycles.cycle();
+        }
+        sample(cycles, s, (System.nanoTime() - start) / 1_000_000_000L, samples);
+        cycles.quit();
+        assertThat(fleet.history.inFlight()).as("calls still open after both quit").isZero();
+        write(s.out(), samples);
+
+        Map<String, List<StoredEvent>> journals = fleet.journals("acme", s.sessions());
+        long events = journals.values().stream().mapToLong(List::size).sum();
+        String report = String.format("soak on %s for %d s: %d SIGSTOPs past the lease, %d SIGKILLs, %d failovers;"
+                        + " operations ok=%d failed=%d unknown=%d (fenced %d); %d journal events; %s",
+                s.store(), Duration.ofNanos(System.nanoTime() - start).toSeconds(), cycles.pauses(), cycles.kills(),
+                failovers.size(), fleet.history.count(Outcome.OK), fleet.history.count(Outcome.FAILED),
+                fleet.history.count(Outcome.UNKNOWN), fleet.fenced.get(), events, summary(samples));
+        System.out.println(report);
+        assertThat(fleet.history.count(Outcome.OK)).as("acknowledged submissions").isPositive();
+        if (s.failover() == null) {
+            assertThat(fleet.errors).as("calls that ended with an unexpected exception").isEmpty();
+        } else {
+            // a failover's errors: the store unreachable or not serving, or (replicated acks) a new master
+            // without its replica yet, so the write's fate is unknown
+            assertThat(fleet.errors).as("every error is the one-line 'store unavailable' of a failover")
+                    .allMatch(e -> e.contains(" unavailable: ") || e.contains(" replicas confirmed it within "));
+        }
+        if (s.connections() != null) {
+            long first = samples.get(0).connections();
+            long last = samples.get(samples.size() - 1).connections();
+            assertThat(last).as("the database's connections at the end (%d at the start): killed nodes' connections are"
+                    + " closed, none leak", first).isLessThanOrEqualTo(Math.max(first * 3 / 2, first + 10));
+        }
+        HistoryChecker.of(fleet.history).allowingUnfinishedLastTurn().verify(journals);
+        return report;
+    }
+
+    private static void sample(LeaseCycles cycles, Settings s, long second, List<Sample> samples) {
+        long conns = s.connections() == null ? -1 : s.connections().getAsLong();
+        for (ChildProcess c : cycles.live()) {
+            Fleet.awaitReady(c);
+            int from = c.lineCount();
+            c.send("STATS");
+            Line l = c.awaitLine(from, "a STATS line", t -> t.startsWith("STATS "), Duration.ofSeconds(60));
+            samples.add(new Sample(second, c.name(), NodeStats.parse(l.text()), conns));
+        }
+    }
+
+    private static String summary(List<Sample> samples) {
+        long heap = samples.stream().mapToLong(x -> x.stats().heapBytes()).max().orElse(0);
+        int threads = samples.stream().mapToInt(x -> x.stats().threads()).max().orElse(0);
+        int fds = samples.stream().mapToInt(x -> x.stats().fds()).max().orElse(0);
+        long conns = samples.stream().mapToLong(Sample::connections).max().orElse(-1);
+        return String.format("%d samples; per node max heap after GC %.1f MB, threads %d, fds %d; database connections max %d",
+                samples.size(), heap / 1e6, threads, fds, conns);
+    }
+
+    private static void write(Path out, List<Sample> samples) {
+        StringBuilder csv = new StringBuilder("second,node,heap_bytes,threads,fds,rss_bytes,db_connections\n");
+        for (Sample x : samples) {
+            csv.append(x.second()).append(',').append(x.node()).append(',').append(x.stats().heapBytes()).append(',')
+                    .append(x.stats().threads()).append(',').append(x.stats().fds()).append(',').append(x.stats().rssBytes())
+                    .append(',').append(x.connections()).append('\n');
+        }
+        try {
+            Files.createDirectories(out);
+            Files.writeString(out.resolve("soak.csv"), csv);
+            Files.writeString(out.resolve("soak.svg"), SoakPlot.svg(samples));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
