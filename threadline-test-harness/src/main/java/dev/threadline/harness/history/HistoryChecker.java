@@ -27,17 +27,37 @@ import java.util.stream.Collectors;
  * Attempts sharing a command id are retries of one command. Immutable; thread-safe.
  */
 public final class HistoryChecker {
+    /**
+     * A branch (fork or rewind) made during the run: its history up to {@code seq} is {@code parent}'s.
+     *
+     * @param parent the session it was made from
+     * @param seq    the checkpoint it shares the parent's history through
+     */
+    public record Branch(String parent, long seq) {
+    }
+
     private final List<Operation> operations;
     private final boolean lastTurnMayBeOpen;
+    private final Map<String, Branch> branches;
 
-    private HistoryChecker(List<Operation> operations, boolean lastTurnMayBeOpen) {
+    private HistoryChecker(List<Operation> operations, boolean lastTurnMayBeOpen, Map<String, Branch> branches) {
         this.operations = List.copyOf(operations);
         this.lastTurnMayBeOpen = lastTurnMayBeOpen;
+        this.branches = Map.copyOf(branches);
     }
 
     /** A checker of these operations. */
     public static HistoryChecker of(Collection<Operation> operations) {
-        return new HistoryChecker(new ArrayList<>(Objects.requireNonNull(operations, "operations")), false);
+        return new HistoryChecker(new ArrayList<>(Objects.requireNonNull(operations, "operations")), false, Map.of());
+    }
+
+    /**
+     * This checker, knowing the branches made during the run (by branch id): a branch's journal up to its
+     * branch point must be its parent's, event for event (when the parent's journal is given), and only its
+     * user messages after that point are matched to the operations on the branch.
+     */
+    public HistoryChecker withBranches(Map<String, Branch> branches) {
+        return new HistoryChecker(operations, lastTurnMayBeOpen, branches);
     }
 
     /** A checker of the history's finished operations. */
@@ -47,7 +67,7 @@ public final class HistoryChecker {
 
     /** This checker, accepting a journal whose last turn is still open (a run was left mid-turn). */
     public HistoryChecker allowingUnfinishedLastTurn() {
-        return new HistoryChecker(operations, true);
+        return new HistoryChecker(operations, true, branches);
     }
 
     /**
@@ -69,7 +89,12 @@ public final class HistoryChecker {
             JournalRules.seqs(session, journal, out);
             JournalRules.turns(session, journal, lastTurnMayBeOpen, out);
             JournalRules.transcript(session, journal, out);
-            commands(session, journal, bySession.getOrDefault(session, List.of()), out);
+            Branch b = branches.get(session);
+            long own = b == null ? 0 : b.seq();
+            if (b != null && journals.containsKey(b.parent())) {
+                prefix(session, journal, b, journals.get(b.parent()), out);
+            }
+            commands(session, journal.stream().filter(e -> e.seq() > own).toList(), bySession.getOrDefault(session, List.of()), out);
         });
         return List.copyOf(out);
     }
@@ -103,6 +128,19 @@ public final class HistoryChecker {
         if (!out.isEmpty()) {
             throw new AssertionError(out.size() + " journal violation(s):\n  "
                     + out.stream().map(Violation::toString).collect(Collectors.joining("\n  ")));
+        }
+    }
+
+    /** A branch's journal through its branch point must be its parent's, event for event. */
+    private static void prefix(String session, List<StoredEvent> journal, Branch b, List<StoredEvent> parent, List<Violation> out) {
+        for (long seq = 1; seq <= b.seq(); seq++) {
+            StoredEvent mine = seq <= journal.size() ? journal.get((int) seq - 1) : null;
+            StoredEvent theirs = seq <= parent.size() ? parent.get((int) seq - 1) : null;
+            if (mine == null || theirs == null || mine.seq() != theirs.seq() || !mine.event().equals(theirs.event())) {
+                out.add(new Violation(Violation.Kind.BRANCH_PREFIX, session, "seq " + seq + " differs from " + b.parent()
+                        + "'s, which it was branched from at seq " + b.seq() + ": " + mine + " vs " + theirs));
+                return;
+            }
         }
     }
 

@@ -33,6 +33,8 @@ public record Violation(Kind kind, String session, String description) {
         REFUSED_BY_REDUCER,
         /** The folded transcript fails the validator. */
         INVALID_TRANSCRIPT,
+        /** A branch's history up to its branch point is not its parent's. */
+        BRANCH_PREFIX,
         /** Operations name a session no journal was given for. */
         MISSING_JOURNAL
     }

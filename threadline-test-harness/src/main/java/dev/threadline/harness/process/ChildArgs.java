@@ -108,6 +108,15 @@ public record ChildArgs(Map<String, String> values) {
         return Duration.ofMillis(Long.parseLong(get("backoffMillis", "0")));
     }
 
+    /**
+     * Every how long the child's mixer branches or compacts one of its sessions (default 0: no mixer):
+     * in turn a fork at the latest checkpoint, a rewind to it (each followed by one turn on the new
+     * branch) and a compaction ({@link Mixer}).
+     */
+    public Duration mixEvery() {
+        return Duration.ofMillis(Long.parseLong(get("mixMillis", "0")));
+    }
+
     /** The child exits by itself after this long, in case the test process died without killing it. */
     public Duration maxRun() {
         return Duration.ofSeconds(Long.parseLong(get("maxSeconds", "300")));

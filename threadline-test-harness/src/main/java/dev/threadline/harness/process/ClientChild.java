@@ -54,6 +54,10 @@ public final class ClientChild {
                     }));
                 }
             }
+            if (a.mixEvery().isPositive()) {
+                Mixer mixer = new Mixer(rt, a.sessions(), prefix, a.mixEvery(), stop);
+                threads.add(Thread.ofVirtual().start(mixer::run));
+            }
             String line;
             while ((line = in.readLine()) != null && !line.equals("QUIT")) {
                 String[] p = line.split(" ", 4);

@@ -49,6 +49,10 @@ public final class Fleet implements AutoCloseable {
     public final java.util.concurrent.atomic.AtomicInteger fenced = new java.util.concurrent.atomic.AtomicInteger();
     /** Calls that ended with an exception other than lease held / lease lost ({@code ERR} lines), with the child. */
     public final List<String> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Branches the children's mixers made ({@code BRANCH} lines), by branch id. */
+    public final Map<String, dev.threadline.harness.history.HistoryChecker.Branch> branches = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Every mixer operation's kind and outcome ({@code MIX <op> <outcome>}), e.g. {@code fork ok}, {@code compact failed}. */
+    public final List<String> mixes = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final BlockingQueue<Ack> acks = new LinkedBlockingQueue<>();
     private final List<ChildProcess> children = new ArrayList<>();
     private final Path dir;
@@ -121,6 +125,13 @@ public final class Fleet implements AutoCloseable {
             fenced.incrementAndGet();
         } else if (l.text().startsWith("ERR ")) {
             errors.add(child + ": " + l.text());
+        }
+        if (l.text().startsWith("BRANCH ")) {
+            String[] p = l.text().split(" ");
+            branches.put(p[3], new dev.threadline.harness.history.HistoryChecker.Branch(p[1], Long.parseLong(p[2])));
+        } else if (l.text().startsWith("MIX ")) {
+            String[] p = l.text().split(" ");
+            mixes.add(p[1] + " " + p[2]);
         }
         if (l.text().startsWith("ACK ")) {
             String[] p = l.text().split(" ");

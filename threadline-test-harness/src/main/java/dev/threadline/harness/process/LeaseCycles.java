@@ -56,6 +56,7 @@ public final class LeaseCycles {
     private final Map<String, Integer> incarnations = new TreeMap<>();
     private final Map<String, ChildProcess> standby = new TreeMap<>();
     private final Map<String, Object> standbyArgs;
+    private final java.util.Set<String> shared;
     private final long startedAt = System.nanoTime();
     private int pauses;
     private int kills;
@@ -80,6 +81,7 @@ public final class LeaseCycles {
         Map<String, Object> sb = new java.util.HashMap<>(args);
         sb.put("standby", true);
         this.standbyArgs = Map.copyOf(sb);
+        this.shared = java.util.Set.of(String.valueOf(args.get("sessions")).split(","));
         for (String role : List.of("A", "B")) {
             incarnations.put(role, 1);
             live.put(role, fleet.start(role + "#1", ClientChild.class, args));
@@ -262,7 +264,7 @@ public final class LeaseCycles {
         try {
             while (System.nanoTime() < deadline) {
                 Fleet.Ack a = fleet.nextAck(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
-                if (a != null && a.started()) {
+                if (a != null && a.started() && shared.contains(a.session())) { // not a branch only its maker writes
                     return a;
                 }
             }

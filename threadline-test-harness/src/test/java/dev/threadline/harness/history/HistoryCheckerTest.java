@@ -182,4 +182,28 @@ class HistoryCheckerTest {
                 .hasMessageContaining("LOST in s1")
                 .hasMessageContaining("FAILED_BUT_APPLIED in s1");
     }
+
+    @Test
+    void aBranchIsJudgedOnlyOnItsOwnEventsAfterAPrefixThatIsItsParents() {
+        List<StoredEvent> parent = Journals.of("s1").turn("c1", "one").build();
+        List<StoredEvent> branch = Journals.of("s1").turn("c1", "one").turn("c2", "two").build();
+        List<Operation> ops = List.of(op("c1", "one", Outcome.OK), new Operation("b1", "c2", "two", Outcome.OK, "A"));
+        Map<String, HistoryChecker.Branch> branches = Map.of("b1", new HistoryChecker.Branch("s1", parent.size()));
+
+        assertThat(HistoryChecker.of(ops).withBranches(branches).check(Map.of("s1", parent, "b1", branch))).isEmpty();
+        // without knowing the branch, the parent's message in it was sent by nobody on b1
+        assertThat(HistoryChecker.of(ops).check(Map.of("s1", parent, "b1", branch)))
+                .extracting(Violation::kind).containsExactly(Violation.Kind.UNSENT);
+    }
+
+    @Test
+    void aBranchWhosePrefixIsNotItsParentsIsFlagged() {
+        List<StoredEvent> parent = Journals.of("s1").turn("c1", "one").build();
+        List<StoredEvent> branch = Journals.of("s1").turn("c1", "uno").turn("c2", "two").build();
+        List<Operation> ops = List.of(op("c1", "one", Outcome.OK), new Operation("b1", "c2", "two", Outcome.OK, "A"));
+        Map<String, HistoryChecker.Branch> branches = Map.of("b1", new HistoryChecker.Branch("s1", parent.size()));
+
+        assertThat(HistoryChecker.of(ops).withBranches(branches).check(Map.of("s1", parent, "b1", branch)))
+                .extracting(Violation::kind).containsExactly(Violation.Kind.BRANCH_PREFIX);
+    }
 }
