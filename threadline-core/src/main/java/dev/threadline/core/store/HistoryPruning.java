@@ -27,7 +27,7 @@ public interface HistoryPruning {
      */
     default void prune(SessionKey key, HistoryBase base) {
         throw new InvalidInputException("store", "this " + getClass().getSimpleName() + " cannot prune history;"
-                + " memory:, sqlite: and postgresql: stores can (nothing was changed)");
+                + " memory:, sqlite:, postgresql: and redis: stores can (nothing was changed)");
     }
 
     /**

@@ -8,6 +8,8 @@ import dev.threadline.core.internal.store.StoreChecks;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.store.SessionKey;
+import dev.threadline.core.internal.json.RecordCodec;
+import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisFuture;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -114,6 +116,31 @@ final class Branches {
         throw new StorageException("session '" + key.id() + "': its branches kept changing while it was being deleted; try again");
     }
 
+    /**
+     * The branches the session adopted as {@code prune.lua} takes them, three values each: id, token, and the
+     * branch point of a live one ({@code ""} for one that is gone); {@code points} gets each live one's branch
+     * point. One pipelined round after the session's links are read.
+     *
+     * @throws SessionNotFoundException when the session does not exist
+     */
+    List<String> withPoints(SessionKey key, Map<String, Long> points) {
+        Map<String, String> adopted = adopted(key);
+        Map<String, RedisFuture<List<KeyValue<String, String>>>> rows = new HashMap<>();
+        adopted.keySet().forEach(id -> rows.put(id, redis.async.hmget(keys.session(key.sibling(id))[Keys.META], "tok", "info")));
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<String, String> e : adopted.entrySet()) {
+            List<KeyValue<String, String>> row = await(rows.get(e.getKey()), e.getKey());
+            String point = "";
+            if (e.getValue().equals(row.get(0).getValueOrElse(null)) && row.get(1).hasValue()) {
+                long p = RecordCodec.decodeSession(e.getKey(), row.get(1).getValue()).parentSeq();
+                points.put(e.getKey(), p);
+                point = Long.toString(p);
+            }
+            out.addAll(List.of(e.getKey(), e.getValue(), point));
+        }
+        return out;
+    }
+
     /** The branches the session adopted, id to token (some may be gone). */
     private Map<String, String> adopted(SessionKey key) {
         List<String> pairs = scripts.existing(key, Scripts.KIDS).list(0);
@@ -137,7 +164,7 @@ final class Branches {
         return live;
     }
 
-    private String await(RedisFuture<String> f, String branch) {
+    private <T> T await(RedisFuture<T> f, String branch) {
         try {
             return f.get(timeoutMillis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {

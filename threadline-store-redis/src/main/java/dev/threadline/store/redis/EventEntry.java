@@ -27,6 +27,18 @@ final class EventEntry {
         return h + "\n" + RecordCodec.encodeEvent(e.event());
     }
 
+    /** The entries, in order, without those that do not shape the transcript when {@code transcriptOnly}. */
+    static java.util.List<StoredEvent> decodeAll(String sessionId, java.util.List<String> entries, boolean transcriptOnly) {
+        java.util.List<StoredEvent> out = new java.util.ArrayList<>();
+        for (String entry : entries) {
+            StoredEvent e = decode(sessionId, entry, transcriptOnly);
+            if (e != null) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
     /** The entry, or null when {@code transcriptOnly} and it does not shape the transcript. */
     static StoredEvent decode(String sessionId, String entry, boolean transcriptOnly) {
         int eol = entry == null ? -1 : entry.indexOf('\n');

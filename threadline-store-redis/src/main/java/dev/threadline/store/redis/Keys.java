@@ -14,12 +14,12 @@ import dev.threadline.core.store.SessionKey;
  */
 record Keys(String prefix) {
     /** Positions in {@link #session}'s array. */
-    static final int META = 0, EVENTS = 1, KIDS = 5;
+    static final int META = 0, EVENTS = 1, KIDS = 5, HBASE = 6;
 
-    /** The session's keys in the order the scripts expect: meta, ev, cmd, snapi, snap, kids. */
+    /** The session's keys in the order the scripts expect: meta, ev, cmd, snapi, snap, kids, hbase (its history base). */
     String[] session(SessionKey key) {
         String base = prefix + ":{" + key.tenant() + "/" + key.id() + "}:";
-        return new String[] {base + "meta", base + "ev", base + "cmd", base + "snapi", base + "snap", base + "kids"};
+        return new String[] {base + "meta", base + "ev", base + "cmd", base + "snapi", base + "snap", base + "kids", base + "hbase"};
     }
 
     /** The sorted set of a tenant's session ids, by update time (score: minus the epoch millisecond). */

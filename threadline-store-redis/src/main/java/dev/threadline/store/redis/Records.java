@@ -71,6 +71,20 @@ final class Records {
         }
     }
 
+    /** A scope's shared variables as stored (name to JSON); a corrupt one is a {@link StorageException} naming it. */
+    static Map<String, JsonNode> decodeVariables(VariableScope scope, String key, Map<String, String> stored) {
+        Map<String, JsonNode> out = new LinkedHashMap<>();
+        stored.forEach((name, json) -> {
+            try {
+                out.put(name, Json.parse(json, name));
+            } catch (dev.threadline.core.error.InvalidInputException e) {
+                throw new StorageException("the " + scope.wireName() + " variables of '" + key + "': variable '" + name
+                        + "' is stored corrupt (" + EventEntry.firstLine(e.getMessage()) + ")", e);
+            }
+        });
+        return Map.copyOf(out);
+    }
+
     /** A stored snapshot ({@code version, newline, payload}), or null when it is old or corrupt (snapshots are a cache). */
     static dev.threadline.core.state.StateSnapshot decodeSnapshot(String sessionId, String stored) {
         int eol = stored == null ? -1 : stored.indexOf('\n');

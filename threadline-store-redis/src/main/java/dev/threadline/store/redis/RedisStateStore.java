@@ -7,12 +7,12 @@ import dev.threadline.core.error.StorageException;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.internal.store.StoreChecks;
-import dev.threadline.core.json.Json;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.state.StateSnapshot;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.HistoryBase;
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.Page;
@@ -23,8 +23,6 @@ import dev.threadline.core.store.StateStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -115,6 +113,7 @@ public final class RedisStateStore implements StateStore {
     private final Branches branches;
     private final Leasing leasing;
     private final Writes writes;
+    private final HistoryBases pruning;
     private final String durability;
     private volatile boolean closed;
 
@@ -126,6 +125,7 @@ public final class RedisStateStore implements StateStore {
         this.branches = new Branches(redis, keys, scripts, options.commandTimeout().toMillis());
         this.leasing = new Leasing(scripts, options.clock());
         this.writes = new Writes(redis, keys, scripts, branches, options);
+        this.pruning = new HistoryBases(scripts, branches);
         this.durability = Durability.describe(redis);
     }
 
@@ -202,16 +202,8 @@ public final class RedisStateStore implements StateStore {
     }
 
     private List<StoredEvent> read(SessionKey key, long fromSeq, long toSeq, boolean transcriptOnly) {
-        return call("read session '" + key.id() + "' seq " + fromSeq + ".." + toSeq, () -> {
-            List<StoredEvent> out = new ArrayList<>();
-            for (String entry : scripts.existing(key, Scripts.READ, Long.toString(fromSeq), Long.toString(toSeq)).list(0)) {
-                StoredEvent e = EventEntry.decode(key.id(), entry, transcriptOnly);
-                if (e != null) {
-                    out.add(e);
-                }
-            }
-            return out;
-        });
+        return call("read session '" + key.id() + "' seq " + fromSeq + ".." + toSeq, () -> EventEntry.decodeAll(key.id(),
+                scripts.existing(key, Scripts.READ, Long.toString(fromSeq), Long.toString(toSeq)).list(0), transcriptOnly));
     }
 
     @Override
@@ -281,22 +273,29 @@ public final class RedisStateStore implements StateStore {
         });
     }
 
+    /** Redis prunes, one script per prune ({@link HistoryBases}, ADR 0045). */
+    @Override
+    public boolean prunesHistory() {
+        return true;
+    }
+
+    @Override
+    public void prune(SessionKey key, HistoryBase base) {
+        Objects.requireNonNull(base, "base");
+        call("prune session '" + key.id() + "' through seq " + base.seq(), () -> pruning.prune(key, base));
+    }
+
+    @Override
+    public Optional<HistoryBase> historyBase(SessionKey key) {
+        return call("read the history base of session '" + key.id() + "'", () -> pruning.base(key));
+    }
+
     @Override
     public Map<String, JsonNode> variables(VariableScope scope, String key) {
         Objects.requireNonNull(scope, "scope");
         Require.nonBlank(key, "key");
-        return call("read the " + scope.wireName() + " variables of '" + key + "'", () -> {
-            Map<String, JsonNode> out = new HashMap<>();
-            redis.sync.hgetall(keys.variables(scope, key)).forEach((name, json) -> {
-                try {
-                    out.put(name, Json.parse(json, name));
-                } catch (InvalidInputException e) {
-                    throw new StorageException("the " + scope.wireName() + " variables of '" + key + "': variable '" + name
-                            + "' is stored corrupt (" + EventEntry.firstLine(e.getMessage()) + ")", e);
-                }
-            });
-            return Map.copyOf(out);
-        });
+        return call("read the " + scope.wireName() + " variables of '" + key + "'",
+                () -> Records.decodeVariables(scope, key, redis.sync.hgetall(keys.variables(scope, key))));
     }
 
     @Override

@@ -47,7 +47,7 @@ final class SessionScripts {
     /** Whether a script's reply may follow a write: not for a refusal before any write. */
     private static boolean wrote(Reply r) {
         return !(r.is("NF") || r.is("LEASE") || r.is("SEQ") || r.is("HELD") || r.is("PEND") || r.is("LOST")
-                || r.is("EXISTS") || r.is("PASTHEAD") || r.is("KIDS"));
+                || r.is("EXISTS") || r.is("PASTHEAD") || r.is("KIDS") || r.is("REFUSED"));
     }
 
     private Reply run(RedisClusterCommands<String, String> on, SessionKey key, Scripts script, String... args) {

@@ -5,7 +5,7 @@ if redis.call('EXISTS', meta) == 1 then
   local t = redis.call('HMGET', meta, 'pend', 'tok', 'par', 'upd')
   if not t[1] then return {'EXISTS'} end
   if ARGV[1] == '' or t[2] ~= ARGV[1] then return {'PEND', t[2], t[3], t[4]} end
-  redis.call('DEL', meta, ev, cmd, snapi, snap, kids)
+  redis.call('DEL', meta, ev, cmd, snapi, snap, kids, hbase)
 end
 local n = #ARGV - 11
 redis.call('HSET', meta, 'info', ARGV[2], 'base', ARGV[3], 'head', tonumber(ARGV[3]) + n, 'upd', ARGV[4],

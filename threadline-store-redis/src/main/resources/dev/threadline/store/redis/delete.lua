@@ -6,5 +6,5 @@ for i = 1, #ARGV, 2 do
   if redis.call('HGET', kids, ARGV[i]) ~= ARGV[i + 1] then return {'KIDS'} end
 end
 local m = redis.call('HMGET', meta, 'tok', 'par', 'upd')
-redis.call('DEL', meta, ev, cmd, snapi, snap, kids)
+redis.call('DEL', meta, ev, cmd, snapi, snap, kids, hbase)
 return {'OK', m[1], m[2], m[3]}

@@ -35,6 +35,13 @@ class RedisStateStoreTest extends StateStoreContract {
     }
 
     @Test
+    void prunesHistorySoThePruningContractTakesTheRealPath() {
+        try (StateStore store = open(Clock.systemUTC())) {
+            assertThat(store.prunesHistory()).isTrue();
+        }
+    }
+
+    @Test
     void runsTheWholeContract() {
         assertThat(ContractGuard.problems(RedisStateStoreTest.class)).isEmpty();
     }
