@@ -42,6 +42,21 @@ public final class HistoryBaseRows {
     }
 
     /**
+     * The seq the session is pruned through, 0 when it is not; inside the caller's unit of work.
+     *
+     * @throws SQLException when the database fails the statement
+     */
+    public static long seq(Connection c, SessionKey key) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT seq FROM history_bases WHERE sid = " + SID)) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : 0;
+            }
+        }
+    }
+
+    /**
      * Checks the prune ({@link StoreChecks#prune}) of the session whose head is {@code head}, then keeps the base
      * ({@code payload} its encoding) and removes the session's own rows at or before it: a segment that reaches
      * past it gives its rows after it their payloads back first. The statements are the same on both databases.
@@ -49,6 +64,14 @@ public final class HistoryBaseRows {
      * @throws SQLException when the database fails a statement
      */
     public static void prune(Connection c, SessionKey key, long head, HistoryBase base, String payload) throws SQLException {
+        // the session's row, locked for the transaction: a branch's create locks its parent's row to share
+        // (PostgreSQL's FOR SHARE; SQLite runs one writer at a time), so a prune and a fork of the same
+        // session run one after the other and each sees what the other committed
+        try (PreparedStatement ps = c.prepareStatement("UPDATE sessions SET sid = sid WHERE tenant = ? AND id = ?")) {
+            ps.setString(1, key.tenant());
+            ps.setString(2, key.id());
+            ps.executeUpdate();
+        }
         SessionInfo info = SessionTable.info(c, key);
         HistoryBase current = find(c, key);
         Map<String, Long> points = new TreeMap<>();

@@ -8,6 +8,7 @@ import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.jdbc.CommandRows;
+import dev.threadline.store.jdbc.HistoryBaseRows;
 import dev.threadline.store.jdbc.SessionTable;
 import dev.threadline.store.jdbc.SqlWork;
 import dev.threadline.store.jdbc.TextRows;
@@ -38,7 +39,7 @@ final class JournalWrites {
                 if (parent == null) {
                     throw new SessionNotFoundException(info.parentId());
                 }
-                StoreChecks.branchPoint(info, parent.head());
+                StoreChecks.branchPoint(info, parent.head(), HistoryBaseRows.seq(c, key.sibling(info.parentId())));
             }
             StoreChecks.batch(info.id(), info.parentSeq(), firstEvents);
             StoreChecks.createCommand(info, command);

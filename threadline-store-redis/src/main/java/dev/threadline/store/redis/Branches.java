@@ -44,7 +44,7 @@ final class Branches {
      * The commit point of a branch's create; on refusal the unfinished branch is dropped.
      *
      * @throws SessionNotFoundException  when the parent does not exist
-     * @throws InvalidInputException     when the branch point is past the parent's head
+     * @throws InvalidInputException     when the branch point is past the parent's head or in its pruned history
      * @throws DuplicateCommandException when the parent already has the command id
      */
     void adopt(SessionInfo info, String token, CommandRecord onParent, Instant now) {
@@ -67,6 +67,7 @@ final class Branches {
         switch (r.status()) {
             case "NF" -> throw new SessionNotFoundException(info.parentId());
             case "PASTHEAD" -> StoreChecks.branchPoint(info, r.number(0));
+            case "PRUNED" -> StoreChecks.branchPoint(info, r.number(0), r.number(1));
             case "DUP" -> throw new DuplicateCommandException(Records.decodeCommand(parent, onParent.commandId(), r.text(0)));
             default -> { }
         }

@@ -3,6 +3,8 @@
 local g = gate(); if g then return g end
 local head = tonumber(redis.call('HGET', meta, 'head'))
 if tonumber(ARGV[3]) > head then return {'PASTHEAD', head} end
+local pruned = tonumber(redis.call('HGET', hbase, 'seq') or '0')
+if tonumber(ARGV[3]) < pruned then return {'PRUNED', head, pruned} end
 if ARGV[4] ~= '' then
   local e = redis.call('HGET', cmd, ARGV[4])
   if e then return {'DUP', e} end

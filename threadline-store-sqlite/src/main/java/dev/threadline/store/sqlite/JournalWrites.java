@@ -12,6 +12,7 @@ import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.store.DuplicateCommandException;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.jdbc.CommandRows;
+import dev.threadline.store.jdbc.HistoryBaseRows;
 import dev.threadline.store.jdbc.SessionTable;
 import dev.threadline.store.jdbc.SharedRows;
 import dev.threadline.store.jdbc.SqlWork;
@@ -42,7 +43,8 @@ final class JournalWrites {
                 throw new SessionExistsException(info.id());
             }
             if (info.parentId() != null) {
-                StoreChecks.branchPoint(info, SessionRows.head(c, key.sibling(info.parentId())));
+                StoreChecks.branchPoint(info, SessionRows.head(c, key.sibling(info.parentId())),
+                        HistoryBaseRows.seq(c, key.sibling(info.parentId())));
             }
             StoreChecks.batch(info.id(), info.parentSeq(), firstEvents);
             StoreChecks.createCommand(info, command);

@@ -94,6 +94,23 @@ public abstract class HistoryPruningContract<S extends SessionIndex & Journal & 
     }
 
     @Test
+    public final void aBranchIntoThePrunedHistoryIsRefusedByTheStore() {
+        SessionInfo root = createRoot("s", 30);
+        if (!store.prunesHistory()) {
+            return;
+        }
+        store.prune(key("s"), base(20));
+        // a fork whose point the runtime checked before the prune committed: the create itself refuses it
+        assertThatThrownBy(() -> createBranch(root, "late", 15, 3)).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("pruned through seq 20").hasMessageContaining("seq 15");
+        assertThatThrownBy(() -> store.head(key("late"))).isInstanceOf(SessionNotFoundException.class);
+        createBranch(root, "at-base", 20, 3); // at the base: it loads from the parent's base
+        createBranch(root, "after", 25, 3);
+        assertThat(store.head(key("at-base"))).isEqualTo(23);
+        assertThat(store.head(key("after"))).isEqualTo(28);
+    }
+
+    @Test
     public final void aDeletedSessionTakesItsBaseWithIt() {
         createRoot("s", 10);
         if (!store.prunesHistory()) {

@@ -29,10 +29,17 @@ import java.util.function.LongSupplier;
  * runs in the default suite; {@code ./test soak} runs the long one. Not thread-safe (the test thread drives it).
  */
 public final class ChaosSoak {
-    /** How the test fails the database over; returns a one-line description of what it did. */
+    /**
+     * How the test fails the database over; returns a one-line description of what it did. Called on the
+     * test's thread only, one failover at a time.
+     */
     @FunctionalInterface
     public interface Failover {
-        /** Fails the database over and returns when the new one serves (or throws). */
+        /**
+         * Fails the database over and returns when the new one serves.
+         *
+         * @throws Exception when the failover itself fails (the soak then fails with it)
+         */
         String run() throws Exception;
     }
 

@@ -68,6 +68,22 @@ public final class StoreChecks {
     }
 
     /**
+     * A branch point must also not be inside the parent's pruned history (ADR 0045): a branch at the base or
+     * after it loads from the parent's base, one before it would share history that is gone. Checked in the
+     * create's own transaction (or script), so a prune that committed after the runtime checked its fork
+     * point cannot leave a branch that cannot load.
+     *
+     * @param parentBase the seq the parent is pruned through, 0 when it is not
+     */
+    public static void branchPoint(SessionInfo info, long parentHead, long parentBase) {
+        branchPoint(info, parentHead);
+        if (info.parentSeq() < parentBase) {
+            throw new InvalidInputException("parentSeq", "session '" + info.parentId() + "' is pruned through seq "
+                    + parentBase + ": a branch at seq " + info.parentSeq() + " would share history that is gone");
+        }
+    }
+
+    /**
      * The command record of a create (if any): on the new session it names the first event's seq; for
      * a branch it may instead be on the parent (the session forked from), naming the branch point.
      */

@@ -86,7 +86,7 @@ public final class InMemoryStateStore implements StateStore {
         long base = 0;
         if (info.parentId() != null) {
             Row parent = row(key.sibling(info.parentId()));
-            StoreChecks.branchPoint(info, parent.head);
+            StoreChecks.branchPoint(info, parent.head, parent.base == null ? 0 : parent.base.seq());
             base = info.parentSeq();
         }
         StoreChecks.batch(info.id(), base, firstEvents);
