@@ -62,7 +62,11 @@ final class HttpTurns implements Turns {
             throw new OpenLoop.Failure("HTTP " + r.statusCode(), r.body());
         }
         JsonNode result = Json.mapper().readTree(r.body());
-        if (!"COMPLETED".equals(result.path("outcome").asText()) || result.path("toolCalls").asInt() < 1) {
+        String outcome = result.path("outcome").asText();
+        if (!"COMPLETED".equals(outcome)) {
+            throw new OpenLoop.Failure("turn ended " + outcome, r.body());
+        }
+        if (result.path("toolCalls").asInt() < 1) {
             throw new OpenLoop.Failure("turn without a completed tool call", r.body());
         }
     }

@@ -64,8 +64,9 @@ public final class Overload {
             OverloadReport.Results r = run(o, launcher, work, "threadline bench overload " + String.join(" ", args), err);
             Files.createDirectories(o.out());
             Files.writeString(o.out().resolve("results.json"), Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(r) + "\n");
+            Files.writeString(o.out().resolve(OverloadChart.FILE), OverloadChart.svg(r));
             OverloadReport.print(r, out);
-            out.println("results: " + o.out().resolve("results.json"));
+            out.println("results: " + o.out().resolve("results.json") + " (and " + OverloadChart.FILE + ")");
             return r.loss().none() && r.nodeDied() ? 0 : 1;
         } finally {
             Args.deleteTree(work);
@@ -138,6 +139,7 @@ public final class Overload {
         long retries;
         boolean survivorUp;
         String how;
+        OpenLoop.Measurement reference;
         try (ServerUnderTest a = node(o, launcher, store, work, "a", null); ServerUnderTest b = node(o, launcher, store, work, "b", a.key());
              NodePair pair = new NodePair(new HttpTurns(a, run.timeout()), new HttpTurns(b, run.timeout()))) {
             how = "two nodes (" + (o.nodeJvm() ? "java ServeNode" : "threadline serve") + ", pids " + a.pid() + " and " + b.pid()
@@ -155,6 +157,12 @@ public final class Overload {
                 saturation = new SaturationSearch(run).search(pair, closed.offeredPerSec()).rate();
             }
             rate = run.rate(o.load() * saturation);
+            List<String> refIds = LoadRun.ids("overload-ref", o.sessions());
+            pair.create(refIds);
+            reference = OpenLoop.open("reference", run.rate(saturation), LoadRun.seconds(config.searchSeconds()), run.drain(),
+                    n -> pair.turn(refIds.get((int) (n % refIds.size())), LoadRun.text(n)));
+            run.step(String.format(Locale.ROOT, "reference at %.1f turns/s: p50 %.1f, p99 %.1f ms, errors %s", reference.offeredPerSec(),
+                    reference.p50Millis(), reference.p99Millis(), reference.errors()));
             pair.create(ids);
             long count = Math.max(1, Math.round(rate * duration.toNanos() / 1e9));
             killAt = count / 2;
@@ -186,7 +194,7 @@ public final class Overload {
         OverloadReport.Loss loss = journal(store, ids, requests);
         run.step("journal: " + loss);
         return OverloadReport.Results.of(command, how, o, saturation, rate, requests, killAt, killNanos.get(), died.get(), survivorUp,
-                retries, loss);
+                retries, reference, loss);
     }
 
     private static ServerUnderTest node(Options o, Path launcher, String store, Path work, String name, String key) throws Exception {
