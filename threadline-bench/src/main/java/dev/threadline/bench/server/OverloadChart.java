@@ -55,7 +55,7 @@ final class OverloadChart {
             b.append(vertical(x(r.killAtSeconds() + r.absorbSeconds(), seconds), "absorbed", "green"));
         }
         b.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" fill=\"#1f77b4\">p50</text><text x=\"%d\" y=\"%d\" fill=\"#d62728\">p99</text>"
-                + "<text x=\"%d\" y=\"%d\" fill=\"gray\">absorb bound (2 x reference p99)</text>%n", W - 260, TOP + 12, W - 225, TOP + 12,
+                + "<text x=\"%d\" y=\"%d\" fill=\"gray\">absorb bound</text>%n", W - 260, TOP + 12, W - 225, TOP + 12,
                 W - 190, TOP + 12));
         return b.append("</svg>\n").toString();
     }

@@ -20,7 +20,9 @@ import org.HdrHistogram.Histogram;
  *       backlog: the search kept up with that rate), on sessions of its own;</li>
  *   <li><b>absorbed</b>: the survivor has absorbed the load at the start of the first window (of
  *       {@code --window-seconds}) after the one holding the kill from which <em>every</em> later window has
- *       no error and a p99 at most twice the reference's p99. As latency counts from the intended start,
+ *       no error and a p99 at most twice the lower of the reference's p99 and the p99 of the turns meant to
+ *       start in the ten windows before the kill (the state the kill interrupted; the reference keeps a
+ *       backlog the overload built before the kill from counting as normal). As latency counts from the intended start,
  *       a backlog left over keeps the p99 up, so "absorbed" also means the backlog is gone (a window no turn was
  *       meant to start in is passed over). The absorb time
  *       is from the kill to then; when no such window comes, the load was not absorbed within the run;</li>
@@ -30,6 +32,9 @@ import org.HdrHistogram.Histogram;
  * Thread-safe once built.
  */
 final class OverloadReport {
+    /** How many windows before the kill give the p99 the survivor must return to. */
+    static final int PRE_KILL_WINDOWS = 10;
+
     private OverloadReport() {}
 
     /** What each turn of the open loop did: filled by the loop as turns end (thread-safe), read after it. */
@@ -92,7 +97,7 @@ final class OverloadReport {
      */
     record Results(String command, String how, Overload.Options options, double saturationPerSec, double ratePerSec, long turns,
                    long killAtTurn, double killAtSeconds, boolean nodeDied, boolean survivorStayedUp, long retriedOnSurvivor,
-                   OpenLoop.Measurement reference, double absorbBoundMillis, double absorbSeconds, List<Phase> phases,
+                   OpenLoop.Measurement reference, double preKillP99Millis, double absorbBoundMillis, double absorbSeconds, List<Phase> phases,
                    List<Window> windows, Loss loss) {
 
         static Results of(String command, String how, Overload.Options o, double saturation, double rate, Requests r, long killAt,
@@ -124,8 +129,16 @@ final class OverloadReport {
                     errors[w]++;
                 }
             }
-            double bound = 2 * reference.p99Millis();
             int killWindow = kill == Long.MAX_VALUE ? windows : (int) Math.min(windows, Math.max(0, (kill - start) / win));
+            Histogram preKill = new Histogram(3);
+            for (int n = 0; n < r.size(); n++) {
+                long at = r.intended.get(n);
+                if (r.ok(n) && at < kill && at >= kill - PRE_KILL_WINDOWS * win) {
+                    preKill.recordValue(latencyMicros(r, n));
+                }
+            }
+            double preKillP99 = ms(preKill.getTotalCount() > 0 ? preKill.getValueAtPercentile(99) : 0);
+            double bound = 2 * (preKillP99 > 0 ? Math.min(preKillP99, reference.p99Millis()) : reference.p99Millis());
             int absorbedAt = windows; // the first window of the absorbed run to the end
             for (int w = windows - 1; w > killWindow; w--) {
                 if (turns[w] == 0) {
@@ -148,7 +161,7 @@ final class OverloadReport {
                         any ? ms(h.getValueAtPercentile(50)) : 0, any ? ms(h.getValueAtPercentile(99)) : 0));
             }
             return new Results(command, how, o, saturation, rate, r.size(), killAt, kill == Long.MAX_VALUE ? -1 : round((kill - start) / 1e9),
-                    died, survivorUp, retries, reference, bound, absorbed == Long.MAX_VALUE || kill == Long.MAX_VALUE ? -1
+                    died, survivorUp, retries, reference, preKillP99, bound, absorbed == Long.MAX_VALUE || kill == Long.MAX_VALUE ? -1
                             : round((absorbed - kill) / 1e9), phases, ws, loss);
         }
 
@@ -211,9 +224,11 @@ final class OverloadReport {
         }
         out.println();
         out.println(r.absorbSeconds() < 0 ? String.format(Locale.ROOT, "absorbed: not within the run (no window after the kill from"
-                + " which on every window has no error and p99 <= %.1f ms, twice the reference's)", r.absorbBoundMillis())
-                : String.format(Locale.ROOT, "absorbed: %.1f s after the kill (from then on every %s s window: no error, p99 <= %.1f ms,"
-                        + " twice the reference's)", r.absorbSeconds(), r.options().windowSeconds(), r.absorbBoundMillis()));
+                + " which on every window has no error and p99 <= %.1f ms)", r.absorbBoundMillis())
+                : String.format(Locale.ROOT, "absorbed: %.1f s after the kill (from then on every %s s window: no error, p99 <= %.1f ms)",
+                        r.absorbSeconds(), r.options().windowSeconds(), r.absorbBoundMillis()));
+        out.printf(Locale.ROOT, "(the bound: 2 x the lower of the reference's p99, %.1f ms, and the p99 of the %d windows before the kill,"
+                + " %.1f ms; resolution one window)%n", r.reference().p99Millis(), PRE_KILL_WINDOWS, r.preKillP99Millis());
         Loss l = r.loss();
         out.printf(Locale.ROOT, "journal: %,d acknowledged turns, %d missing, %d doubled (%d unacknowledged turns are there once)%s%n",
                 l.acknowledged(), l.missing(), l.doubled(), l.unacknowledgedHeld(), l.none() ? ": zero acknowledged loss" : ": LOSS");
