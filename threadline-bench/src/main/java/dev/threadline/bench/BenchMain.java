@@ -21,6 +21,7 @@ import java.util.Locale;
  * threadline bench step-parts [--store postgresql|redis|redis-cluster|URL] [--messages N] [--rounds N]   (see {@link StepParts})
  * threadline bench turn-cost [--sizes 10,1000,10000,50000] [--turns N] [--store sqlite:PATH|memory:] [--http] [--smoke]
  * threadline bench soak [--minutes 40] [--sessions 200] [--clients 4] [--window-seconds 60] [--warm-up-seconds 30] [--out DIR]
+ * threadline bench overload [--store postgresql://…|sqlite:PATH] [--seconds 120] [--load 1.2] [--out DIR]   two nodes, one killed
  * </pre>
  */
 public final class BenchMain {
@@ -46,6 +47,9 @@ public final class BenchMain {
         }
         if (args.length > 0 && args[0].equals("soak")) { // threadline serve under a closed loop for minutes (issue 39)
             System.exit(dev.threadline.bench.server.Soak.main(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
+        }
+        if (args.length > 0 && args[0].equals("overload")) { // two nodes over saturation, one SIGKILLed half-way (issue 25)
+            System.exit(dev.threadline.bench.server.Overload.main(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
         }
         if (args.length > 0 && args[0].equals("stored-form")) {
             System.exit(StoredFormRun.main(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));

@@ -40,7 +40,7 @@ final class HttpTurns implements Turns {
     @Override
     public void create(List<String> ids) throws Exception {
         for (String id : ids) {
-            HttpResponse<String> r = post("/v1/sessions", Json.write(Map.of("id", id)));
+            HttpResponse<String> r = post("/v1/sessions", Json.write(Map.of("id", id)), null);
             if (r.statusCode() != 201) {
                 throw new IllegalStateException("POST /v1/sessions answered " + r.statusCode() + ": " + r.body());
             }
@@ -49,22 +49,37 @@ final class HttpTurns implements Turns {
 
     @Override
     public void turn(String id, String text) throws Exception {
-        HttpResponse<String> r = post("/v1/sessions/" + id + "/messages", Json.write(Map.of("text", text)));
+        turn(id, text, null);
+    }
+
+    /**
+     * {@link #turn(String, String)} with header {@code Idempotency-Key: key} (none when null): a repeat
+     * with the same key, on any node of the store, returns the first result and appends nothing.
+     */
+    void turn(String id, String text, String key) throws Exception {
+        HttpResponse<String> r = post("/v1/sessions/" + id + "/messages", Json.write(Map.of("text", text)), key);
         if (r.statusCode() != 200) {
             throw new OpenLoop.Failure("HTTP " + r.statusCode(), r.body());
         }
         JsonNode result = Json.mapper().readTree(r.body());
-        if (!"COMPLETED".equals(result.path("outcome").asText()) || result.path("toolCalls").asInt() < 1) {
+        String outcome = result.path("outcome").asText();
+        if (!"COMPLETED".equals(outcome)) {
+            throw new OpenLoop.Failure("turn ended " + outcome, r.body());
+        }
+        if (result.path("toolCalls").asInt() < 1) {
             throw new OpenLoop.Failure("turn without a completed tool call", r.body());
         }
     }
 
-    private HttpResponse<String> post(String path, String json) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(server.url().resolve(path)).timeout(timeout)
+    private HttpResponse<String> post(String path, String json, String idempotencyKey) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(server.url().resolve(path)).timeout(timeout)
                 .header("Authorization", "Bearer " + key).header("Content-Type", "application/json")
-                .header("Accept", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build();
+                .header("Accept", "application/json").POST(HttpRequest.BodyPublishers.ofString(json));
+        if (idempotencyKey != null) {
+            request.header("Idempotency-Key", idempotencyKey);
+        }
         try {
-            return client.send(request, HttpResponse.BodyHandlers.ofString());
+            return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (java.net.http.HttpTimeoutException e) {
             throw new OpenLoop.Failure("timeout after " + timeout.toSeconds() + " s", e.getMessage());
         } catch (java.io.IOException e) {

@@ -19,7 +19,15 @@ final class LoadRun {
     private final Path launcher;
     private final PrintStream log;
 
+    private final String command;
+
     LoadRun(LoadConfig config, Path work, boolean childServer, Path launcher, PrintStream log) {
+        this(config, work, childServer, launcher, log, "serve-load");
+    }
+
+    /** {@code command} names the benchmark in the progress log. */
+    LoadRun(LoadConfig config, Path work, boolean childServer, Path launcher, PrintStream log, String command) {
+        this.command = command;
         this.config = config;
         this.work = work;
         this.childServer = childServer;
@@ -86,10 +94,10 @@ final class LoadRun {
     }
 
     void phase(String s) {
-        log.println("serve-load: " + s);
+        log.println(command + ": " + s);
     }
 
     void step(String s) {
-        log.println("serve-load:   " + s);
+        log.println(command + ":   " + s);
     }
 }

@@ -36,6 +36,12 @@ final class OpenLoop {
         }
     }
 
+    /** Told of each request of an open loop as it ends (on the request's thread): for results by time. */
+    interface Observer {
+        /** Request {@code n}, meant to start at {@code intendedNanos}, ended at {@code endNanos}; {@code error} is null on success. */
+        void ended(long n, long intendedNanos, long endNanos, String error);
+    }
+
     private OpenLoop() {}
 
     /**
@@ -43,6 +49,12 @@ final class OpenLoop {
      * for those still running; any still unanswered then count as errors ("unanswered after drain").
      */
     static Measurement open(String name, double rate, Duration duration, Duration drain, Request request)
+            throws InterruptedException {
+        return open(name, rate, duration, drain, request, (n, intended, end, error) -> { });
+    }
+
+    /** {@link #open(String, double, Duration, Duration, Request)}, telling {@code observer} of each request as it ends. */
+    static Measurement open(String name, double rate, Duration duration, Duration drain, Request request, Observer observer)
             throws InterruptedException {
         long count = Math.max(1, Math.round(rate * duration.toNanos() / 1e9));
         long period = Math.round(1e9 / rate);
@@ -74,10 +86,13 @@ final class OpenLoop {
                     if (end >= windowFrom && end < windowTo) {
                         inWindow.incrementAndGet();
                     }
+                    observer.ended(turn, intended, end, null);
                 } catch (Failure f) {
                     errors.computeIfAbsent(f.kind, k -> new AtomicLong()).incrementAndGet();
+                    observer.ended(turn, intended, System.nanoTime(), f.kind);
                 } catch (Exception | Error e) {
                     errors.computeIfAbsent(e.getClass().getSimpleName(), k -> new AtomicLong()).incrementAndGet();
+                    observer.ended(turn, intended, System.nanoTime(), e.getClass().getSimpleName());
                 } finally {
                     done.countDown();
                 }

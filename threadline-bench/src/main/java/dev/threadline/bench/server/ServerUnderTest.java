@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -43,6 +44,14 @@ abstract class ServerUnderTest implements AutoCloseable {
     public abstract void close() throws Exception;
 
     /**
+     * Kills the serving process at once (SIGKILL: no graceful shutdown, its leases are left behind) and
+     * waits until it has ended; returns whether it has. Only a child process can be killed.
+     */
+    boolean kill() throws InterruptedException {
+        throw new UnsupportedOperationException("a server in this JVM cannot be killed; start it as a child process");
+    }
+
+    /**
      * Starts {@code launcher serve --db DB --port 0 --config FILE} (the file raises the limit of SSE
      * streams per tenant to {@code sseStreams}, the default configuration otherwise) and waits (up to {@code startup}, which covers the
      * launcher building the CLI jar when it is stale) for the line with the URL; the server's stderr
@@ -52,8 +61,19 @@ abstract class ServerUnderTest implements AutoCloseable {
             throws IOException, InterruptedException {
         Path config = Path.of(db + ".serve.json");
         Files.writeString(config, "{\"limits\": {\"maxSseStreamsPerTenant\": " + sseStreams + "}}\n");
-        Process p = new ProcessBuilder(launcher.toString(), "serve", "--db", db.toString(), "--port", "0", "--config", config.toString())
-                .redirectError(log.toFile()).start();
+        return child(List.of(launcher.toString(), "serve", "--db", db.toString(), "--port", "0", "--config", config.toString()),
+                log, startup, null);
+    }
+
+    /**
+     * Starts {@code command} (a {@code threadline serve} on port 0, or {@link ServeNode}) and waits up to
+     * {@code startup} for the line with its URL; its stderr goes to {@code log}. With {@code knownKey}
+     * null the server must print the key it created for tenant {@code default} (a first start on its
+     * store); otherwise it is another node on a store that already has one, and {@code knownKey} is its key.
+     */
+    static ServerUnderTest child(List<String> command, Path log, Duration startup, String knownKey)
+            throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectError(log.toFile()).start();
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Thread.ofVirtual().start(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
@@ -64,7 +84,7 @@ abstract class ServerUnderTest implements AutoCloseable {
                 // the process ended; the wait below reports it
             }
         });
-        String key = null;
+        String key = knownKey;
         long deadline = System.nanoTime() + startup.toNanos();
         while (true) {
             String line = lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -81,7 +101,8 @@ abstract class ServerUnderTest implements AutoCloseable {
             if (u.matches()) {
                 if (key == null) {
                     p.destroyForcibly();
-                    throw new IOException("threadline serve printed no key for tenant default; give it a new --db file");
+                    throw new IOException("threadline serve printed no key for tenant default; give it a new store"
+                            + " (a new --db file, or an empty database)");
                 }
                 return new Child(p, URI.create(u.group(1)), key);
             }
@@ -174,6 +195,12 @@ abstract class ServerUnderTest implements AutoCloseable {
         @Override
         String how() {
             return "child process (threadline serve --port 0)";
+        }
+
+        @Override
+        boolean kill() throws InterruptedException {
+            process.destroyForcibly(); // SIGKILL on Linux
+            return process.waitFor(30, TimeUnit.SECONDS) && !process.isAlive();
         }
 
         /** SIGTERM (the server shuts down gracefully), then SIGKILL if it has not ended within 30 s. */
