@@ -33,8 +33,8 @@ public final class ClientChild {
         Watchdog.exitAfter(a.maxRun());
         AtomicBoolean stop = new AtomicBoolean();
         List<Thread> threads = new CopyOnWriteArrayList<>();
-        try (ChildRuntime rt = ChildRuntime.start(a)) {
-            a.sessions().forEach(s -> open(rt, s));
+        try (ChildRuntime rt = retrying(() -> ChildRuntime.start(a))) {
+            a.sessions().forEach(s -> retrying(() -> rt.session(s)));
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
             if (a.standby() && !awaitGo(a, in)) {
                 ChildOut.line("DONE");
@@ -82,16 +82,15 @@ public final class ClientChild {
     }
 
     /**
-     * Opens (or creates) a session as a node starting during a database failover would: a store that
+     * Opens the store, or a session, as a node starting during a database failover would: a store that
      * cannot be reached is tried again every 200 ms for up to a minute (a soak boots standbys ahead, and a
      * failover may come while one starts).
      */
-    private static void open(ChildRuntime rt, String session) {
+    private static <T> T retrying(java.util.function.Supplier<T> open) {
         long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
         while (true) {
             try {
-                rt.session(session);
-                return;
+                return open.get();
             } catch (dev.threadline.core.error.StorageException e) {
                 if (System.nanoTime() > deadline) {
                     throw e;

@@ -33,7 +33,9 @@ final class Mixer {
     }
 
     void run() {
-        for (int n = 0; !stop.get(); n++) {
+        // a random first operation: a node is often killed within seconds, and its next incarnation must not
+        // begin with a fork every time
+        for (int n = java.util.concurrent.ThreadLocalRandom.current().nextInt(3); !stop.get(); n++) {
             LockSupport.parkNanos(every.toNanos()); // the mix's pace, like a person's, not a synchronisation
             if (stop.get() || sessions.isEmpty()) {
                 return;
