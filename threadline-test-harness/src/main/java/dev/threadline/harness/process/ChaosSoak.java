@@ -20,7 +20,9 @@ import java.util.function.LongSupplier;
  * (client threads on shared sessions, {@link LeaseAcceptance#TTL} leases, a slow tool in every turn) for a
  * given time, while {@link LeaseCycles} SIGSTOPs and SIGKILLs them without end and, every
  * {@link Settings#failoverEvery}, the database fails over ({@link Failover}); each node's {@link Mixer} forks,
- * rewinds (one turn on each new branch) and compacts sessions beside its clients' turns; every
+ * rewinds (one turn on each new branch) and compacts sessions, double-texts them ({@code reject}, {@code interrupt},
+ * {@code rollback}; the clients {@code enqueue}), and approves, denies and answers calls that wait for a person
+ * and edits between turns on a session both nodes share, beside its clients' turns; every
  * {@link Settings#sampleEvery} each live node's heap after GC, threads, file descriptors and resident memory
  * ({@link NodeStats}) and the database's connection count are sampled. At the end the {@link HistoryChecker}
  * judges the journals of the shared sessions and of every branch (zero violations; a branch's history up to
@@ -77,7 +79,7 @@ public final class ChaosSoak {
         Map<String, Object> args = Map.of("sessions", String.join(",", s.sessions()), "clients", s.clients(), "skill", "slow",
                 "ttlMillis", LeaseAcceptance.TTL.toMillis(), "waitMillis", 3000,
                 "backoffMillis", 50, // a client pauses after an unknown outcome (a failover), so an hour's history stays small
-                "mixMillis", 3000, // each node forks, rewinds or compacts a session every 3 s (Mixer)
+                "mixMillis", 3000, // each node does one of the Mixer's operations every 3 s
                 "maxSeconds", s.duration().toSeconds() + 900);
         LeaseCycles cycles = new LeaseCycles(fleet, args, LeaseAcceptance.TAKE_OVER_BOUND, s.writerBlock());
         long start = System.nanoTime(); // both nodes and their standbys are up
@@ -105,6 +107,9 @@ public final class ChaosSoak {
 
         List<String> all = new ArrayList<>(s.sessions());
         all.addAll(new java.util.TreeSet<>(fleet.branches.keySet()));
+        if (fleet.history.operations().stream().anyMatch(o -> o.session().equals(Mixer.HITL))) {
+            all.add(Mixer.HITL); // the approvals' session, judged as the others
+        }
         Map<String, List<StoredEvent>> journals = fleet.journals("acme", all);
         long events = journals.values().stream().mapToLong(List::size).sum();
         Map<String, Long> mix = new java.util.TreeMap<>(fleet.mixes.stream()

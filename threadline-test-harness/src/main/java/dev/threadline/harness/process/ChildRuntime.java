@@ -12,6 +12,9 @@ import dev.threadline.core.runtime.Tenant;
 import dev.threadline.core.Threadline;
 import dev.threadline.core.runtime.TurnResult;
 import dev.threadline.core.skill.Skill;
+import dev.threadline.core.skill.builtin.AskUserSkill;
+import dev.threadline.core.session.DoubleTexting;
+import dev.threadline.core.error.SessionBusyException;
 import dev.threadline.core.store.StateStores;
 import dev.threadline.harness.history.HistoryLines;
 import dev.threadline.harness.history.Outcome;
@@ -29,6 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *   HELD &lt;cid&gt; &lt;holder&gt;                   when the lease was held elsewhere (failed: nothing written)
  *   LOST &lt;cid&gt;                            when fencing refused an append (unknown: earlier steps stay)
  *   CONFLICT &lt;cid&gt; &lt;message&gt;              when the id was first used for another command (failed)
+ *   BUSY &lt;cid&gt; &lt;message&gt;                  when double texting {@code reject} refused it (failed: nothing written)
  *   ERR &lt;cid&gt; &lt;exception class&gt; &lt;message&gt; any other exception (unknown)
  *   ACK &lt;session&gt; &lt;seq&gt; &lt;started&gt;        after every step this runtime commits (started: it started tool calls)
  * </pre>
@@ -55,6 +59,8 @@ public final class ChildRuntime implements AutoCloseable {
                 .tokenCounter(new CheapTokenCounter())
                 .skills(List.of())
                 .skill(work)
+                .skill(new GuardedSkill())
+                .skill(new AskUserSkill())
                 .leaseTtl(a.leaseTtl())
                 .snapshotEvery(a.snapshotEvery())
                 .leaseWait(a.leaseWait())
@@ -80,10 +86,22 @@ public final class ChildRuntime implements AutoCloseable {
 
     /** Submits {@code text} under {@code cid} and reports the call (see the class comment); never throws; returns how it ended. */
     public Outcome submit(String session, String cid, String text) {
+        return submit(session, cid, text, null);
+    }
+
+    /**
+     * Submits as {@link #submit(String, String, String)} does, with {@code doubleTexting} (null: the session's) for a turn
+     * that runs meanwhile.
+     */
+    public Outcome submit(String session, String cid, String text, DoubleTexting doubleTexting) {
         ChildOut.line(HistoryLines.start(session, cid, text));
         Outcome outcome = Outcome.UNKNOWN;
         try {
-            TurnResult r = session(session).with(CommandOptions.builder().commandId(cid).build()).submit(text);
+            CommandOptions.Builder options = CommandOptions.builder().commandId(cid);
+            if (doubleTexting != null) {
+                options.doubleTexting(doubleTexting);
+            }
+            TurnResult r = session(session).with(options.build()).submit(text);
             outcome = Outcome.OK;
             ChildOut.line("RESULT " + cid + " " + r.outcome() + " " + r.seq() + " " + oneLine(r.reply()));
         } catch (LeaseHeldException e) {
@@ -91,6 +109,9 @@ public final class ChildRuntime implements AutoCloseable {
             ChildOut.line("HELD " + cid + " " + oneLine(e.holder()) + " " + oneLine(e.getMessage()));
         } catch (LeaseLostException e) {
             ChildOut.line("LOST " + cid);
+        } catch (SessionBusyException e) {
+            outcome = Outcome.FAILED;
+            ChildOut.line("BUSY " + cid + " " + oneLine(e.getMessage()));
         } catch (CommandConflictException e) {
             outcome = Outcome.FAILED;
             ChildOut.line("CONFLICT " + cid + " " + oneLine(e.getMessage()));

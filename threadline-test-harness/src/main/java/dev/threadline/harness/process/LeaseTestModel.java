@@ -4,12 +4,15 @@ import dev.threadline.core.llm.ChatResponse;
 import dev.threadline.core.llm.ScriptedModel;
 import dev.threadline.core.model.Message;
 import dev.threadline.core.model.Role;
+import dev.threadline.core.skill.builtin.AskUserSkill;
 import java.util.List;
 
 /**
  * The scripted model of the multi-process tests: {@code work <cid>} gets one call of the configured
  * skill under tool_use id {@code tu-<cid>} (unique over the session's history as command ids are), and the
- * tool's result gets {@code done <cid>}; any other text gets {@code re: <text>} at once.
+ * tool's result gets {@code done <cid>}; {@code approve <cid>} calls the {@link GuardedSkill} (the turn waits for
+ * approval) and {@code ask <cid>} asks the user with {@code ask_user} (the turn waits for an answer), under the same
+ * id; any other text gets {@code re: <text>} at once.
  * Stateless; the models it makes are thread-safe.
  */
 public final class LeaseTestModel {
@@ -27,6 +30,13 @@ public final class LeaseTestModel {
             String text = last.role() == Role.USER ? last.text() : "";
             if (text.startsWith("work ")) {
                 return ScriptedModel.toolUse("tu-" + text.substring(5).trim(), skill, "{}");
+            }
+            if (text.startsWith("approve ")) {
+                return ScriptedModel.toolUse("tu-" + text.substring(8).trim(), GuardedSkill.NAME, "{}");
+            }
+            if (text.startsWith("ask ")) {
+                String cid = text.substring(4).trim();
+                return ScriptedModel.toolUse("tu-" + cid, AskUserSkill.NAME, "{\"question\":\"go on with " + cid + "?\"}");
             }
             return ScriptedModel.text("re: " + text);
         });
