@@ -20,6 +20,7 @@ module dev.threadline.core {
     exports dev.threadline.core;
     exports dev.threadline.core.error;
     exports dev.threadline.core.context;
+    exports dev.threadline.core.crypto;
     exports dev.threadline.core.event;
     exports dev.threadline.core.export;
     exports dev.threadline.core.fault;
