@@ -2,6 +2,8 @@ package dev.threadline.core.crypto;
 
 import dev.threadline.core.error.KeyUnavailableException;
 import dev.threadline.core.error.StorageException;
+import dev.threadline.core.store.DataKeys;
+import dev.threadline.core.store.WrappedDataKey;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,7 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Seals and opens the payloads a store keeps (ADR 0049): {@code 0xF1 || data key number (4 bytes) || nonce ||
  * ciphertext || tag}, 33 bytes more than the plaintext, under the tenant's newest data key. Data keys are
- * made on first use, wrapped by the provider's active key-encryption key and kept in {@link DataKeys}; each
+ * made on first use, wrapped by the provider's active key-encryption key and kept in the store's {@link DataKeys}; each
  * is unwrapped once per process and cached. For store implementations: a store opened with a key provider
  * seals every payload it writes with one of these and opens every payload it reads. A stored JSON payload never starts with {@code 0xF1}, so sealed
  * and plain payloads can sit side by side while a store is being sealed. Thread-safe.
@@ -81,27 +83,27 @@ public final class PayloadSealer {
      * payloads are sealed under it, older ones keep opening under theirs. Returns its number.
      */
     public int rotate(String tenant) {
-        Key k = add(tenant, store.keys(tenant));
+        Key k = add(tenant, store.dataKeys(tenant));
         newest.put(tenant, k);
         return k.number();
     }
 
     private Key newestOrFirst(String tenant) {
-        List<DataKeys.Wrapped> keys = store.keys(tenant);
+        List<WrappedDataKey> keys = store.dataKeys(tenant);
         if (keys.isEmpty()) {
             return add(tenant, keys);
         }
-        DataKeys.Wrapped w = keys.get(keys.size() - 1);
+        WrappedDataKey w = keys.get(keys.size() - 1);
         return new Key(w.number(), opened.computeIfAbsent(tenant + "\u0000" + w.number(),
                 x -> provider.unwrap(tenant, w.kekId(), w.wrapped())));
     }
 
     /** Adds the next key; when another process added that number first, uses the one it added. */
-    private Key add(String tenant, List<DataKeys.Wrapped> keys) {
+    private Key add(String tenant, List<WrappedDataKey> keys) {
         int number = keys.isEmpty() ? 1 : keys.get(keys.size() - 1).number() + 1;
         byte[] key = Aead.newKey();
         String kek = provider.activeKeyId(tenant);
-        if (store.add(new DataKeys.Wrapped(tenant, number, kek, provider.wrap(tenant, kek, key)))) {
+        if (store.addDataKey(new WrappedDataKey(tenant, number, kek, provider.wrap(tenant, kek, key)))) {
             opened.put(tenant + "\u0000" + number, key);
             return new Key(number, key);
         }
@@ -109,7 +111,7 @@ public final class PayloadSealer {
     }
 
     private byte[] unwrap(String tenant, int number) {
-        for (DataKeys.Wrapped w : store.keys(tenant)) {
+        for (WrappedDataKey w : store.dataKeys(tenant)) {
             if (w.number() == number) {
                 return provider.unwrap(tenant, w.kekId(), w.wrapped());
             }

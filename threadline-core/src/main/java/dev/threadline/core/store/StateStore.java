@@ -14,7 +14,7 @@ package dev.threadline.core.store;
  * instance on one database). Durable ones make an append durable before it returns. Every
  * implementation runs the whole conformance suite in {@code threadline-store-tck}.
  */
-public interface StateStore extends SessionIndex, JournalTail, TextSearch, Snapshots, SharedVariables, Leases, CommandLog, HistoryPruning,
+public interface StateStore extends SessionIndex, JournalTail, TextSearch, Snapshots, SharedVariables, Leases, CommandLog, HistoryPruning, DataKeys,
         AutoCloseable {
 
     /** What this backend guarantees once a call returns, in one line (shown by the CLI and docs). */

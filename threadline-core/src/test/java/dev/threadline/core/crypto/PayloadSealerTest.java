@@ -6,13 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.error.KeyUnavailableException;
 import dev.threadline.core.error.StorageException;
+import dev.threadline.core.store.DataKeys;
+import dev.threadline.core.store.WrappedDataKey;
+import dev.threadline.core.store.memory.InMemoryStateStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import net.jqwik.api.ForAll;
@@ -23,24 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
 /** Sealing payloads under per-tenant data keys wrapped by key-encryption keys (ADR 0049). */
 class PayloadSealerTest {
     private static final byte[] PLACE = "acme\u0000s1\u00007\u0000event".getBytes(StandardCharsets.UTF_8);
-
-    /** Data keys in memory, as a store keeps them: by tenant, added once per number. */
-    static final class MemoryDataKeys implements DataKeys {
-        final List<Wrapped> all = new ArrayList<>();
-
-        @Override
-        public synchronized List<Wrapped> keys(String tenant) {
-            return all.stream().filter(k -> k.tenant().equals(tenant)).sorted(Comparator.comparingInt(Wrapped::number)).toList();
-        }
-
-        @Override
-        public synchronized boolean add(Wrapped key) {
-            if (all.stream().anyMatch(k -> k.tenant().equals(key.tenant()) && k.number() == key.number())) {
-                return false;
-            }
-            return all.add(key);
-        }
-    }
 
     private static String key() {
         return Base64.getEncoder().encodeToString(Aead.newKey());
@@ -58,7 +41,7 @@ class PayloadSealerTest {
 
     @Property(tries = 200)
     void whatIsSealedOpensAtItsPlaceAndCostsThirtyThreeBytes(@ForAll byte[] plain) {
-        PayloadSealer s = new PayloadSealer(env(key()), new MemoryDataKeys());
+        PayloadSealer s = new PayloadSealer(env(key()), new InMemoryStateStore());
         byte[] sealed = s.seal("acme", plain, PLACE);
         assertThat(sealed).hasSize(plain.length + PayloadSealer.OVERHEAD);
         assertThat(PayloadSealer.isSealed(sealed)).isTrue();
@@ -67,7 +50,7 @@ class PayloadSealerTest {
 
     @Test
     void theCanaryIsNotInTheSealedBytesAndAPlainJsonPayloadIsNotTakenForASealedOne() {
-        PayloadSealer s = new PayloadSealer(env(key()), new MemoryDataKeys());
+        PayloadSealer s = new PayloadSealer(env(key()), new InMemoryStateStore());
         byte[] plain = "{\"type\":\"user_message\",\"text\":\"CANARY-7f3a\"}".getBytes(StandardCharsets.UTF_8);
         byte[] sealed = s.seal("acme", plain, PLACE);
         assertThat(new String(sealed, StandardCharsets.ISO_8859_1)).doesNotContain("CANARY");
@@ -76,7 +59,7 @@ class PayloadSealerTest {
 
     @Test
     void aPayloadMovedToAnotherPlaceOrDamagedDoesNotOpen() {
-        PayloadSealer s = new PayloadSealer(env(key()), new MemoryDataKeys());
+        PayloadSealer s = new PayloadSealer(env(key()), new InMemoryStateStore());
         byte[] sealed = s.seal("acme", "hello".getBytes(StandardCharsets.UTF_8), PLACE);
         byte[] elsewhere = "acme\u0000s1\u00008\u0000event".getBytes(StandardCharsets.UTF_8);
         assertThatThrownBy(() -> s.open("acme", sealed, elsewhere)).isInstanceOf(StorageException.class)
@@ -88,39 +71,39 @@ class PayloadSealerTest {
 
     @Test
     void twoProcessesStartingATenantAtOnceShareItsFirstDataKey() {
-        MemoryDataKeys store = new MemoryDataKeys();
+        InMemoryStateStore store = new InMemoryStateStore();
         KeyProvider kek = env(key());
         PayloadSealer a = new PayloadSealer(kek, store);
         PayloadSealer b = new PayloadSealer(kek, store);
         byte[] fromA = a.seal("acme", "a".getBytes(StandardCharsets.UTF_8), PLACE);
         byte[] fromB = b.seal("acme", "b".getBytes(StandardCharsets.UTF_8), PLACE);
-        assertThat(store.keys("acme")).hasSize(1);
+        assertThat(store.dataKeys("acme")).hasSize(1);
         assertThat(new String(b.open("acme", fromA, PLACE), StandardCharsets.UTF_8)).isEqualTo("a");
         assertThat(new String(a.open("acme", fromB, PLACE), StandardCharsets.UTF_8)).isEqualTo("b");
     }
 
     @Test
     void aSecondProcessLosingTheRaceForANumberUsesTheKeyTheFirstAdded() {
-        MemoryDataKeys store = new MemoryDataKeys();
+        InMemoryStateStore store = new InMemoryStateStore();
         KeyProvider kek = env(key());
         boolean[] raced = {false};
         DataKeys stale = new DataKeys() { // sees no key yet, as a process that read before the other added number 1
             @Override
-            public List<Wrapped> keys(String tenant) {
-                return raced[0] ? store.keys(tenant) : List.of();
+            public List<WrappedDataKey> dataKeys(String tenant) {
+                return raced[0] ? store.dataKeys(tenant) : List.of();
             }
 
             @Override
-            public boolean add(Wrapped key) {
+            public boolean addDataKey(WrappedDataKey key) {
                 raced[0] = true;
-                return store.add(key);
+                return store.addDataKey(key);
             }
         };
         PayloadSealer first = new PayloadSealer(kek, store);
         byte[] one = first.seal("acme", "1".getBytes(StandardCharsets.UTF_8), PLACE);
         PayloadSealer second = new PayloadSealer(kek, stale);
         byte[] two = second.seal("acme", "2".getBytes(StandardCharsets.UTF_8), PLACE);
-        assertThat(store.keys("acme")).hasSize(1);
+        assertThat(store.dataKeys("acme")).hasSize(1);
         assertThat(new String(first.open("acme", two, PLACE), StandardCharsets.UTF_8)).isEqualTo("2");
         assertThat(new String(second.open("acme", one, PLACE), StandardCharsets.UTF_8)).isEqualTo("1");
     }
@@ -128,7 +111,7 @@ class PayloadSealerTest {
     @Test
     void rotationSealsNewPayloadsUnderANewKeyWrappedByTheNewActiveKekAndOldOnesStillOpen(@TempDir Path dir) throws IOException {
         String k1 = key();
-        MemoryDataKeys store = new MemoryDataKeys();
+        InMemoryStateStore store = new InMemoryStateStore();
         PayloadSealer before = new PayloadSealer(keyring(dir, "{\"tenants\":{\"acme\":{\"active\":\"k1\",\"keys\":{\"k1\":\"" + k1 + "\"}}}}"), store);
         byte[] old = before.seal("acme", "old".getBytes(StandardCharsets.UTF_8), PLACE);
 
@@ -136,7 +119,7 @@ class PayloadSealerTest {
         PayloadSealer after = new PayloadSealer(rotated, store);
         assertThat(after.rotate("acme")).isEqualTo(2);
         byte[] fresh = after.seal("acme", "new".getBytes(StandardCharsets.UTF_8), PLACE);
-        assertThat(store.keys("acme")).extracting(DataKeys.Wrapped::kekId).containsExactly("k1", "k2");
+        assertThat(store.dataKeys("acme")).extracting(WrappedDataKey::kekId).containsExactly("k1", "k2");
         assertThat(fresh[4]).isEqualTo((byte) 2);
         assertThat(new String(after.open("acme", old, PLACE), StandardCharsets.UTF_8)).isEqualTo("old");
         assertThat(new String(after.open("acme", fresh, PLACE), StandardCharsets.UTF_8)).isEqualTo("new");
@@ -146,7 +129,7 @@ class PayloadSealerTest {
     void destroyingATenantsKeysShredsItsDataAndLeavesOtherTenantsReadable(@TempDir Path dir) throws IOException {
         String acme = key();
         String globex = key();
-        MemoryDataKeys store = new MemoryDataKeys();
+        InMemoryStateStore store = new InMemoryStateStore();
         PayloadSealer s = new PayloadSealer(keyring(dir, "{\"tenants\":{\"acme\":{\"active\":\"a1\",\"keys\":{\"a1\":\"" + acme
                 + "\"}},\"globex\":{\"active\":\"g1\",\"keys\":{\"g1\":\"" + globex + "\"}}}}"), store);
         byte[] a = s.seal("acme", "acme's".getBytes(StandardCharsets.UTF_8), PLACE);
@@ -163,7 +146,7 @@ class PayloadSealerTest {
 
     @Test
     void aDifferentKeyUnderTheSameIdIsOneClearErrorNamingTenantAndKey(@TempDir Path dir) throws IOException {
-        MemoryDataKeys store = new MemoryDataKeys();
+        InMemoryStateStore store = new InMemoryStateStore();
         PayloadSealer s = new PayloadSealer(keyring(dir, "{\"tenants\":{\"acme\":{\"active\":\"k1\",\"keys\":{\"k1\":\"" + key() + "\"}}}}"), store);
         byte[] sealed = s.seal("acme", "x".getBytes(StandardCharsets.UTF_8), PLACE);
         PayloadSealer wrong = new PayloadSealer(keyring(dir, "{\"tenants\":{\"acme\":{\"active\":\"k1\",\"keys\":{\"k1\":\"" + key() + "\"}}}}"), store);
@@ -173,18 +156,18 @@ class PayloadSealerTest {
         });
         assertThatThrownBy(() -> wrong.seal("acme", "y".getBytes(StandardCharsets.UTF_8), PLACE))
                 .isInstanceOf(KeyUnavailableException.class);
-        assertThat(store.keys("acme")).hasSize(1); // nothing written by the refused seal
+        assertThat(store.dataKeys("acme")).hasSize(1); // nothing written by the refused seal
     }
 
     @Test
     void aTenantWithoutAnyKeyIsRefusedBeforeAnythingIsWritten() {
-        MemoryDataKeys store = new MemoryDataKeys();
+        InMemoryStateStore store = new InMemoryStateStore();
         PayloadSealer s = new PayloadSealer(KeyProviders.environment(Map.of("THREADLINE_KEK_ACME", key())), store);
         assertThatThrownBy(() -> s.seal("globex", new byte[] {1}, PLACE)).isInstanceOfSatisfying(KeyUnavailableException.class, e -> {
             assertThat(e.tenant()).isEqualTo("globex");
             assertThat(e.getMessage()).contains("THREADLINE_KEK_GLOBEX").contains("THREADLINE_KEK ");
         });
-        assertThat(store.all).isEmpty();
+        assertThat(store.dataKeys("globex")).isEmpty();
     }
 
     @Test

@@ -61,6 +61,7 @@ public final class ContractGuard {
         m.put(Leases.class, LeasesContract.class);
         m.put(CommandLog.class, CommandLogContract.class);
         m.put(dev.threadline.core.store.HistoryPruning.class, HistoryPruningContract.class);
+        m.put(dev.threadline.core.store.DataKeys.class, DataKeysContract.class);
         return Collections.unmodifiableMap(m);
     }
 

@@ -102,6 +102,14 @@ public abstract class StateStoreContract implements StoreFixture<StateStore> {
     }
 
     @Nested
+    final class DataKeysTests extends DataKeysContract<StateStore> {
+        @Override
+        protected StoreFixture<StateStore> fixture() {
+            return StateStoreContract.this;
+        }
+    }
+
+    @Nested
     final class LineageTests extends LineageContract<StateStore> {
         @Override
         protected StoreFixture<StateStore> fixture() {

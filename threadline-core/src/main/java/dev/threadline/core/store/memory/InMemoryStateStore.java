@@ -62,6 +62,8 @@ public final class InMemoryStateStore implements StateStore {
     }
 
     private final Map<SessionKey, Row> sessions = new HashMap<>();
+    /** Each tenant's wrapped data keys by number (ADR 0049). */
+    private final Map<String, java.util.TreeMap<Integer, dev.threadline.core.store.WrappedDataKey>> dataKeys = new HashMap<>();
     private final Map<String, Map<String, JsonNode>> shared = new HashMap<>();
     private final Clock clock;
     private boolean closed;
@@ -306,6 +308,21 @@ public final class InMemoryStateStore implements StateStore {
         }
         sessions.remove(key);
         notifyAll();
+    }
+
+    @Override
+    public boolean keepsDataKeys() {
+        return true;
+    }
+
+    @Override
+    public synchronized List<dev.threadline.core.store.WrappedDataKey> dataKeys(String tenant) {
+        return dataKeys.getOrDefault(tenant, new java.util.TreeMap<>()).values().stream().toList();
+    }
+
+    @Override
+    public synchronized boolean addDataKey(dev.threadline.core.store.WrappedDataKey key) {
+        return dataKeys.computeIfAbsent(key.tenant(), t -> new java.util.TreeMap<>()).putIfAbsent(key.number(), key) == null;
     }
 
     @Override
