@@ -155,6 +155,24 @@ public abstract class JdbcStateStore implements StateStore {
         });
     }
 
+    /** Both JDBC stores keep data keys ({@link DataKeyRows}, ADR 0049). */
+    @Override
+    public boolean keepsDataKeys() {
+        return true;
+    }
+
+    @Override
+    public List<dev.threadline.core.store.WrappedDataKey> dataKeys(String tenant) {
+        return db.read(() -> "read the data keys of tenant '" + tenant + "'", c -> DataKeyRows.find(c, tenant));
+    }
+
+    @Override
+    public boolean addDataKey(dev.threadline.core.store.WrappedDataKey key) {
+        Objects.requireNonNull(key, "key");
+        return db.write(() -> "add data key " + key.number() + " of tenant '" + key.tenant() + "'",
+                c -> DataKeyRows.add(c, key, clock.millis()));
+    }
+
     @Override
     public Map<String, JsonNode> variables(VariableScope scope, String key) {
         return db.read(() -> "read the " + scope.wireName() + " variables of '" + key + "'",

@@ -309,8 +309,21 @@ final class Migrations {
               v        smallint NOT NULL,
               payload  text     NOT NULL)"""));
 
+    /**
+     * Version 10: the tenants' wrapped data keys of encryption at rest (ADR 0049); the primary key decides
+     * which of two processes adds a number.
+     */
+    static final Migration V10 = new Migration(10, "data_keys: the tenants' wrapped data keys", List.of("""
+            CREATE TABLE data_keys (
+              tenant      text    NOT NULL,
+              number      integer NOT NULL,
+              kek_id      text    NOT NULL,
+              wrapped     bytea   NOT NULL,
+              created_ms  bigint  NOT NULL,
+              PRIMARY KEY (tenant, number))"""));
+
     /** Every migration, in order: element i brings version i to i + 1. */
-    static final List<Migration> ALL = List.of(V1, V2, V3, V4, V5, V6, V7, V8, V9);
+    static final List<Migration> ALL = List.of(V1, V2, V3, V4, V5, V6, V7, V8, V9, V10);
 
     /** The version this code writes. */
     static int latest() {

@@ -59,8 +59,9 @@ class PostgresExpiryUpgradeTest {
             s.execute("SET search_path TO " + schema);
             s.execute("DROP INDEX sessions_by_expiry");
             s.execute("ALTER TABLE sessions DROP COLUMN expires_at");
-            s.execute("DROP TABLE journal_text"); // migrations 8 and 9, which come after: a version 6 database has neither
+            s.execute("DROP TABLE journal_text"); // migrations 8 to 10, which come after: a version 6 database has none
             s.execute("DROP TABLE history_bases");
+            s.execute("DROP TABLE data_keys");
             s.execute("DELETE FROM schema_version WHERE version >= 7");
         }
 

@@ -32,6 +32,11 @@ record Keys(String prefix) {
         return prefix + ":exp";
     }
 
+    /** The hash of a tenant's wrapped data keys (ADR 0049): field the key's number, value {@link Records#encodeDataKey}. */
+    String dataKeys(String tenant) {
+        return prefix + ":dek:{" + tenant + "}";
+    }
+
     /** The hash of one scope's shared variables ({@code key} is a ScopedWrite key). */
     String variables(VariableScope scope, String key) {
         return prefix + ":var:{" + scope.wireName() + ":" + key + "}";

@@ -85,6 +85,31 @@ final class Records {
         return Map.copyOf(out);
     }
 
+    /** A wrapped data key's stored value: its KEK id, the wrapped bytes in base64 and when it was added. */
+    static String encodeDataKey(dev.threadline.core.store.WrappedDataKey key, long createdMillis) {
+        ObjectNode o = Json.object();
+        o.put("kek", key.kekId());
+        o.put("wrapped", java.util.Base64.getEncoder().encodeToString(key.wrapped()));
+        o.put("created", createdMillis);
+        return o.toString();
+    }
+
+    /** A tenant's data keys as stored (number to {@link #encodeDataKey}), by number; a corrupt one is a {@link StorageException}. */
+    static List<dev.threadline.core.store.WrappedDataKey> decodeDataKeys(String tenant, Map<String, String> stored) {
+        List<dev.threadline.core.store.WrappedDataKey> out = new ArrayList<>();
+        stored.forEach((number, json) -> {
+            try {
+                JsonNode o = Json.mapper().readTree(json);
+                out.add(new dev.threadline.core.store.WrappedDataKey(tenant, Integer.parseInt(number), o.get("kek").asText(),
+                        java.util.Base64.getDecoder().decode(o.get("wrapped").asText())));
+            } catch (Exception e) {
+                throw new StorageException("tenant '" + tenant + "': data key '" + number + "' is stored corrupt", e);
+            }
+        });
+        out.sort(java.util.Comparator.comparingInt(dev.threadline.core.store.WrappedDataKey::number));
+        return out;
+    }
+
     /** A stored snapshot ({@code version, newline, payload}), or null when it is old or corrupt (snapshots are a cache). */
     static dev.threadline.core.state.StateSnapshot decodeSnapshot(String sessionId, String stored) {
         int eol = stored == null ? -1 : stored.indexOf('\n');

@@ -290,6 +290,28 @@ public final class RedisStateStore implements StateStore {
         return call("read the history base of session '" + key.id() + "'", () -> pruning.base(key));
     }
 
+    /** A hash per tenant ({@link Keys#dataKeys}); an add is one HSETNX, replicated like a step when acks are on. */
+    @Override
+    public boolean keepsDataKeys() {
+        return true;
+    }
+
+    @Override
+    public List<dev.threadline.core.store.WrappedDataKey> dataKeys(String tenant) {
+        Require.nonBlank(tenant, "tenant");
+        return call("read the data keys of tenant '" + tenant + "'",
+                () -> Records.decodeDataKeys(tenant, redis.sync.hgetall(keys.dataKeys(tenant))));
+    }
+
+    @Override
+    public boolean addDataKey(dev.threadline.core.store.WrappedDataKey key) {
+        Objects.requireNonNull(key, "key");
+        String hash = keys.dataKeys(key.tenant());
+        String value = Records.encodeDataKey(key, System.currentTimeMillis());
+        return call("add data key " + key.number() + " of tenant '" + key.tenant() + "'",
+                () -> redis.acked(hash, c -> c.hsetnx(hash, Integer.toString(key.number()), value), added -> added));
+    }
+
     @Override
     public Map<String, JsonNode> variables(VariableScope scope, String key) {
         Objects.requireNonNull(scope, "scope");

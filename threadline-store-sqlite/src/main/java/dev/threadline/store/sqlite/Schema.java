@@ -22,14 +22,16 @@ final class Schema {
      * the {@code interrupts} table. Version 5 keeps events and snapshots in their keys' b-trees, the
      * event time as nanoseconds, and no type column (ADR 0025). Version 6 seals transcript segments;
      * version 7 adds each session's expiry and its index, for retention; version 8 the full-text
-     * index of the messages ({@link TextIndex}); version 9 the bases of pruned histories (ADR 0045).
+     * index of the messages ({@link TextIndex}); version 9 the bases of pruned histories (ADR 0045); version 10 the tenants' wrapped data
+     * keys of encryption at rest (ADR 0049).
      */
-    static final int VERSION = 9;
+    static final int VERSION = 10;
 
     /** {@code UPGRADES.get(v - 1)} turns a version {@code v} file into a version {@code v + 1} one. */
     private static final List<List<String>> UPGRADES = List.of(SchemaDdl.UPGRADE_1_TO_2, SchemaDdl.UPGRADE_2_TO_3,
             SchemaDdl.UPGRADE_3_TO_4, SchemaDdl.UPGRADE_4_TO_5,
-            SchemaDdl.UPGRADE_5_TO_6, SchemaDdl.UPGRADE_6_TO_7, TextIndex.DDL, List.of(SchemaDdl.HISTORY_BASES));
+            SchemaDdl.UPGRADE_5_TO_6, SchemaDdl.UPGRADE_6_TO_7, TextIndex.DDL, List.of(SchemaDdl.HISTORY_BASES),
+            List.of(SchemaDdl.DATA_KEYS));
 
     private Schema() {}
 
@@ -60,6 +62,7 @@ final class Schema {
                     Connections.exec(c, ddl);
                 }
                 Connections.exec(c, SchemaDdl.HISTORY_BASES);
+                Connections.exec(c, SchemaDdl.DATA_KEYS);
             } else {
                 Connections.exec(c, "PRAGMA defer_foreign_keys = ON"); // rows are copied parent and child in any order
                 Instants.registerNanosFunction(c); // threadline_nanos(text), for the upgrades to versions 5 and 7

@@ -102,6 +102,19 @@ final class SchemaDdl {
               payload  TEXT NOT NULL,
               FOREIGN KEY (sid) REFERENCES sessions(sid) ON DELETE CASCADE)""";
 
+    /**
+     * The tenants' wrapped data keys of encryption at rest (version 10, ADR 0049): never a key in clear; the
+     * primary key decides which of two processes adds a number.
+     */
+    static final String DATA_KEYS = """
+            CREATE TABLE data_keys (
+              tenant      TEXT NOT NULL,
+              number      INTEGER NOT NULL,
+              kek_id      TEXT NOT NULL,
+              wrapped     BLOB NOT NULL,
+              created_ms  INTEGER NOT NULL,
+              PRIMARY KEY (tenant, number)) WITHOUT ROWID""";
+
     /** Snapshots (version 5): small rows, kept in their key's b-tree like the events. */
     private static final String SNAPSHOTS = """
             CREATE TABLE snapshots (

@@ -261,8 +261,20 @@ final class OldSchemaFixtures {
         }
     }
 
+    /** Turns a file written by this code into layout version 9, which differs from 10 only in the {@code data_keys} table. */
+    static void downgradeToV9(Path file) throws Exception {
+        try (RawDb raw = new RawDb(file)) {
+            if (raw.queryLong("SELECT count(*) FROM data_keys") != 0) {
+                throw new IllegalStateException("a version 9 file has no data keys; write it without encryption");
+            }
+            raw.exec("DROP TABLE data_keys");
+            raw.exec("PRAGMA user_version = 9");
+        }
+    }
+
     /** Turns a file written by this code into layout version 8, which differs from 9 only in the {@code history_bases} table. */
     static void downgradeToV8(Path file) throws Exception {
+        downgradeToV9(file);
         try (RawDb raw = new RawDb(file)) {
             if (raw.queryLong("SELECT count(*) FROM history_bases") != 0) {
                 throw new IllegalStateException("a version 8 file has no pruned history; write it without pruning");

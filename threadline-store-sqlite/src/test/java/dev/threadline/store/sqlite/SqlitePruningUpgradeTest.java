@@ -37,8 +37,9 @@ class SqlitePruningUpgradeTest {
             assertThat(tl.defaultTenant().open("s").submit("after the upgrade").reply()).isNotBlank();
         }
         try (RawDb raw = new RawDb(file)) {
-            assertThat(raw.queryLong("PRAGMA user_version")).isEqualTo(Schema.VERSION).isEqualTo(9);
+            assertThat(raw.queryLong("PRAGMA user_version")).isEqualTo(Schema.VERSION).isEqualTo(10);
             assertThat(raw.queryLong("SELECT count(*) FROM history_bases")).isEqualTo(1);
+            assertThat(raw.queryLong("SELECT count(*) FROM data_keys")).as("version 10's table, made by the same upgrade").isZero();
         }
     }
 }

@@ -98,7 +98,7 @@ class SqliteSchemaTest {
         SqliteStateStore.open(file).close();
         try (RawDb raw = new RawDb(file)) {
             assertThat(raw.queryLong("PRAGMA user_version")).isEqualTo(Schema.VERSION);
-            assertThat(raw.queryLong("SELECT count(*) FROM sqlite_master WHERE type = 'table'")).isEqualTo(14); // 7, journal_text, FTS5's table and its 4, history_bases
+            assertThat(raw.queryLong("SELECT count(*) FROM sqlite_master WHERE type = 'table'")).isEqualTo(15); // 7, journal_text, FTS5's table and its 4, history_bases, data_keys
             assertThat(raw.queryLong("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'commands'")).isEqualTo(1);
         }
     }
