@@ -106,7 +106,23 @@ final class Printer {
         out.println("(/rewind SEQ goes back to a checkpoint and continues on branch ID.rN; /fork SEQ starts a separate session ID.fN there)");
     }
 
-    static void variables(PrintWriter out, String scope, Map<String, JsonNode> vars) {
+    /**
+     * Search hits, best first: seq, role, time and excerpt, a hit of another session (a branch's shared prefix)
+     * with its session's id first; or one line saying nothing matched.
+     *
+     * @param shownTenant how the tenant is named after the session id ("" for the default one)
+     */
+    static void searchHits(PrintWriter out, String sessionId, String shownTenant, String query, List<dev.threadline.core.model.SearchHit> hits) {
+        if (hits.isEmpty()) {
+            out.println("Nothing in session " + sessionId + shownTenant + " matches \"" + query + "\".");
+        }
+        for (dev.threadline.core.model.SearchHit h : hits) {
+            out.println((h.session().equals(sessionId) ? "" : h.session() + " ") + "seq " + h.seq() + "  "
+                    + h.role().name().toLowerCase(java.util.Locale.ROOT) + "  " + h.time() + "  " + h.snippet());
+        }
+    }
+
+        static void variables(PrintWriter out, String scope, Map<String, JsonNode> vars) {
         if (vars.isEmpty()) {
             out.println(scope + ": (none)");
             return;

@@ -35,6 +35,8 @@ final class Repl {
               /resume ID       switch to another session
               /usage           tokens used by this session, and the context's size against the model's window
               /compact [FOCUS] have the model summarise the context now (the history stays in the journal)
+              /search WORDS    find what was said in this session, long ago too: best first, with seq, role,
+                               time and an excerpt (the whole journal, not only the model's window)
               /budget [TOKENS] [cost=AMOUNT]  show, or set, what the whole session may spend (0: no limit);
                                a turn stopped at the budget continues when it is raised
               /clear           start the model's context afresh (the history stays in the journal)
@@ -376,6 +378,13 @@ final class Repl {
                     } catch (IOException e) {
                         throw new ThreadlineException("reading the answer failed: " + e.getMessage(), e);
                     }
+                }
+            }
+            case "/search" -> {
+                if (arg.isEmpty()) {
+                    out.println("usage: /search WORDS (what to look for in everything this session said)");
+                } else {
+                    Printer.searchHits(out, session.id(), "", arg, session.history().search(arg, 10));
                 }
             }
             case "/clear" -> {

@@ -113,14 +113,7 @@ final class SessionsCommand {
 
         @Override
         void run(Tenant t, PrintWriter out) {
-            java.util.List<dev.threadline.core.model.SearchHit> hits = t.open(id).history().search(query, limit);
-            if (hits.isEmpty()) {
-                out.println("Nothing in session " + id + tenant.shown(spec) + " matches \"" + query + "\".");
-            }
-            for (dev.threadline.core.model.SearchHit h : hits) {
-                out.println((h.session().equals(id) ? "" : h.session() + " ") + "seq " + h.seq() + "  " + h.role().name().toLowerCase()
-                        + "  " + h.time() + "  " + h.snippet());
-            }
+            Printer.searchHits(out, id, tenant.shown(spec), query, t.open(id).history().search(query, limit));
         }
     }
 
