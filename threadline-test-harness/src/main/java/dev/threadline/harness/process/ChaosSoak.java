@@ -72,7 +72,8 @@ public final class ChaosSoak {
     /**
      * Runs the soak on the fleet's store, checks it, writes the samples and returns the report line.
      *
-     * @throws AssertionError on a slow take-over, an unexpected error, a history violation or connections that grew
+     * @throws AssertionError on an unexpected error, a history violation or connections that grew (a take-over slower than
+     *                        the bound is reported, not failed)
      * @throws Exception      when a failover fails
      */
     public static String run(Fleet fleet, Settings s) throws Exception {
@@ -81,7 +82,9 @@ public final class ChaosSoak {
                 "backoffMillis", 50, // a client pauses after an unknown outcome (a failover), so an hour's history stays small
                 "mixMillis", 3000, // each node does one of the Mixer's operations every 3 s
                 "maxSeconds", s.duration().toSeconds() + 900);
-        LeaseCycles cycles = new LeaseCycles(fleet, args, LeaseAcceptance.TAKE_OVER_BOUND, s.writerBlock());
+        // take-overs measured, not held to the bound: one slow take-over on a loaded machine is a figure, not a
+        // failure (the lease acceptance tests hold the bound); the verdict is the checker's
+        LeaseCycles cycles = new LeaseCycles(fleet, args, LeaseAcceptance.TAKE_OVER_BOUND, s.writerBlock()).measuringTakeOvers();
         long start = System.nanoTime(); // both nodes and their standbys are up
         long end = start + s.duration().toNanos();
         List<Sample> samples = new ArrayList<>();
@@ -114,9 +117,11 @@ public final class ChaosSoak {
         long events = journals.values().stream().mapToLong(List::size).sum();
         Map<String, Long> mix = new java.util.TreeMap<>(fleet.mixes.stream()
                 .collect(java.util.stream.Collectors.groupingBy(x -> x, java.util.stream.Collectors.counting())));
-        String report = String.format("soak on %s for %d s: %d SIGSTOPs past the lease, %d SIGKILLs, %d failovers;"
+        String report = String.format("soak on %s for %d s: %d SIGSTOPs past the lease (take-over max %.2f s, %d of them at"
+                        + " or over the %d s bound), %d SIGKILLs, %d failovers;"
                         + " operations ok=%d failed=%d unknown=%d (fenced %d); mixer %s, %d branches judged; %d journal events; %s",
-                s.store(), Duration.ofNanos(System.nanoTime() - start).toSeconds(), cycles.pauses(), cycles.kills(),
+                s.store(), Duration.ofNanos(System.nanoTime() - start).toSeconds(), cycles.pauses(),
+                cycles.maxTakeOver().toNanos() / 1e9, cycles.overBound(), LeaseAcceptance.TAKE_OVER_BOUND.toSeconds(), cycles.kills(),
                 failovers.size(), fleet.history.count(Outcome.OK), fleet.history.count(Outcome.FAILED),
                 fleet.history.count(Outcome.UNKNOWN), fleet.fenced.get(), mix, fleet.branches.size(), events, summary(samples));
         System.out.println(report);

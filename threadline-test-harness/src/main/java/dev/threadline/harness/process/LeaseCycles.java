@@ -61,6 +61,8 @@ public final class LeaseCycles {
     private int pauses;
     private int kills;
     private int pausesInTransaction;
+    private boolean measureOnly;
+    private int overBound;
     private long maxTakeOverNanos;
     private long sumTakeOverNanos;
     private long maxFirstStepNanos;
@@ -120,11 +122,15 @@ public final class LeaseCycles {
         }
         SessionKey key = new SessionKey(TENANT, midTurn.session());
         long took = awaitTakeOver(key, target, t0) - t0;
-        assertThat(Duration.ofNanos(took)).as("pause %d: the lease of %s moved from the stopped %s", pauses,
-                midTurn.session(), target.name()).isLessThan(takeOverBound);
         long firstStep = awaitAppend(other, target, midTurn.session(), t0).receivedNanos() - t0;
-        assertThat(Duration.ofNanos(firstStep)).as("pause %d: %s's first step on %s after the stop of %s", pauses,
-                other.name(), midTurn.session(), target.name()).isLessThan(takeOverBound.plus(FIRST_STEP_ALLOWANCE));
+        if (measureOnly) {
+            overBound += took >= takeOverBound.toNanos() ? 1 : 0;
+        } else {
+            assertThat(Duration.ofNanos(took)).as("pause %d: the lease of %s moved from the stopped %s", pauses,
+                    midTurn.session(), target.name()).isLessThan(takeOverBound);
+            assertThat(Duration.ofNanos(firstStep)).as("pause %d: %s's first step on %s after the stop of %s", pauses,
+                    other.name(), midTurn.session(), target.name()).isLessThan(takeOverBound.plus(FIRST_STEP_ALLOWANCE));
+        }
         maxTakeOverNanos = Math.max(maxTakeOverNanos, took);
         sumTakeOverNanos += took;
         maxFirstStepNanos = Math.max(maxFirstStepNanos, firstStep);
@@ -176,6 +182,21 @@ public final class LeaseCycles {
     public void quit() {
         live.values().forEach(fleet::quit);
         standby.values().forEach(fleet::quit);
+    }
+
+    /**
+     * Measures take-overs instead of asserting their bound: for a soak, whose verdict is the history checker's
+     * and whose take-over times are reported ({@link #overBound()}, {@link #maxTakeOver()}); the take-over and
+     * the first step must still come (within 30 s). Returns this.
+     */
+    public LeaseCycles measuringTakeOvers() {
+        measureOnly = true;
+        return this;
+    }
+
+    /** Take-overs that took the bound or longer, when {@link #measuringTakeOvers()} (0 otherwise: they fail the test). */
+    public int overBound() {
+        return overBound;
     }
 
     /** Pauses measured so far (past the lease, outside a write transaction). */
