@@ -215,6 +215,20 @@ public final class ServerMetrics {
         registry.counter("threadline.sweep.passes", "result", "failed").increment();
     }
 
+    /** Counts what one pruning pass did for a tenant: sessions pruned, left as they were, held or leased, and the events it removed. */
+    void pruned(dev.threadline.core.runtime.PruneSweep r) {
+        registry.counter("threadline.prune.sessions", "outcome", "pruned").increment(r.pruned());
+        registry.counter("threadline.prune.sessions", "outcome", "unchanged").increment(r.unchanged());
+        registry.counter("threadline.prune.sessions", "outcome", "held").increment(r.held());
+        registry.counter("threadline.prune.sessions", "outcome", "leased").increment(r.running());
+        registry.counter("threadline.prune.events").increment(r.eventsRemoved());
+    }
+
+    /** Counts a pruning pass, {@code ok} or {@code failed}. */
+    void prunePass(boolean ok) {
+        registry.counter("threadline.prune.passes", "result", ok ? "ok" : "failed").increment();
+    }
+
     /** Counts a finished turn by its outcome. */
     public void turnEnded(TurnResult result) {
         registry.counter("threadline.turns", "outcome", result.outcome().name().toLowerCase(Locale.ROOT)).increment();

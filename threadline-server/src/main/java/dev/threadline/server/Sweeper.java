@@ -62,16 +62,19 @@ final class Sweeper implements AutoCloseable {
         try {
             for (String tenant : tenants.get()) {
                 dev.threadline.core.runtime.PruneSweep r = runtime.lifecycle().pruneTenant(tenant, policy.historyKeep());
+                metrics.pruned(r);
                 if (r.pruned() > 0) {
                     LOG.debug("pruning: {} session(s) of tenant {} pruned ({} events removed); {} held, {} leased elsewhere",
                             r.pruned(), tenant, r.eventsRemoved(), r.held(), r.running());
                 }
             }
+            metrics.prunePass(true);
             if (pruneFailing) {
                 pruneFailing = false;
                 LOG.info("pruning: works again");
             }
         } catch (RuntimeException e) {
+            metrics.prunePass(false);
             if (!pruneFailing) {
                 pruneFailing = true;
                 LOG.warn("pruning: a pass failed ({}); retrying every {}", e.getMessage(), policy.pruneEvery());

@@ -75,6 +75,30 @@ class RetentionSweepTest {
     }
 
     @Test
+    void pruningPassesAreCountedInTheMetricsAndThePrunedSessionGoesOn() {
+        try (ThreadlineServer server = ThreadlineServer.start(ServerConfig.ofStore("sqlite:" + dir.resolve("p.db")).withPort(0)
+                .withRetention(RetentionPolicy.DEFAULT.withHistoryKeep(dev.threadline.core.runtime.PrunePolicy.keepLatest(2),
+                        Duration.ofMillis(20))))) {
+            Http http = new Http(server.url(), server.createdKey().orElseThrow().secret());
+            assertThat(http.post("/v1/sessions", "{\"id\":\"long\"}").status()).isEqualTo(201);
+            for (int i = 0; i < 4; i++) {
+                assertThat(http.post("/v1/sessions/long/messages", "{\"text\":\"what is " + i + "+1\"}").status()).isEqualTo(200);
+            }
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            String metrics = http.as(null).get("/metrics").body();
+            java.util.regex.Pattern pruned = java.util.regex.Pattern.compile("threadline_prune_sessions_total\\{outcome=\"pruned\"} [1-9]");
+            while (!pruned.matcher(metrics).find()) {
+                assertThat(System.nanoTime()).as("no pruning counted after 30 s:%n%s", metrics).isLessThan(deadline);
+                Thread.onSpinWait();
+                metrics = http.as(null).get("/metrics").body();
+            }
+            assertThat(metrics).contains("threadline_prune_passes_total{result=\"ok\"}")
+                    .containsPattern("threadline_prune_events_total [1-9]");
+            assertThat(http.post("/v1/sessions/long/messages", "{\"text\":\"what is 9+1\"}").json().path("reply").asText()).contains("10");
+        }
+    }
+
+    @Test
     void aCallersRuntimeKeepsItsOwnDefaultTtl() {
         try (Threadline runtime = Threadline.builder().store("memory:").model(ScriptedModel.demo()).build()) {
             assertThatThrownBy(() -> ThreadlineServer.start(runtime, ServerConfig.ofStore("memory:").withPort(0)
