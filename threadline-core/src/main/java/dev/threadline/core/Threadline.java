@@ -87,7 +87,7 @@ public final class Threadline implements AutoCloseable {
                 branches, journal, runner::execute);
         this.reads = new SessionReads(states, journal, store, loop);
         this.sessions = new Sessions(states, loop, gate, store, leases, b.clock, b.userId, b.sessionTtl);
-        this.lifecycle = new Lifecycle(this::tenant, sessions, gate, store, store, store, store::scrub, b.clock,
+        this.lifecycle = new Lifecycle(this::tenant, sessions, gate, store, store, store, store, store::scrub, b.clock,
                 holds -> new Pruning(store, store, journal, states, gate, b.clock, holds));
         this.retention = new Retention(store, store, b.clock, states, leases, lifecycle::allHolds);
     }

@@ -105,6 +105,22 @@ class DataLifecycleTest {
     }
 
     @Test
+    void verifyFindsTheTextInWhatPruningFoldedIntoASessionsBase() { // regression: verify read only the journal left
+        Session s = acme.create(new NewSession("pruned", "ada", SessionConfig.DEFAULT, Map.of(), null));
+        s.submit("remember " + CANARY);
+        for (int i = 0; i < 4; i++) {
+            s.submit("what is " + i + "+1");
+        }
+        assertThat(tl.lifecycle().prune("acme", "pruned", PrunePolicy.keepLatest(1)).pruned()).isTrue();
+        assertThat(journal("pruned")).noneMatch(e -> Json.write(e.event()).contains("canary"));
+
+        assertThat(tl.lifecycle().verify(DataSubject.user("acme", "ada"), CANARY))
+                .anyMatch(h -> h.startsWith("session 'pruned': the text is in its history base (pruned through seq "));
+        tl.lifecycle().erase(DataSubject.user("acme", "ada"), "dpo@acme");
+        assertThat(tl.lifecycle().verify(DataSubject.user("acme", "ada"), CANARY)).isEmpty();
+    }
+
+    @Test
     void anErasureStoppedMidwayIsContinuedUnderItsReceiptWhenRunAgain() {
         withCanary("ada-1", "ada");
         withCanary("ada-2", "ada");

@@ -54,11 +54,13 @@ final class ErasureReads {
     private final SessionIndex index;
     private final Journal journal;
     private final SharedVariables shared;
+    private final dev.threadline.core.store.HistoryPruning bases;
 
-    ErasureReads(SessionIndex index, Journal journal, SharedVariables shared) {
+    ErasureReads(SessionIndex index, Journal journal, SharedVariables shared, dev.threadline.core.store.HistoryPruning bases) {
         this.index = index;
         this.journal = journal;
         this.shared = shared;
+        this.bases = bases;
     }
 
     /** What erasing {@code subject} removes. */
@@ -166,6 +168,10 @@ final class ErasureReads {
                     hits.add("session '" + info.id() + "': the text is in its description");
                 }
                 SessionKey key = SessionKey.of(info);
+                Optional<dev.threadline.core.store.HistoryBase> base = bases.historyBase(key);
+                if (base.isPresent() && has(Json.write(base.get()), text, escaped)) { // what pruning folded away
+                    hits.add("session '" + info.id() + "': the text is in its history base (pruned through seq " + base.get().seq() + ")");
+                }
                 for (var e : journal.readOwn(key, 1, journal.head(key))) {
                     if (has(Json.write(e.event()), text, escaped)) {
                         hits.add("session '" + info.id() + "' seq " + e.seq() + ": the text is in its " + e.event().getClass().getSimpleName());

@@ -63,11 +63,11 @@ public final class Lifecycle implements DataLifecycle {
 
     /**
      * Tenants are views of {@code tenants}; sessions are deleted by {@code sessions} through the {@code gate};
-     * the store's roles are read for what an erasure finds, and {@code scrub} is the store's last step of one; {@code pruning}
+     * the store's roles are read for what an erasure finds (pruned sessions' bases too), and {@code scrub} is the store's last step of one; {@code pruning}
      * makes what prunes histories, given the holds.
      */
     public Lifecycle(Function<String, Tenant> tenants, Sessions sessions, CommandGate gate, SessionIndex index, Journal journal,
-                     SharedVariables shared, Supplier<String> scrub, Clock clock,
+                     SharedVariables shared, dev.threadline.core.store.HistoryPruning bases, Supplier<String> scrub, Clock clock,
                      Function<Supplier<List<LegalHold>>, Pruning> pruning) {
         this.pruning = pruning.apply(this::allHolds);
         this.tenants = tenants;
@@ -76,7 +76,7 @@ public final class Lifecycle implements DataLifecycle {
         this.shared = shared;
         this.scrub = scrub;
         this.clock = clock;
-        this.reads = new ErasureReads(index, journal, shared);
+        this.reads = new ErasureReads(index, journal, shared, bases);
     }
 
     @Override
