@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RunnableScheduledFuture;
@@ -102,6 +103,44 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
             }
             TimeUnit.NANOSECONDS.timedWait(this, left);
         }
+    }
+
+    /**
+     * Moves time on by {@code step} at a time, each time once a thread sleeps on this scheduler (a one-shot
+     * task falls due within the step), until {@code result} completes; its value. A command that waits for a
+     * lease, or for a turn another runtime ends at its ticker's next tick, is driven to its end this way,
+     * the test's time passing only while something waits for it.
+     *
+     * @throws AssertionError when neither happens within {@link #SAFETY} of real time
+     */
+    <T> T advanceUntil(CompletableFuture<T> result, Duration step) throws Exception {
+        result.whenComplete((r, e) -> {
+            synchronized (this) {
+                notifyAll();
+            }
+        });
+        long end = System.nanoTime() + SAFETY.toNanos();
+        while (!result.isDone()) {
+            synchronized (this) {
+                while (!result.isDone() && !dueWithin(step)) {
+                    long left = end - System.nanoTime();
+                    if (left <= 0) {
+                        throw new AssertionError("neither done nor anything scheduled within " + step + " in " + SAFETY
+                                + " of real time; queued: " + queue);
+                    }
+                    TimeUnit.NANOSECONDS.timedWait(this, left);
+                }
+            }
+            if (!result.isDone()) {
+                advance(step);
+            }
+        }
+        return result.get();
+    }
+
+    private boolean dueWithin(Duration within) {
+        Instant now = clock.instant();
+        return queue.stream().anyMatch(t -> !t.isPeriodic() && !t.due.isAfter(now.plus(within)));
     }
 
     /** Waits until a one-shot task is queued to run within {@code within} from now; see {@link #awaitScheduled}. */
