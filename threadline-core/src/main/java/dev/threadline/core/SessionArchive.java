@@ -85,6 +85,7 @@ public final class SessionArchive {
     public static CopyReport importFile(StateStore store, Path file, Consumer<CopyReport.Copied> progress) throws IOException {
         Require.nonNull(store, "store");
         Require.nonNull(file, "file");
-        return Archives.importFile(store, file, Require.nonNull(progress, "progress"));
+        // no runtime, so no runtime clock: the system's times the renewals of the store's leases
+        return Archives.importFile(store, file, Require.nonNull(progress, "progress"), java.time.Clock.systemUTC());
     }
 }

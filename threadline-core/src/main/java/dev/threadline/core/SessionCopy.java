@@ -103,6 +103,7 @@ public final class SessionCopy {
      * @throws dev.threadline.core.error.StorageException         when either store fails; a rerun resumes
      */
     public CopyReport run() {
-        return new StoreCopy(from, to, progress).copy(tenant, session);
+        // no runtime, so no runtime clock: the system's times the renewals of the destination's leases
+        return new StoreCopy(from, to, progress, java.time.Clock.systemUTC()).copy(tenant, session);
     }
 }

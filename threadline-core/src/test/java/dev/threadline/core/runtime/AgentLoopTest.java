@@ -19,9 +19,11 @@ import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.state.State;
 import dev.threadline.core.state.TranscriptValidator;
 import dev.threadline.core.store.memory.InMemoryStateStore;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class AgentLoopTest {
@@ -71,16 +73,39 @@ class AgentLoopTest {
         }
     }
 
+    /**
+     * The 50 ms deadline is kept by the runtime's scheduler on its clock: the test moves a test clock, and
+     * the skill, which only an interrupt ends, is cancelled once its 50 ms have passed by that clock, not
+     * before (nothing waits for real time to pass).
+     */
     @Test
-    void aSkillThatOverrunsItsDeadlineIsRecordedAsTimedOut() {
+    void aSkillThatOverrunsItsDeadlineIsRecordedAsTimedOut() throws Exception {
         ChatModel model = ScriptedModel.replies(toolCall("t1", "hang", "{}"), text("ok"));
-        try (Threadline tl = runtime(model, new CountDownLatch(1))) {
+        CountDownLatch started = new CountDownLatch(1);
+        TestClock clock = new TestClock();
+        ManualScheduler ticks = new ManualScheduler(clock);
+        Threadline tl = Threadline.builder().store(new InMemoryStateStore(clock)).model(model).clock(clock).scheduler(ticks)
+                .skills(List.of(TestSkills.echo(), TestSkills.boom(), TestSkills.hang(started))).build();
+        try {
             Session s = tl.defaultTenant().create("s1", SessionConfig.DEFAULT.withToolTimeoutMillis(50));
-            s.submit("wait");
+            CompletableFuture<TurnResult> turn = s.async().submit("wait");
+            assertThat(started.await(ManualScheduler.SAFETY.toSeconds(), TimeUnit.SECONDS)).as("the skill started").isTrue();
+            ticks.awaitDueWithin(Duration.ofMillis(50)); // the call's timeout is armed
+
+            ticks.advance(Duration.ofMillis(49));
+            assertThat(turn).as("49 ms in, the skill still runs").isNotDone();
+            assertThat(s.history().journal()).extracting(StoredEvent::event).noneMatch(e -> e instanceof Event.ToolCallEnded);
+            ticks.advance(Duration.ofMillis(1));
+
+            assertThat(turn.get(ManualScheduler.SAFETY.toSeconds(), TimeUnit.SECONDS).outcome()).isEqualTo(TurnResult.Outcome.COMPLETED);
             assertThat(s.history().journal()).extracting(StoredEvent::event).hasAtLeastOneElementOfType(Event.ToolCallTimedOut.class);
             ContentBlock.ToolResult result = s.state().messages().get(2).toolResults().get(0);
             assertThat(result.isError()).isTrue();
             assertThat(result.content()).contains("did not finish within 50 ms");
+        } finally {
+            ticks.finish(); // before the runtime closes: a skill still hanging is cancelled by its timeout
+            tl.close();
+            ticks.shutdownNow();
         }
     }
 

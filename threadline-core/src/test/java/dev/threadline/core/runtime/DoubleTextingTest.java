@@ -28,16 +28,25 @@ import org.junit.jupiter.api.Test;
  * Double texting: a second message while a turn runs, with each strategy, in one process and across
  * two runtimes on one store (two processes: the running turn is found through the store and
  * interrupted through its lease). Every transcript stays valid.
+ *
+ * <p>The runtimes and the store keep time on one {@link TestClock}, their deadlines on one
+ * {@link ManualScheduler}: an interrupt another runtime asked for reaches the turn at its runtime's next
+ * lease tick, and a waiting command tries the lease again, only as the test moves time on
+ * ({@link ManualScheduler#advanceUntil}); nothing waits for real time to pass.
  */
 class DoubleTextingTest {
-    private final StateStore store = new InMemoryStateStore();
+    private final TestClock clock = new TestClock();
+    private final ManualScheduler ticks = new ManualScheduler(clock);
+    private final StateStore store = new InMemoryStateStore(clock);
     private final CountDownLatch entered = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
     private final List<Threadline> runtimes = new ArrayList<>();
+    /** How far the test moves time at once: the lease ticker's period here (a quarter of the 200 ms ttl). */
+    private static final Duration TICK = Duration.ofMillis(50);
 
     private Threadline runtime() {
-        Threadline tl = Threadline.builder().store(store).model(TestSkills.gateModel()).skill(TestSkills.gate(entered, release))
-                .leaseTtl(Duration.ofMillis(200)).leaseWait(Duration.ofSeconds(30)).leaseLinger(Duration.ZERO).build();
+        Threadline tl = Threadline.builder().store(store).clock(clock).scheduler(ticks).model(TestSkills.gateModel())
+                .skill(TestSkills.gate(entered, release)).leaseTtl(Duration.ofMillis(200)).leaseWait(Duration.ofSeconds(30)).leaseLinger(Duration.ZERO).build();
         runtimes.add(tl);
         return tl;
     }
@@ -45,7 +54,9 @@ class DoubleTextingTest {
     @AfterEach
     void close() {
         release.countDown();
+        ticks.finish();
         runtimes.forEach(Threadline::close);
+        ticks.shutdownNow();
     }
 
     /** Session s1 with one finished turn ("hello"), then a turn held at the gate. */
@@ -96,7 +107,8 @@ class DoubleTextingTest {
 
     private void interrupts(Threadline a, Threadline b) throws Exception {
         CompletableFuture<TurnResult> turn = turnAtTheGate(a, SessionConfig.DEFAULT);
-        TurnResult second = b.defaultTenant().open("s1").with(CommandOptions.builder().doubleTexting(DoubleTexting.INTERRUPT).build()).submit("second");
+        TurnResult second = ticks.advanceUntil(b.defaultTenant().open("s1").with(CommandOptions.builder().doubleTexting(DoubleTexting.INTERRUPT)
+                .build()).async().submit("second"), TICK);
 
         TurnResult first = turn.get(30, TimeUnit.SECONDS);
         assertThat(first.outcome()).isEqualTo(TurnResult.Outcome.INTERRUPTED);
@@ -122,7 +134,8 @@ class DoubleTextingTest {
     private void rollsBack(Threadline a, Threadline b) throws Exception {
         CompletableFuture<TurnResult> turn = turnAtTheGate(a, SessionConfig.DEFAULT);
         Session s = b.defaultTenant().open("s1");
-        TurnResult second = s.with(CommandOptions.builder().doubleTexting(DoubleTexting.ROLLBACK).build()).submit("instead");
+        TurnResult second = ticks.advanceUntil(s.with(CommandOptions.builder().doubleTexting(DoubleTexting.ROLLBACK).build()).async()
+                .submit("instead"), TICK);
 
         assertThat(turn.get(30, TimeUnit.SECONDS).outcome()).isEqualTo(TurnResult.Outcome.INTERRUPTED);
         assertThat(second.reply()).isEqualTo("ack instead");
@@ -155,9 +168,10 @@ class DoubleTextingTest {
         Threadline a = runtime();
         CompletableFuture<TurnResult> turn = turnAtTheGate(a, SessionConfig.DEFAULT);
         CompletableFuture<TurnResult> queued = runtime().defaultTenant().open("s1").async().submit("after");
+        ticks.awaitDueWithin(TICK); // it waits for the lease
         assertThat(queued).isNotDone();
         release.countDown();
         assertThat(turn.get(30, TimeUnit.SECONDS).reply()).isEqualTo("done: passed");
-        assertThat(queued.get(30, TimeUnit.SECONDS).reply()).isEqualTo("ack after");
+        assertThat(ticks.advanceUntil(queued, TICK).reply()).isEqualTo("ack after");
     }
 }

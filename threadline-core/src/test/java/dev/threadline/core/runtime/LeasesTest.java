@@ -34,16 +34,23 @@ import org.junit.jupiter.api.Test;
  * Two runtimes on one store behave like two processes (each has its own lease owner): one runs a
  * session at a time, reads by the other never write and see the latest state, and a holder that is
  * provably gone is replaced at once. The same contracts across live JVMs are tested in the SQLite module.
+ *
+ * <p>Both runtimes and the store keep time on one {@link TestClock}, and the runtimes' deadlines (lease
+ * waits, the ticker) on one {@link ManualScheduler}: a lease expires, a wait ends and a waiting runtime
+ * tries again only when the test moves time, so nothing here depends on how fast the machine is, and
+ * nothing waits for real time to pass (the waits for a turn are safety nets).
  */
 class LeasesTest {
-    private final StateStore store = new InMemoryStateStore();
+    private final TestClock clock = new TestClock();
+    private final ManualScheduler ticks = new ManualScheduler(clock);
+    private final StateStore store = new InMemoryStateStore(clock);
     private final CountDownLatch entered = new CountDownLatch(1);
     private final CountDownLatch release = new CountDownLatch(1);
     private final List<Threadline> runtimes = new ArrayList<>();
 
     private Threadline runtime(Duration wait) {
-        Threadline tl = Threadline.builder().store(store).model(TestSkills.gateModel()).skill(TestSkills.gate(entered, release))
-                .leaseWait(wait).leaseLinger(Duration.ZERO).build();
+        Threadline tl = Threadline.builder().store(store).clock(clock).scheduler(ticks).model(TestSkills.gateModel())
+                .skill(TestSkills.gate(entered, release)).leaseWait(wait).leaseLinger(Duration.ZERO).build();
         runtimes.add(tl);
         return tl;
     }
@@ -51,7 +58,9 @@ class LeasesTest {
     @AfterEach
     void close() {
         release.countDown();
+        ticks.finish();
         runtimes.forEach(Threadline::close);
+        ticks.shutdownNow();
     }
 
     private CompletableFuture<TurnResult> turnHeldAtTheGate(Threadline a) throws InterruptedException {
@@ -110,10 +119,14 @@ class LeasesTest {
         CompletableFuture<TurnResult> turn = turnHeldAtTheGate(a);
 
         CompletableFuture<TurnResult> queued = b.defaultTenant().open("s1").async().submit("after");
+        ticks.awaitDueWithin(Duration.ofMillis(50)); // b found the lease held and sleeps until its next try
+        ticks.advance(Duration.ofSeconds(1));
+        ticks.awaitDueWithin(Duration.ofMillis(50)); // a second of tries later, b still waits
         assertThat(queued).isNotDone();
         release.countDown();
 
-        assertThat(turn.get(30, TimeUnit.SECONDS).reply()).isEqualTo("done: passed");
+        assertThat(turn.get(30, TimeUnit.SECONDS).reply()).isEqualTo("done: passed"); // a released the lease as it ended
+        ticks.advance(Duration.ofMillis(50)); // b's next try (it polls at least every 50 ms) takes it
         assertThat(queued.get(30, TimeUnit.SECONDS).reply()).isEqualTo("ack after");
         State end = b.defaultTenant().open("s1").state();
         assertThat(end.messages()).extracting(m -> m.text()).containsSubsequence("gate", "done: passed", "after", "ack after");

@@ -23,6 +23,11 @@ final class TestClock extends Clock {
         now.updateAndGet(t -> t.plus(d));
     }
 
+    /** Moves the clock to {@code then} when that is later than its reading; otherwise leaves it. */
+    void advanceTo(Instant then) {
+        now.updateAndGet(t -> t.isBefore(then) ? then : t);
+    }
+
     @Override
     public Instant instant() {
         return now.updateAndGet(t -> t.plusNanos(1000));

@@ -23,8 +23,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -44,12 +42,15 @@ import org.junit.jupiter.api.Test;
  * so the release could clear the lease the new command had just re-taken.
  */
 class TurnClosedAsAbandonedAfterLeaseRelinquishTest {
+    /** Past the lease ticker's first run (every quarter of the default 15 s ttl), short of its second. */
+    private static final Duration ONE_TICK = Duration.ofSeconds(4);
     private final TestClock clock = new TestClock();
-    private final ManualTicks ticks = new ManualTicks();
+    private final ManualScheduler ticks = new ManualScheduler(clock);
     private final List<Threadline> runtimes = new ArrayList<>();
 
     @AfterEach
     void close() {
+        ticks.finish();
         runtimes.forEach(Threadline::close);
         ticks.shutdownNow();
     }
@@ -63,8 +64,7 @@ class TurnClosedAsAbandonedAfterLeaseRelinquishTest {
         RawSteps.update(s, st -> List.of(new Event.UserMessageReceived(Message.user("add 2 and 3"))));
         RawSteps.update(s, st -> toolCall("t1"));
 
-        clock.advance(Duration.ofSeconds(1)); // idle past the linger: the next tick lets the lease go
-        ticks.tick();
+        ticks.advance(ONE_TICK); // idle past the linger: the tick lets the lease go
         assertThat(store.lease(key)).as("the idle session's lease was released").isEmpty();
 
         List<State> seen = new ArrayList<>();
@@ -103,8 +103,7 @@ class TurnClosedAsAbandonedAfterLeaseRelinquishTest {
         SessionKey key = SessionKey.of(s.info());
         RawSteps.update(s, st -> List.of(new Event.UserMessageReceived(Message.user("add 2 and 3"))));
         RawSteps.update(s, st -> toolCall("t1"));
-        clock.advance(Duration.ofSeconds(1));
-        ticks.tick();
+        ticks.advance(ONE_TICK);
         // another process takes the session and lets it go without finishing the turn
         Lease other = ((LeaseResult.Acquired) store.acquire(key, "elsewhere/1/1/x", Duration.ofSeconds(5), null)).lease();
         store.release(other);
@@ -147,9 +146,8 @@ class TurnClosedAsAbandonedAfterLeaseRelinquishTest {
         Session s = tl.defaultTenant().create("s", SessionConfig.DEFAULT);
         SessionKey key = SessionKey.of(s.info());
         RawSteps.update(s, st -> List.of(new Event.UserMessageReceived(Message.user("hello"))));
-        clock.advance(Duration.ofSeconds(1));
         hold.set(true);
-        Thread ticker = Thread.ofPlatform().start(ticks::tick);
+        Thread ticker = Thread.ofPlatform().start(() -> ticks.advance(ONE_TICK));
         assertThat(releasing.await(30, TimeUnit.SECONDS)).as("the ticker began releasing").isTrue();
 
         AtomicReference<Throwable> failed = new AtomicReference<>();
@@ -203,25 +201,6 @@ class TurnClosedAsAbandonedAfterLeaseRelinquishTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        }
-    }
-
-    /** A scheduler whose lease ticker runs only when the test calls {@link #tick()}. */
-    private static final class ManualTicks extends ScheduledThreadPoolExecutor {
-        private volatile Runnable ticker;
-
-        ManualTicks() {
-            super(1);
-        }
-
-        @Override
-        public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
-            ticker = command;
-            return super.schedule(() -> { }, 1, TimeUnit.DAYS);
-        }
-
-        void tick() {
-            ticker.run();
         }
     }
 }

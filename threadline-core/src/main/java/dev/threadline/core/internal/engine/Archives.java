@@ -127,16 +127,17 @@ public final class Archives {
     }
 
     /**
-     * Checks the whole file, then writes its sessions to {@code store}.
+     * Checks the whole file, then writes its sessions to {@code store}, timing the renewals of the store's
+     * leases on {@code clock}.
      *
      * @throws DamagedArchiveException when a line, a block or a checksum is wrong (nothing was written)
      * @throws IOException             when the file cannot be read
      */
-    public static CopyReport importFile(StateStore store, Path file, java.util.function.Consumer<CopyReport.Copied> progress)
-            throws IOException {
+    public static CopyReport importFile(StateStore store, Path file, java.util.function.Consumer<CopyReport.Copied> progress,
+                                        java.time.Clock clock) throws IOException {
         SharedWrites shared = new SharedWrites();
         String tenant = read(file, block -> block.own().forEach(e -> shared.see(block.info(), e)));
-        SessionWriter writer = new SessionWriter(store, shared);
+        SessionWriter writer = new SessionWriter(store, shared, clock);
         read(file, block -> progress.accept(writer.write(block)));
         return writer.report(tenant);
     }

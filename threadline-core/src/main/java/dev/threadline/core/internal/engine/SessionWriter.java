@@ -15,7 +15,9 @@ import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.StateStore;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,8 +38,10 @@ import java.util.Optional;
  * that prefix and continued from its head; one it has whole is only compared. One whose description or
  * events differ is refused, naming it and the first differing seq, and nothing more is written to it.
  * The appends of a session are made under the destination's lease for it, held by {@value #OWNER} (a
- * rerun takes over its own lease at once; a session in use there is refused), and each is a
- * compare-and-set on the head, so nothing is written twice. Last, the session's own events are read back
+ * rerun takes over its own lease at once; a session in use there is refused), renewed once a third of
+ * its hold has passed by the writer's {@link Clock} (the caller's, so a test that moves its own clock
+ * drives the renewals without waiting), and each append is a compare-and-set on the head, so nothing is
+ * written twice. Last, the session's own events are read back
  * and compared with the source's.
  *
  * <p>Used by one thread at a time.
@@ -45,11 +49,14 @@ import java.util.Optional;
 final class SessionWriter {
     /** The lease owner of the appends: the same in every run, so a rerun after a kill takes it over. */
     static final String OWNER = "threadline-copy";
-    private static final Duration HOLD = Duration.ofSeconds(60);
+    static final Duration HOLD = Duration.ofSeconds(60);
+    /** How long the lease is used before it is renewed: a third of its hold. */
+    static final Duration RENEW_AFTER = HOLD.dividedBy(3);
     static final int CHUNK = 500;
 
     private final StateStore to;
     private final SharedWrites shared;
+    private final Clock clock;
     int sessions;
     int created;
     int resumed;
@@ -58,10 +65,14 @@ final class SessionWriter {
     int commands;
     long compared;
 
-    /** A writer to {@code to} that applies the shared-variable writes {@code shared} picks (it has seen every event to write). */
-    SessionWriter(StateStore to, SharedWrites shared) {
+    /**
+     * A writer to {@code to} that applies the shared-variable writes {@code shared} picks (it has seen every
+     * event to write), timing its lease renewals on {@code clock}.
+     */
+    SessionWriter(StateStore to, SharedWrites shared, Clock clock) {
         this.to = to;
         this.shared = shared;
+        this.clock = clock;
     }
 
     CopyReport report(String tenant) {
@@ -141,13 +152,13 @@ final class SessionWriter {
             case LeaseResult.Held h -> throw new ThreadlineException(named(key) + " is in use in the destination (its lease is held by "
                     + h.current().owner() + " until " + h.current().expiresAt() + "); copy again once it is free");
         };
-        long renewed = System.nanoTime();
+        Instant renewed = clock.instant();
         try {
             while (steps.hasNext()) {
                 List<StoredEvent> step = steps.next();
-                if (System.nanoTime() - renewed > HOLD.toNanos() / 3) {
+                if (Duration.between(renewed, clock.instant()).compareTo(RENEW_AFTER) > 0) {
                     lease = to.renew(lease, HOLD);
-                    renewed = System.nanoTime();
+                    renewed = clock.instant();
                 }
                 StoredEvent first = step.getFirst();
                 CommandRecord record = recordAt(source, records, key, first);

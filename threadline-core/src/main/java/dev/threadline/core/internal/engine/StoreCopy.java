@@ -8,6 +8,7 @@ import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.SessionQuery;
 import dev.threadline.core.store.SessionSummary;
 import dev.threadline.core.store.StateStore;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -28,12 +29,17 @@ public final class StoreCopy {
     private final StateStore from;
     private final StateStore to;
     private final Consumer<CopyReport.Copied> progress;
+    private final Clock clock;
 
-    /** A copy from {@code from} to {@code to} that tells {@code progress} of each session once it is copied. */
-    public StoreCopy(StateStore from, StateStore to, Consumer<CopyReport.Copied> progress) {
+    /**
+     * A copy from {@code from} to {@code to} that tells {@code progress} of each session once it is copied
+     * and times the renewals of the destination's leases on {@code clock}.
+     */
+    public StoreCopy(StateStore from, StateStore to, Consumer<CopyReport.Copied> progress, Clock clock) {
         this.from = from;
         this.to = to;
         this.progress = progress;
+        this.clock = clock;
     }
 
     /**
@@ -54,7 +60,7 @@ public final class StoreCopy {
             }
             sources.add(s);
         }
-        SessionWriter writer = new SessionWriter(to, shared);
+        SessionWriter writer = new SessionWriter(to, shared, clock);
         for (SessionSource s : sources) {
             progress.accept(writer.write(s));
         }
