@@ -32,7 +32,10 @@ public interface History {
      */
     State stateAt(long seq);
 
-    /** The whole journal, ancestors' shared prefix included. */
+    /**
+     * The whole journal, ancestors' shared prefix included. After a prune (ADR 0045) the events after the seq it
+     * was pruned through: the earlier ones live on only in the base the session's state starts from.
+     */
     List<StoredEvent> journal();
 
     /**

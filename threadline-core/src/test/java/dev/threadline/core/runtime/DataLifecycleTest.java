@@ -111,8 +111,12 @@ class DataLifecycleTest {
         for (int i = 0; i < 4; i++) {
             s.submit("what is " + i + "+1");
         }
-        assertThat(tl.lifecycle().prune("acme", "pruned", PrunePolicy.keepLatest(1)).pruned()).isTrue();
+        PruneResult pruned = tl.lifecycle().prune("acme", "pruned", PrunePolicy.keepLatest(1));
+        assertThat(pruned.pruned()).isTrue();
         assertThat(journal("pruned")).noneMatch(e -> Json.write(e.event()).contains("canary"));
+        // regression: History.journal() threw "seq 1 was pruned" instead of returning the journal the session keeps
+        assertThat(s.history().journal()).extracting(StoredEvent::seq).first().isEqualTo(pruned.prunedThrough() + 1);
+        assertThat(s.history().journal()).last().extracting(StoredEvent::seq).isEqualTo(s.state().seq());
 
         assertThat(tl.lifecycle().verify(DataSubject.user("acme", "ada"), CANARY))
                 .anyMatch(h -> h.startsWith("session 'pruned': the text is in its history base (pruned through seq "));

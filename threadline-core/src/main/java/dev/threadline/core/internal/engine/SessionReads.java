@@ -95,7 +95,7 @@ public final class SessionReads {
     }
 
     List<StoredEvent> journal(SessionKey key) {
-        return reads.read(key, 1, reads.head(key));
+        return reads.read(key, reads.firstSeq(key), reads.head(key)); // the kept ones, after a prune (as checkpoints)
     }
 
     List<dev.threadline.core.model.SearchHit> search(SessionKey key, String query, int limit) {
