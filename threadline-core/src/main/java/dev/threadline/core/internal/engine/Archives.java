@@ -60,10 +60,12 @@ public final class Archives {
         head.put("kind", "threadline-export");
         head.put("v", VERSION);
         head.put("tenant", tenant);
+        List<SessionInfo> all = StoreCopy.sessions(store, tenant, null);
+        StoreCopy.refusePruned(store, all, "exported"); // before the first line: a refused export writes nothing
         long lines = line(out, head.toString());
         int sessions = 0;
         long events = 0;
-        for (SessionInfo info : StoreCopy.sessions(store, tenant, null)) {
+        for (SessionInfo info : all) {
             SessionSource s = SessionSource.of(store, info);
             SessionKey key = SessionKey.of(info);
             MessageDigest sha = sha256();
