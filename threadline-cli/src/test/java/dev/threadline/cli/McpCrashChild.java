@@ -10,7 +10,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The child of {@link McpCrashPointTest}: a runtime on the SQLite file {@code args[0]} with the tools of the
+ * The child of {@link McpCrashPointTest}: a runtime on the store URL {@code args[0]} with the tools of the
  * npm reference server {@code server-everything} (its entry script {@code args[1]}) over stdio, and a model
  * that answers {@code echo X} with a call of {@code everything_echo}; it submits {@code echo crash-canary} to
  * session {@code s1}. Armed with {@code mcp.during-call}, it halts once the server has answered.
@@ -31,10 +31,10 @@ public final class McpCrashChild {
         });
     }
 
-    /** Runs the child: {@code <sqlite file> <server-everything script>}. */
+    /** Runs the child: {@code <store URL> <server-everything script>}. */
     public static void main(String[] args) {
         try (McpServer everything = McpServer.stdio("everything", "node", List.of(args[1], "stdio"));
-             Threadline tl = Threadline.builder().store(StateStores.open("sqlite:" + args[0])).model(model())
+             Threadline tl = Threadline.builder().store(StateStores.open(args[0])).model(model())
                      .skills(everything.skills()).leaseTtl(Duration.ofSeconds(1)).build()) {
             System.out.println("REPLY " + tl.defaultTenant().openOrCreate("s1", SessionConfig.DEFAULT).submit("echo crash-canary").reply());
         }

@@ -9,6 +9,8 @@ import dev.threadline.core.fault.CrashPoint;
 import dev.threadline.core.store.StateStores;
 import dev.threadline.harness.history.HistoryChecker;
 import dev.threadline.harness.process.ChildProcess;
+import dev.threadline.harness.servers.PgServer;
+import dev.threadline.harness.servers.RedisProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * server (npm's {@code server-everything} over stdio) halts once the server has answered and before the skill
  * hands the answer on. The journal then ends with the call started and no result; the next process on the
  * file closes that turn (the call gets an error result: whether it ran is not known to the journal) and
- * answers, and the history checker finds the whole journal valid.
+ * answers, and the history checker finds the whole journal valid. On SQLite; with
+ * {@code -Dthreadline.crashBackends=all} on PostgreSQL and Redis too.
  */
 class McpCrashPointTest {
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
@@ -34,15 +37,26 @@ class McpCrashPointTest {
         Path script = Path.of("../threadline-mcp/src/test/node/node_modules/@modelcontextprotocol/server-everything/dist/index.js")
                 .toAbsolutePath().normalize();
         assertThat(Files.isRegularFile(script)).as("%s is missing: run `npm ci --prefix threadline-mcp/src/test/node`", script).isTrue();
-        for (int run = 1; run <= Integer.getInteger("threadline.crashRuns", 1); run++) { // the acceptance run: 3
-            haltedAndClosed(dir.resolve("mcp-" + run + ".db"), script);
+        int runs = Integer.getInteger("threadline.crashRuns", 1); // the acceptance run: 3
+        for (int run = 1; run <= runs; run++) {
+            haltedAndClosed("sqlite:" + dir.resolve("mcp-" + run + ".db"), "sqlite-" + run, script);
+        }
+        if (!LifecycleCrashPointsTest.allBackends()) {
+            return;
+        }
+        for (int run = 1; run <= runs; run++) {
+            PgServer.shared().createDatabase("mcp_crash_" + run);
+            haltedAndClosed(PgServer.shared().url("mcp_crash_" + run), "postgres-" + run, script);
+            try (RedisProcess redis = RedisProcess.start(List.of())) {
+                haltedAndClosed(redis.url(), "redis-" + run, script);
+            }
         }
     }
 
-    private void haltedAndClosed(Path db, Path script) {
+    private void haltedAndClosed(String db, String name, Path script) {
         try (ChildProcess child = ChildProcess.of(McpCrashChild.class).name("mcp-crash")
                 .jvmOptions("-D" + CrashPoint.PROPERTY + "=" + CrashPoint.MCP_DURING_CALL.wireName())
-                .stderr(dir.resolve(db.getFileName() + ".err")).args(db.toString(), script.toString()).start()) {
+                .stderr(dir.resolve(name + ".err")).args(db, script.toString()).start()) {
             assertThat(child.awaitExit(Duration.ofSeconds(120))).as(child.stderrTail()).isEqualTo(CrashPoint.EXIT_CODE);
             assertThat(child.stderrTail()).contains("crash point mcp.during-call reached");
             assertThat(child.lines()).noneMatch(l -> l.text().startsWith("REPLY"));
@@ -51,7 +65,7 @@ class McpCrashPointTest {
         assertThat(halted.get(halted.size() - 1).event()).as("the journal ends with the call started, no result")
                 .isInstanceOf(Event.ToolCallStarted.class);
 
-        try (Threadline tl = Threadline.builder().store(StateStores.open("sqlite:" + db)).model(McpCrashChild.model())
+        try (Threadline tl = Threadline.builder().store(StateStores.open(db)).model(McpCrashChild.model())
                 .leaseTtl(Duration.ofSeconds(1)).build()) {
             assertThat(tl.defaultTenant().open("s1").submit("after the crash").reply()).isEqualTo("re: after the crash");
         }
@@ -61,8 +75,8 @@ class McpCrashPointTest {
         HistoryChecker.verifyJournals(Map.of("s1", last));
     }
 
-    private static List<StoredEvent> journal(Path db) {
-        try (Threadline tl = Threadline.builder().store(StateStores.open("sqlite:" + db)).model(McpCrashChild.model()).build()) {
+    private static List<StoredEvent> journal(String db) {
+        try (Threadline tl = Threadline.builder().store(StateStores.open(db)).model(McpCrashChild.model()).build()) {
             return tl.defaultTenant().open("s1").history().journal();
         }
     }
