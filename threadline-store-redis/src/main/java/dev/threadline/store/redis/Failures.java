@@ -47,12 +47,14 @@ final class Failures {
      * A server that is up but cannot serve the command for now, as during a failover: a cluster without a
      * master for some slots ({@code CLUSTERDOWN}), a replica cut off from its master ({@code MASTERDOWN}),
      * loading its data ({@code LOADING}), a slot moving ({@code TRYAGAIN}), or a master turned replica
-     * ({@code READONLY}). Like a lost connection, the store is unavailable and a later retry may succeed.
+     * ({@code READONLY}, or, after a write it took, a {@code WAIT} refused because it turned replica meanwhile: the
+     * write was never acknowledged and may be lost with the failover). Like a lost connection, the store is
+     * unavailable and a later retry may succeed.
      */
     static boolean isNotServing(RuntimeException e) {
         String m = e.getMessage();
         return m != null && (m.startsWith("CLUSTERDOWN") || m.startsWith("MASTERDOWN") || m.startsWith("LOADING")
-                || m.startsWith("TRYAGAIN") || m.startsWith("READONLY"));
+                || m.startsWith("TRYAGAIN") || m.startsWith("READONLY") || m.startsWith("ERR WAIT cannot be used with replica"));
     }
 
     /** A lost connection: an I/O error under Lettuce's exception, or Lettuce saying it is not connected. */

@@ -20,6 +20,17 @@ class FailuresTest {
     }
 
     @Test
+    void aWaitOnAMasterTurnedReplicaMidWriteIsStoreUnavailable() {
+        // the hour-long soak: a restarted master took a write before the cluster told it it had been replaced, then
+        // turned replica before its WAIT; the write was never acknowledged (its fate unknown, as in any failover),
+        // but the store reported a plain failure of the append
+        String reply = "ERR WAIT cannot be used with replica instances. Please also note that since Redis 4.0 if a replica is"
+                + " configured to be writable (which is not the default) writes to replicas are just local and are not propagated.";
+        RuntimeException e = Failures.wrap("redis://h:1", "append to session 's'", new RedisCommandExecutionException(reply));
+        assertThat(e.getMessage()).startsWith("redis store redis://h:1 unavailable: cannot append to session 's' (ERR WAIT cannot");
+    }
+
+    @Test
     void otherErrorRepliesStayFailuresOfTheCommand() {
         RuntimeException e = Failures.wrap("redis://h:1", "read session 's'", new RedisCommandExecutionException("ERR wrong number of arguments"));
         assertThat(e.getMessage()).isEqualTo("redis store redis://h:1: cannot read session 's' (ERR wrong number of arguments)");
