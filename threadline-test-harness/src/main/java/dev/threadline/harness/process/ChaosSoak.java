@@ -143,9 +143,9 @@ public final class ChaosSoak {
                     + " closed, none leak", first).isLessThanOrEqualTo(Math.max(first * 3 / 2, first + 10));
         }
         // a compaction waits behind the node's own clients for the session and often gives up (reported, not asserted)
-        // nine operations in turn, and a node lives seconds: which of them a short run reaches varies, that one
-        // made a branch (judged above) does not
-        assertThat(fleet.branches).as("branches the mixers made (forks and rewinds), each judged").isNotEmpty();
+        // nine operations in turn, and a node lives seconds: which of them a short run reaches varies (the report
+        // counts each); that the mixers ran and their work was judged above does not
+        assertThat(fleet.mixes).as("the mixers' operations").anyMatch(m -> m.endsWith(" ok"));
         return report;
     }
 
