@@ -253,6 +253,35 @@ class SqliteEncryptionTest {
     }
 
     @Test
+    void twoStoresOnOneFileStartingATenantAtOnceAgreeOnItsDataKey() throws Exception {
+        Path db = dir.resolve("store.db");
+        KeyProvider keys = KeyProviders.keyring(keyring("keyring.json", true, KEY_1));
+        try (SqliteStateStore a = SqliteStateStore.open(db, with(keys)); SqliteStateStore b = SqliteStateStore.open(db, with(keys))) {
+            var start = new java.util.concurrent.CountDownLatch(1);
+            List<java.util.concurrent.CompletableFuture<Void>> writes = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                SqliteStateStore store = i % 2 == 0 ? a : b;
+                SessionInfo info = StoreFixtures.root("s" + i, "acme", "u");
+                writes.add(java.util.concurrent.CompletableFuture.runAsync(() -> {
+                    try {
+                        start.await();
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    store.create(info, List.of(StoreFixtures.first(info), StoreFixtures.user(info.id(), 2, CANARY)));
+                }));
+            }
+            start.countDown();
+            java.util.concurrent.CompletableFuture.allOf(writes.toArray(java.util.concurrent.CompletableFuture[]::new)).join();
+            for (int i = 0; i < 8; i++) {
+                assertThat(a.readOwn(new SessionKey("acme", "s" + i), 2, 2).toString()).contains(CANARY);
+                assertThat(b.readOwn(new SessionKey("acme", "s" + i), 2, 2).toString()).contains(CANARY);
+            }
+            assertThat(a.dataKeys("acme")).hasSize(1);
+        }
+    }
+
+    @Test
     void theStoreUrlTurnsEncryptionOnWithAKeyringOrTheEnvironmentAndRefusesWhatItDoesNotKnow() throws IOException {
         Path ring = keyring("keyring.json", true, KEY_1);
         Path db = dir.resolve("url.db");
