@@ -28,7 +28,9 @@ import java.util.List;
  * The work of a create and of an append, as {@link SqlWork} for the writer: every check (lease
  * epoch, expected seq, batch numbering, command record) runs inside the write's own savepoint of a
  * group commit, so a refused write fails alone and leaves nothing behind. JSON is encoded when the work
- * is built, on the caller's thread, before the write lock is taken. Stateless.
+ * is built, on the caller's thread, before the write lock is taken; payloads are bound as the store's
+ * {@link Sealing} says (sealed under keys the caller made ready), and a sealing store writes no text index
+ * rows. Stateless.
  */
 final class JournalWrites {
     private JournalWrites() {}

@@ -38,7 +38,9 @@ import org.sqlite.SQLiteConfig;
  * records the command id when the step carries one; nothing already written is rewritten, so the
  * cost of a step does not grow with the history. Lease operations are writes through the same queue.
  * Several processes may open the same file: SQLite's write lock plus the epoch and expected-seq checks
- * keep one writer per seq. Thread-safe. See docs/storage.md for the schema.
+ * keep one writer per seq. Opened with a key provider ({@link Options#withKeys}, or {@code ?keys=} in its URL) it
+ * seals every payload at rest under its tenant's data key (ADR 0049, docs/security.md). Thread-safe. See
+ * docs/storage.md for the schema.
  */
 public final class SqliteStateStore extends JdbcStateStore {
 
