@@ -37,7 +37,7 @@ final class BackupCommand implements Callable<Integer> {
             throw new ThreadlineException(elsewhere(store.shown()));
         }
         store.existingUrl(); // a missing file is refused, not created
-        SqliteBackup.Info info = SqliteBackup.backup(Path.of(url.substring(7)), to);
+        SqliteBackup.Info info = SqliteBackup.backup(StoreOptions.sqlitePath(url), to);
         spec.commandLine().getOut().println("Backed up " + store.shown() + " to " + info.file() + ": " + info.sessions()
                 + " sessions, schema version " + info.schemaVersion() + ", " + info.bytes() + " bytes.");
         return 0;

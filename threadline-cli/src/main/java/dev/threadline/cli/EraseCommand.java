@@ -133,7 +133,7 @@ final class EraseCommand implements Callable<Integer> {
         if (text != null && url.startsWith("sqlite:")) {
             byte[] needle = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
             for (String suffix : new String[] {"", "-wal", "-shm", "-journal"}) {
-                java.nio.file.Path f = java.nio.file.Path.of(url.substring(7) + suffix);
+                java.nio.file.Path f = java.nio.file.Path.of(StoreOptions.sqlitePath(url) + suffix);
                 if (java.nio.file.Files.isRegularFile(f) && contains(f, needle)) {
                     hits.add("the file " + f + " holds the text's bytes");
                 }

@@ -34,7 +34,7 @@ final class RestoreCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--to must be sqlite:PATH (restore writes SQLite stores only),"
                     + " was '" + dev.threadline.core.store.StateStores.redact(to) + "'; see docs/operations.md for the other backends");
         }
-        SqliteBackup.Info info = SqliteBackup.restore(from, Path.of(to.substring(7)), force);
+        SqliteBackup.Info info = SqliteBackup.restore(from, StoreOptions.sqlitePath(to), force);
         var out = spec.commandLine().getOut();
         out.println("Restored " + from.toAbsolutePath().normalize() + " to sqlite:" + info.file() + ": " + info.sessions()
                 + " sessions, schema version " + info.schemaVersion() + ".");

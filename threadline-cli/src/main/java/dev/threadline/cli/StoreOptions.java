@@ -56,7 +56,13 @@ final class StoreOptions {
     /** The SQLite file these options name, or null for another kind of store. */
     private Path sqliteFile() {
         String url = url();
-        return url.startsWith("sqlite:") && url.length() > 7 ? Path.of(url.substring(7)).toAbsolutePath().normalize() : null;
+        return url.startsWith("sqlite:") && url.length() > 7 ? sqlitePath(url).toAbsolutePath().normalize() : null;
+    }
+
+    /** The file of a {@code sqlite:PATH[?options]} URL (its options, such as {@code keys=}, are not part of it). */
+    static Path sqlitePath(String url) {
+        int q = url.indexOf('?');
+        return Path.of(url.substring(7, q < 0 ? url.length() : q));
     }
 
     /**

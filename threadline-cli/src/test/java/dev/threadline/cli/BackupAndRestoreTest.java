@@ -132,6 +132,33 @@ class BackupAndRestoreTest {
     }
 
     @Test
+    void anEncryptedStoresUrlWithItsKeysOptionBacksUpTheFileWithoutPlaintext() throws Exception {
+        String key = java.util.Base64.getEncoder().encodeToString("k".repeat(32).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        Path ring = Files.writeString(dir.resolve("keyring.json"),
+                "{\"tenants\": {\"*\": {\"active\": \"k1\", \"keys\": {\"k1\": \"" + key + "\"}}}}");
+        Path db = dir.resolve("sealed.db");
+        String url = "sqlite:" + db + "?keys=keyring:" + ring;
+        String canary = "canary-cli-4d2a77";
+        CliTest.Run chat = cliWithInput("remember " + canary + "\n/exit\n", "chat", "--model", "scripted", "--store", url, "--session", "one");
+        assertThat(chat.code()).as(chat.err()).isZero();
+        assertThat(cli("sessions", "list", "--store", url).out()).contains("one");
+
+        Path backup = dir.resolve("sealed.backup");
+        CliTest.Run run = cli("backup", "--store", url, "--to", backup.toString());
+        assertThat(run.code()).as(run.err()).isZero();
+        String bytes = new String(Files.readAllBytes(backup), java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertThat(bytes).as("the backup holds no plaintext of the conversation").doesNotContain(canary);
+        assertThat(db.resolveSibling("sealed.db?keys=keyring:" + ring)).doesNotExist();
+
+        Path plain = dir.resolve("plain.db"); // the same without keys: the scan finds the canary, so it can fail
+        assertThat(cliWithInput("remember " + canary + "\n/exit\n", "chat", "--model", "scripted", "--db", plain.toString(),
+                "--session", "one").code()).isZero();
+        Path plainBackup = dir.resolve("plain.backup");
+        assertThat(cli("backup", "--db", plain.toString(), "--to", plainBackup.toString()).code()).isZero();
+        assertThat(new String(Files.readAllBytes(plainBackup), java.nio.charset.StandardCharsets.ISO_8859_1)).contains(canary);
+    }
+
+    @Test
     void postgresqlAndRedisAreSentToTheirOwnProcedures() {
         CliTest.Run pg = cli("backup", "--store", "postgresql://app:secret@localhost:5432/threadline", "--to", dir.resolve("pg").toString());
         assertThat(pg.code()).isEqualTo(1);

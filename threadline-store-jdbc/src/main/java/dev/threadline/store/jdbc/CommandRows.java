@@ -22,13 +22,23 @@ public final class CommandRows {
      * @throws SQLException when the database fails the statement
      */
     public static CommandRecord find(Connection c, SessionKey key, String commandId) throws SQLException {
+        return find(c, key, commandId, Sealing.TEXT);
+    }
+
+    /**
+     * {@link #find(Connection, SessionKey, String)}, the result read as {@code sealing} says.
+     *
+     * @throws SQLException when the database fails the statement
+     */
+    public static CommandRecord find(Connection c, SessionKey key, String commandId, Sealing sealing) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT fingerprint, seq, result FROM commands"
                 + " WHERE tenant = ? AND session_id = ? AND command_id = ?")) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
             ps.setString(3, commandId);
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? new CommandRecord(key, commandId, rs.getString(1), rs.getLong(2), rs.getString(3)) : null;
+                return rs.next() ? new CommandRecord(key, commandId, rs.getString(1), rs.getLong(2),
+                        sealing.text(rs, 3, place(key, commandId))) : null;
             }
         }
     }
@@ -40,6 +50,15 @@ public final class CommandRows {
      * @throws SQLException when the database fails the statement
      */
     public static boolean insert(Connection c, CommandRecord r) throws SQLException {
+        return insert(c, r, Sealing.TEXT);
+    }
+
+    /**
+     * {@link #insert(Connection, CommandRecord)}, the result bound as {@code sealing} says (a null result stays null).
+     *
+     * @throws SQLException when the database fails the statement
+     */
+    public static boolean insert(Connection c, CommandRecord r, Sealing sealing) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO commands (tenant, session_id, command_id, fingerprint,"
                 + " seq, result) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, session_id, command_id) DO NOTHING")) {
             ps.setString(1, r.session().tenant());
@@ -47,7 +66,11 @@ public final class CommandRows {
             ps.setString(3, r.commandId());
             ps.setString(4, r.fingerprint());
             ps.setLong(5, r.seq());
-            ps.setString(6, r.result());
+            if (r.result() == null) {
+                ps.setString(6, null);
+            } else {
+                sealing.bind(ps, 6, r.result(), place(r.session(), r.commandId()));
+            }
             return ps.executeUpdate() == 1;
         }
     }
@@ -74,5 +97,9 @@ public final class CommandRows {
         if (!insert(c, r)) {
             throw new DuplicateCommandException(find(c, r.session(), r.commandId()));
         }
+    }
+
+    private static Sealing.Place place(SessionKey key, String commandId) {
+        return new Sealing.Place("command", key.tenant(), key.id(), commandId);
     }
 }

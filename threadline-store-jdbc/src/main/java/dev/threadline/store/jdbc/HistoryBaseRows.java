@@ -32,13 +32,26 @@ public final class HistoryBaseRows {
      * @throws SQLException when the database fails the statement
      */
     public static HistoryBase find(Connection c, SessionKey key) throws SQLException {
+        return find(c, key, Sealing.TEXT);
+    }
+
+    /**
+     * {@link #find(Connection, SessionKey)}, the payload read as {@code sealing} says.
+     *
+     * @throws SQLException when the database fails the statement
+     */
+    public static HistoryBase find(Connection c, SessionKey key, Sealing sealing) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT v, payload FROM history_bases WHERE sid = " + SID)) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? RecordCodec.decodeBase(key.id(), rs.getInt(1), rs.getString(2)) : null;
+                return rs.next() ? RecordCodec.decodeBase(key.id(), rs.getInt(1), sealing.text(rs, 2, basePlace(key))) : null;
             }
         }
+    }
+
+    private static Sealing.Place basePlace(SessionKey key) {
+        return new Sealing.Place("base", key.tenant(), key.id(), "");
     }
 
     /**
@@ -64,6 +77,17 @@ public final class HistoryBaseRows {
      * @throws SQLException when the database fails a statement
      */
     public static void prune(Connection c, SessionKey key, long head, HistoryBase base, String payload) throws SQLException {
+        prune(c, key, head, base, payload, Sealing.TEXT);
+    }
+
+    /**
+     * {@link #prune(Connection, SessionKey, long, HistoryBase, String)}, every payload read and written as
+     * {@code sealing} says.
+     *
+     * @throws SQLException when the database fails a statement
+     */
+    public static void prune(Connection c, SessionKey key, long head, HistoryBase base, String payload, Sealing sealing)
+            throws SQLException {
         // the session's row, locked for the transaction: a branch's create locks its parent's row to share
         // (PostgreSQL's FOR SHARE; SQLite runs one writer at a time), so a prune and a fork of the same
         // session run one after the other and each sees what the other committed
@@ -73,7 +97,7 @@ public final class HistoryBaseRows {
             ps.executeUpdate();
         }
         SessionInfo info = SessionTable.info(c, key);
-        HistoryBase current = find(c, key);
+        HistoryBase current = find(c, key, sealing);
         Map<String, Long> points = new TreeMap<>();
         try (PreparedStatement ps = c.prepareStatement("SELECT id, parent_seq FROM sessions WHERE tenant = ? AND parent_id = ?")) {
             ps.setString(1, key.tenant());
@@ -86,7 +110,7 @@ public final class HistoryBaseRows {
         }
         long b = base.seq();
         StoreChecks.prune(info, head, current == null ? 0 : current.seq(), b, points);
-        unsealAfter(c, key, b);
+        unsealAfter(c, key, b, sealing);
         delete(c, key, "DELETE FROM segments WHERE sid = " + SID + " AND last_seq <= ?", b);
         delete(c, key, "DELETE FROM events WHERE sid = " + SID + " AND seq <= ?", b);
         SharedRows.deleteSnapshotsThrough(c, key, b);
@@ -97,13 +121,13 @@ public final class HistoryBaseRows {
             ps.setString(2, key.id());
             ps.setLong(3, b);
             ps.setInt(4, RecordCodec.VERSION);
-            ps.setString(5, payload);
+            sealing.bind(ps, 5, payload, basePlace(key));
             ps.executeUpdate();
         }
     }
 
     /** The segment holding seq {@code b} and more: its rows after {@code b} get their payloads back, and it goes. */
-    private static void unsealAfter(Connection c, SessionKey key, long b) throws SQLException {
+    private static void unsealAfter(Connection c, SessionKey key, long b, Sealing sealing) throws SQLException {
         long first = 0, last = 0;
         int v = 0;
         String json = null;
@@ -120,7 +144,7 @@ public final class HistoryBaseRows {
                 first = rs.getLong(1);
                 last = rs.getLong(2);
                 v = rs.getInt(3);
-                json = rs.getString(4);
+                json = sealing.text(rs, 4, Sealing.Place.segment(key.tenant(), key.id(), last));
             }
         }
         List<Long> seqs = new ArrayList<>();
@@ -146,7 +170,7 @@ public final class HistoryBaseRows {
                 + " AND seq = ?")) {
             for (int i = 0; i < seqs.size(); i++) {
                 if (seqs.get(i) > b) {
-                    ps.setString(1, RecordCodec.encodeEvent(events.get(i)));
+                    sealing.bind(ps, 1, RecordCodec.encodeEvent(events.get(i)), Sealing.Place.event(key.tenant(), key.id(), seqs.get(i)));
                     ps.setInt(2, RecordCodec.VERSION);
                     ps.setString(3, key.tenant());
                     ps.setString(4, key.id());

@@ -41,12 +41,22 @@ public abstract class JdbcStateStore implements StateStore {
     private final Dialect dialect;
     private final Clock clock;
     private final TextRows.TextDialect text;
+    private final Sealing sealing;
 
     /**
      * A store running its units of work on {@code db}, its own statements from {@code dialect} and
      * {@code text} (its full-text index), judged by {@code clock}.
      */
     protected JdbcStateStore(Transactions db, Dialect dialect, TextRows.TextDialect text, Clock clock) {
+        this(db, dialect, text, clock, Sealing.TEXT);
+    }
+
+    /**
+     * A store as {@link #JdbcStateStore(Transactions, Dialect, TextRows.TextDialect, Clock)} whose payloads are stored as
+     * {@code sealing} says (ADR 0049); with sealing on, {@link #search} ranks in process (the store writes no text index).
+     */
+    protected JdbcStateStore(Transactions db, Dialect dialect, TextRows.TextDialect text, Clock clock, Sealing sealing) {
+        this.sealing = Objects.requireNonNull(sealing, "sealing");
         this.text = Objects.requireNonNull(text, "text");
         this.db = Objects.requireNonNull(db, "db");
         this.dialect = Objects.requireNonNull(dialect, "dialect");
@@ -89,11 +99,29 @@ public abstract class JdbcStateStore implements StateStore {
         });
     }
 
-    /** The database's own index over the messages ({@code journal_text}), written with each append: no journal read. */
+    /** How this store's payloads are stored (sealed or not, ADR 0049). */
+    protected final Sealing sealing() {
+        return sealing;
+    }
+
+    /**
+     * The database's own index over the messages ({@code journal_text}), written with each append: no journal read.
+     * A store that seals its payloads writes no index (it would hold their plaintext): it reads the ranges and ranks
+     * them in process, as {@link dev.threadline.core.store.TextSearch}'s default does.
+     */
     @Override
     public List<SearchHit> search(List<SearchRange> ranges, String query, int limit) {
         Objects.requireNonNull(ranges, "ranges");
         SearchText.terms(query, limit); // refused before the database is asked
+        if (sealing.on()) {
+            List<StoredEvent> events = new java.util.ArrayList<>();
+            for (SearchRange r : ranges) {
+                if (!r.isEmpty()) {
+                    events.addAll(readOwn(r.key(), r.fromSeq(), r.toSeq()));
+                }
+            }
+            return SearchText.rank(events, query, limit);
+        }
         return db.read(() -> "search " + ranges.size() + " journal ranges", c -> TextRows.search(c, text, ranges, query, limit));
     }
 
@@ -126,7 +154,7 @@ public abstract class JdbcStateStore implements StateStore {
     public Optional<StateSnapshot> latestSnapshot(SessionKey key, long maxSeq) {
         return db.read(() -> "read a snapshot of session '" + key.id() + "'", c -> {
             dialect.head(c, key);
-            return SharedRows.latestSnapshot(c, key, maxSeq);
+            return SharedRows.latestSnapshot(c, key, maxSeq, sealing);
         });
     }
 
@@ -141,8 +169,9 @@ public abstract class JdbcStateStore implements StateStore {
     public void prune(SessionKey key, HistoryBase base) {
         Objects.requireNonNull(base, "base");
         String payload = RecordCodec.encodeBase(base);
+        sealing.ready(key.tenant()); // a missing key is refused here, before the write
         db.write(() -> "prune session '" + key.id() + "' through seq " + base.seq(), c -> {
-            HistoryBaseRows.prune(c, key, dialect.head(c, key), base, payload);
+            HistoryBaseRows.prune(c, key, dialect.head(c, key), base, payload, sealing);
             return null;
         });
     }
@@ -151,7 +180,7 @@ public abstract class JdbcStateStore implements StateStore {
     public Optional<HistoryBase> historyBase(SessionKey key) {
         return db.read(() -> "read the history base of session '" + key.id() + "'", c -> {
             dialect.head(c, key);
-            return Optional.ofNullable(HistoryBaseRows.find(c, key));
+            return Optional.ofNullable(HistoryBaseRows.find(c, key, sealing));
         });
     }
 
@@ -176,7 +205,7 @@ public abstract class JdbcStateStore implements StateStore {
     @Override
     public Map<String, JsonNode> variables(VariableScope scope, String key) {
         return db.read(() -> "read the " + scope.wireName() + " variables of '" + key + "'",
-                c -> SharedRows.variables(c, scope.wireName(), key));
+                c -> SharedRows.variables(c, scope.wireName(), key, sealing));
     }
 
     @Override
@@ -212,7 +241,7 @@ public abstract class JdbcStateStore implements StateStore {
     public Optional<CommandRecord> command(SessionKey key, String commandId) {
         return db.read(() -> "read command '" + commandId + "' of session '" + key.id() + "'", c -> {
             dialect.head(c, key);
-            return Optional.ofNullable(CommandRows.find(c, key, commandId));
+            return Optional.ofNullable(CommandRows.find(c, key, commandId, sealing));
         });
     }
 }

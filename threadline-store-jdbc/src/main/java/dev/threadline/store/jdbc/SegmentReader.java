@@ -32,6 +32,7 @@ public abstract class SegmentReader implements Segments.Reader<SQLException> {
     /** The SQL test of a transcript row, e.g. {@code touches_transcript = 1}. */
     protected final String transcriptRow;
     private final Dialect dialect;
+    private final Sealing sealing;
 
     /**
      * A reader of {@code key}'s segments and rows on {@code c}.
@@ -40,6 +41,18 @@ public abstract class SegmentReader implements Segments.Reader<SQLException> {
      * @param dialect       the store's dialect, for whole rows and the session's existence
      */
     protected SegmentReader(Connection c, SessionKey key, String transcriptRow, Dialect dialect) {
+        this(c, key, transcriptRow, dialect, Sealing.TEXT);
+    }
+
+    /**
+     * A reader of {@code key}'s segments and rows on {@code c}, their payloads read as {@code sealing} says.
+     *
+     * @param transcriptRow the SQL condition that is true of the session's transcript rows
+     * @param dialect       the store's dialect, for whole rows and the session's existence
+     * @param sealing       how the segments' payloads are stored
+     */
+    protected SegmentReader(Connection c, SessionKey key, String transcriptRow, Dialect dialect, Sealing sealing) {
+        this.sealing = Objects.requireNonNull(sealing, "sealing");
         this.c = Objects.requireNonNull(c, "c");
         this.key = Objects.requireNonNull(key, "key");
         this.transcriptRow = Objects.requireNonNull(transcriptRow, "transcriptRow");
@@ -54,7 +67,9 @@ public abstract class SegmentReader implements Segments.Reader<SQLException> {
             try (ResultSet rs = ps.executeQuery()) {
                 List<Segments.Segment> out = new ArrayList<>();
                 while (rs.next()) {
-                    out.add(new Segments.Segment(rs.getLong(1), rs.getLong(2), rs.getInt(3), rs.getBytes(4)));
+                    long last = rs.getLong(2);
+                    out.add(new Segments.Segment(rs.getLong(1), last, rs.getInt(3),
+                            sealing.bytes(rs, 4, Sealing.Place.segment(key.tenant(), key.id(), last))));
                 }
                 return out;
             }

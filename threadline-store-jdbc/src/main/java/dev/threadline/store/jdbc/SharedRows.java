@@ -30,11 +30,20 @@ public final class SharedRows {
      * @throws SQLException when the database fails the statement
      */
     public static boolean saveSnapshot(Connection c, SessionKey key, long seq, String payload) throws SQLException {
+        return saveSnapshot(c, key, seq, payload, Sealing.TEXT);
+    }
+
+    /**
+     * {@link #saveSnapshot(Connection, SessionKey, long, String)}, the payload bound as {@code sealing} says.
+     *
+     * @throws SQLException when the database fails the statement
+     */
+    public static boolean saveSnapshot(Connection c, SessionKey key, long seq, String payload, Sealing sealing) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO snapshots (tenant, session_id, seq, payload, v)"
                 + " SELECT tenant, id, ?, ?, ? FROM sessions WHERE tenant = ? AND id = ?"
                 + " ON CONFLICT (tenant, session_id, seq) DO UPDATE SET payload = excluded.payload, v = excluded.v")) {
             ps.setLong(1, seq);
-            ps.setString(2, payload);
+            sealing.bind(ps, 2, payload, snapshotPlace(key, seq));
             ps.setInt(3, RecordCodec.VERSION);
             ps.setString(4, key.tenant());
             ps.setString(5, key.id());
@@ -48,15 +57,27 @@ public final class SharedRows {
      * @throws SQLException when the database fails the statement
      */
     public static Optional<StateSnapshot> latestSnapshot(Connection c, SessionKey key, long maxSeq) throws SQLException {
+        return latestSnapshot(c, key, maxSeq, Sealing.TEXT);
+    }
+
+    /**
+     * {@link #latestSnapshot(Connection, SessionKey, long)}, the payloads read as {@code sealing} says (a sealed one
+     * that does not open is an error, not a skipped cache entry).
+     *
+     * @throws SQLException when the database fails the statement
+     */
+    public static Optional<StateSnapshot> latestSnapshot(Connection c, SessionKey key, long maxSeq, Sealing sealing)
+            throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
-                "SELECT payload, v FROM snapshots WHERE tenant = ? AND session_id = ? AND seq <= ? ORDER BY seq DESC")) {
+                "SELECT payload, v, seq FROM snapshots WHERE tenant = ? AND session_id = ? AND seq <= ? ORDER BY seq DESC")) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
             ps.setLong(3, maxSeq);
             ps.setFetchSize(4);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    StateSnapshot s = RecordCodec.decodeSnapshot(key.id(), rs.getInt(2), rs.getString(1));
+                    StateSnapshot s = RecordCodec.decodeSnapshot(key.id(), rs.getInt(2),
+                            sealing.text(rs, 1, snapshotPlace(key, rs.getLong(3))));
                     if (s != null) {
                         return Optional.of(s);
                     }
@@ -103,6 +124,16 @@ public final class SharedRows {
      * @throws SQLException when the database fails the statement
      */
     public static void apply(Connection c, List<VariableChange> changes) throws SQLException {
+        apply(c, changes, Sealing.TEXT);
+    }
+
+    /**
+     * {@link #apply(Connection, List)}, the values bound as {@code sealing} says (under the tenant of each scope key,
+     * {@link #tenantOf}).
+     *
+     * @throws SQLException when the database fails the statement
+     */
+    public static void apply(Connection c, List<VariableChange> changes, Sealing sealing) throws SQLException {
         if (changes.isEmpty()) {
             return;
         }
@@ -120,7 +151,7 @@ public final class SharedRows {
                     put.setString(1, w.scope());
                     put.setString(2, w.key());
                     put.setString(3, e.getKey());
-                    put.setString(4, e.getValue());
+                    sealing.bind(put, 4, e.getValue(), variablePlace(w.scope(), w.key(), e.getKey()));
                     put.setInt(5, RecordCodec.VERSION);
                     put.executeUpdate();
                 }
@@ -134,17 +165,44 @@ public final class SharedRows {
      * @throws SQLException when the database fails the statement
      */
     public static Map<String, JsonNode> variables(Connection c, String scope, String key) throws SQLException {
+        return variables(c, scope, key, Sealing.TEXT);
+    }
+
+    /**
+     * {@link #variables(Connection, String, String)}, the values read as {@code sealing} says.
+     *
+     * @throws SQLException when the database fails the statement
+     */
+    public static Map<String, JsonNode> variables(Connection c, String scope, String key, Sealing sealing) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT name, value FROM variables WHERE scope = ? AND scope_key = ?")) {
             ps.setString(1, scope);
             ps.setString(2, key);
             Map<String, JsonNode> out = new LinkedHashMap<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.put(rs.getString(1), value(scope, key, rs.getString(1), rs.getString(2)));
+                    String name = rs.getString(1);
+                    out.put(name, value(scope, key, name, sealing.text(rs, 2, variablePlace(scope, key, name))));
                 }
             }
             return Map.copyOf(out);
         }
+    }
+
+    /**
+     * The tenant a shared variable's scope key belongs to: the key of an app scope is the tenant, a user scope's is
+     * {@code tenant/user} ({@link ScopedWrite#userKey}; a tenant id holds no {@code /}).
+     */
+    public static String tenantOf(String scopeKey) {
+        int slash = scopeKey.indexOf('/');
+        return slash < 0 ? scopeKey : scopeKey.substring(0, slash);
+    }
+
+    private static Sealing.Place snapshotPlace(SessionKey key, long seq) {
+        return new Sealing.Place("snapshot", key.tenant(), key.id(), Long.toString(seq));
+    }
+
+    private static Sealing.Place variablePlace(String scope, String scopeKey, String name) {
+        return new Sealing.Place("variable", tenantOf(scopeKey), scope + ":" + scopeKey, name);
     }
 
     private static JsonNode value(String scope, String key, String name, String json) {

@@ -33,6 +33,17 @@ class PgUrlTest {
     }
 
     @Test
+    void theKeysOptionOfEncryptionAtRestIsRefusedClearlyOnPostgresql() {
+        for (String url : new String[] {"postgresql://ann:pw@h/d?keys=env", "postgresql://h/d?sslmode=require&keys=keyring:/k.json",
+                "jdbc:postgresql://h/d?keys=env"}) {
+            assertThatThrownBy(() -> PgUrl.parse(url)).as("%s", url).isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("encryption at rest is not yet available on PostgreSQL")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain(":pw@"));
+        }
+        assertThat(PgUrl.parse("postgresql://h/d?keysize=1").jdbcUrl()).isEqualTo("jdbc:postgresql://h/d?keysize=1");
+    }
+
+    @Test
     void badUrlsAreRefusedNamingTheStoreUrlAndNeverThePassword() {
         for (String bad : new String[] {null, "", "mysql://h/d", "postgresql://", "postgresql://h", "postgresql://h/a/b",
                 "postgresql://ann:pw@/d", "postgresql://h:port/d",

@@ -10,6 +10,7 @@ import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.internal.store.Segments;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.jdbc.OneLine;
+import dev.threadline.store.jdbc.Sealing;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -81,7 +82,7 @@ final class EventRows {
      * Inserts the rows of one append; the last one carries the append's time {@code now} (as
      * {@code appended}, its distance from the event's own time), which is the session's last update.
      */
-    static void insert(Connection c, SessionKey key, List<Row> rows, Instant now) throws SQLException {
+    static void insert(Connection c, SessionKey key, List<Row> rows, Instant now, Sealing sealing) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(
                 "INSERT INTO events (sid, " + COLUMNS + ", appended) VALUES (" + SessionRows.SID + ", ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
             for (int n = 0; n < rows.size(); n++) {
@@ -99,7 +100,7 @@ final class EventRows {
                 }
                 ps.setString(7, r.source());
                 ps.setInt(8, r.transcript() ? 1 : 0);
-                ps.setString(9, r.payload());
+                sealing.bind(ps, 9, r.payload(), Sealing.Place.event(key.tenant(), key.id(), r.seq()));
                 ps.setInt(10, RecordCodec.VERSION);
                 if (n == rows.size() - 1) {
                     ps.setLong(11, appended(EpochNanos.of(now), r.time()));
@@ -115,6 +116,12 @@ final class EventRows {
     /** The session's own events with {@code fromSeq <= seq <= toSeq}, in order; optionally only transcript ones. */
     static List<StoredEvent> select(Connection c, SessionKey key, long fromSeq, long toSeq, boolean transcriptOnly)
             throws SQLException {
+        return select(c, key, fromSeq, toSeq, transcriptOnly, Sealing.PLAIN);
+    }
+
+    /** {@link #select(Connection, SessionKey, long, long, boolean)}, the payloads opened when they are sealed. */
+    static List<StoredEvent> select(Connection c, SessionKey key, long fromSeq, long toSeq, boolean transcriptOnly, Sealing sealing)
+            throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + " FROM events"
                 + " WHERE sid = " + SessionRows.SID + " AND seq BETWEEN ? AND ?" + (transcriptOnly ? " AND touches_transcript = 1" : "")
                 + " ORDER BY seq")) {
@@ -126,7 +133,8 @@ final class EventRows {
                 List<StoredEvent> out = new ArrayList<>();
                 List<Segments.Envelope> sealed = null; // rows whose payload is in a segment (ADR 0028)
                 while (rs.next()) {
-                    byte[] payload = rs.getBytes(7); // UTF-8 bytes straight to the parser
+                    // UTF-8 bytes straight to the parser (opened first when sealed)
+                    byte[] payload = sealing.bytes(rs, 7, Sealing.Place.event(key.tenant(), key.id(), rs.getLong(1)));
                     if (payload == null && rs.getInt(6) == 1) {
                         sealed = sealed == null ? new ArrayList<>() : sealed;
                         sealed.add(envelope(out.size(), key.id(), rs));
@@ -135,7 +143,7 @@ final class EventRows {
                         out.add(decode(key.id(), rs, payload));
                     }
                 }
-                return sealed == null ? out : Segments.fill(key.id(), out, sealed, SegmentRows.reader(c, key));
+                return sealed == null ? out : Segments.fill(key.id(), out, sealed, SegmentRows.reader(c, key, sealing));
             }
         }
     }

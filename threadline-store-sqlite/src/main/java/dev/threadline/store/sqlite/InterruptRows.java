@@ -2,6 +2,7 @@ package dev.threadline.store.sqlite;
 
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.SessionKey;
+import dev.threadline.store.jdbc.Sealing;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -18,20 +19,20 @@ final class InterruptRows {
     private InterruptRows() {}
 
     /** Records (or replaces) the session's request for {@code epoch}; the caller has checked the session exists. */
-    static void put(Connection c, SessionKey key, long epoch, String reason) throws SQLException {
+    static void put(Connection c, SessionKey key, long epoch, String reason, Sealing sealing) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO interrupts (tenant, session_id, epoch, reason)"
                 + " VALUES (?, ?, ?, ?) ON CONFLICT (tenant, session_id) DO UPDATE SET epoch = excluded.epoch,"
                 + " reason = excluded.reason")) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
             ps.setLong(3, epoch);
-            ps.setString(4, reason);
+            sealing.bind(ps, 4, reason, place(key, epoch));
             ps.executeUpdate();
         }
     }
 
     /** The reason of the request for this lease's epoch, if that epoch is still the session's; null otherwise. */
-    static String pending(Connection c, Lease lease) throws SQLException {
+    static String pending(Connection c, Lease lease, Sealing sealing) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("SELECT i.reason FROM interrupts i JOIN sessions s"
                 + " ON s.tenant = i.tenant AND s.id = i.session_id"
                 + " WHERE i.tenant = ? AND i.session_id = ? AND i.epoch = ? AND s.lease_epoch = ?")) {
@@ -40,14 +41,14 @@ final class InterruptRows {
             ps.setLong(3, lease.epoch());
             ps.setLong(4, lease.epoch());
             try (ResultSet rs = ps.executeQuery()) {
-                return rs.next() ? rs.getString(1) : null;
+                return rs.next() ? sealing.text(rs, 1, place(lease.key(), lease.epoch())) : null;
             }
         }
     }
 
     /** Removes and returns the request for this lease's epoch (null when there is none, or it is not current). */
-    static String take(Connection c, Lease lease) throws SQLException {
-        String reason = pending(c, lease);
+    static String take(Connection c, Lease lease, Sealing sealing) throws SQLException {
+        String reason = pending(c, lease, sealing);
         if (reason != null) {
             delete(c, lease.key());
         }
@@ -60,5 +61,9 @@ final class InterruptRows {
             ps.setString(2, key.id());
             ps.executeUpdate();
         }
+    }
+
+    private static Sealing.Place place(SessionKey key, long epoch) {
+        return new Sealing.Place("interrupt", key.tenant(), key.id(), Long.toString(epoch));
     }
 }

@@ -13,6 +13,7 @@ import dev.threadline.core.store.DuplicateCommandException;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.jdbc.CommandRows;
 import dev.threadline.store.jdbc.HistoryBaseRows;
+import dev.threadline.store.jdbc.Sealing;
 import dev.threadline.store.jdbc.SessionTable;
 import dev.threadline.store.jdbc.SharedRows;
 import dev.threadline.store.jdbc.SqlWork;
@@ -27,16 +28,18 @@ import java.util.List;
  * The work of a create and of an append, as {@link SqlWork} for the writer: every check (lease
  * epoch, expected seq, batch numbering, command record) runs inside the write's own savepoint of a
  * group commit, so a refused write fails alone and leaves nothing behind. JSON is encoded when the work
- * is built, on the caller's thread, before the write lock is taken. Stateless.
+ * is built, on the caller's thread, before the write lock is taken; payloads are bound as the store's
+ * {@link Sealing} says (sealed under keys the caller made ready), and a sealing store writes no text index
+ * rows. Stateless.
  */
 final class JournalWrites {
     private JournalWrites() {}
 
     /** Creates a session with its first events and, if any, its command record. */
-    static SqlWork<Void> create(SessionInfo info, List<StoredEvent> firstEvents, CommandRecord command, Clock clock) {
+    static SqlWork<Void> create(SessionInfo info, List<StoredEvent> firstEvents, CommandRecord command, Clock clock, Sealing sealing) {
         SessionKey key = SessionKey.of(info);
         List<EventRows.Row> rows = EventRows.encode(firstEvents);
-        List<TextRows.Doc> docs = TextRows.docs(firstEvents);
+        List<TextRows.Doc> docs = sealing.on() ? List.of() : TextRows.docs(firstEvents); // no plaintext index when sealed
         String json = RecordCodec.encodeSession(info);
         return c -> {
             if (SessionRows.positionOrNull(c, key) != null) {
@@ -49,24 +52,24 @@ final class JournalWrites {
             StoreChecks.batch(info.id(), info.parentSeq(), firstEvents);
             StoreChecks.createCommand(info, command);
             if (command != null && !command.session().equals(key)) {
-                refuseDuplicate(c, command);
+                refuseDuplicate(c, command, sealing);
             }
             Instant now = clock.instant();
             SessionRows.insert(c, info, json, now);
-            EventRows.insert(c, key, rows, now);
+            EventRows.insert(c, key, rows, now, sealing);
             TextRows.insert(c, TextIndex.INSTANCE, key, docs);
             if (command != null) {
-                CommandRows.insert(c, command);
+                CommandRows.insert(c, command, sealing);
             }
             return null;
         };
     }
 
     /** Appends a step: checks the epoch, then the head, then the batch and the command; returns the new head. */
-    static SqlWork<Long> append(AppendRequest request, Clock clock) {
+    static SqlWork<Long> append(AppendRequest request, Clock clock, Sealing sealing) {
         SessionKey key = request.key();
         List<EventRows.Row> rows = EventRows.encode(request.events());
-        List<TextRows.Doc> docs = TextRows.docs(request.events());
+        List<TextRows.Doc> docs = sealing.on() ? List.of() : TextRows.docs(request.events()); // no plaintext index when sealed
         List<SharedRows.VariableChange> changes = SharedRows.encode(request.writes());
         return c -> {
             SessionTable.Position at = SessionRows.position(c, key);
@@ -79,21 +82,21 @@ final class JournalWrites {
             StoreChecks.batch(key.id(), request.expectedSeq(), request.events());
             StoreChecks.command(request);
             if (request.command() != null) {
-                refuseDuplicate(c, request.command());
+                refuseDuplicate(c, request.command(), sealing);
             }
-            EventRows.insert(c, key, rows, clock.instant()); // the head moves with the journal: no sessions row to write
+            EventRows.insert(c, key, rows, clock.instant(), sealing); // the head moves with the journal: no sessions row to write
             TextRows.insert(c, TextIndex.INSTANCE, key, docs); // the index in the same savepoint as the events
             long newHead = request.expectedSeq() + rows.size();
-            SharedRows.apply(c, changes);
+            SharedRows.apply(c, changes, sealing);
             if (request.command() != null) {
-                CommandRows.insert(c, request.command()); // only steps that carry a command id write this table
+                CommandRows.insert(c, request.command(), sealing); // only steps that carry a command id write this table
             }
             return newHead;
         };
     }
 
-    private static void refuseDuplicate(Connection c, CommandRecord command) throws SQLException {
-        CommandRecord existing = CommandRows.find(c, command.session(), command.commandId());
+    private static void refuseDuplicate(Connection c, CommandRecord command, Sealing sealing) throws SQLException {
+        CommandRecord existing = CommandRows.find(c, command.session(), command.commandId(), sealing);
         if (existing != null) {
             throw new DuplicateCommandException(existing);
         }

@@ -8,6 +8,7 @@ import dev.threadline.core.internal.store.Segments;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.jdbc.OneLine;
 import dev.threadline.store.jdbc.SegmentReader;
+import dev.threadline.store.jdbc.Sealing;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -30,7 +31,7 @@ final class SegmentRows {
      * Seals the session's unsealed own transcript events with {@code seq <= upTo} into one new segment,
      * if there are at least {@link Segments#MIN_EVENTS} of them; inside the caller's write transaction.
      */
-    static void seal(Connection c, SessionKey key, long upTo) throws SQLException {
+    static void seal(Connection c, SessionKey key, long upTo, Sealing sealing) throws SQLException {
         long after = lastSealed(c, key);
         if (upTo <= after) {
             return;
@@ -45,7 +46,7 @@ final class SegmentRows {
                 while (rs.next()) {
                     envelopes.add(new Object[] {rs.getLong(1), rs.getLong(2), rs.getObject(3), rs.getObject(4), rs.getString(5),
                             rs.getInt(6), rs.getObject(7)});
-                    String payload = rs.getString(8);
+                    String payload = sealing.text(rs, 8, Sealing.Place.event(key.tenant(), key.id(), rs.getLong(1)));
                     if (payload != null) {
                         payloads.add(RecordCodec.sealable(key.id(), rs.getLong(1), rs.getInt(6), payload));
                     }
@@ -66,7 +67,7 @@ final class SegmentRows {
             ps.setLong(3, upTo);
             ps.setLong(4, after + 1);
             ps.setInt(5, RecordCodec.VERSION);
-            ps.setString(6, RecordCodec.encodeSegment(payloads));
+            sealing.bind(ps, 6, RecordCodec.encodeSegment(payloads), Sealing.Place.segment(key.tenant(), key.id(), upTo));
             ps.executeUpdate();
         }
         // delete and insert again rather than UPDATE: SQLite merges the pages a delete leaves underfull, where
@@ -104,8 +105,8 @@ final class SegmentRows {
     }
 
     /** The reads {@link Segments}' walks need, on {@code c} for {@code key}: the kit's, with this store's lean rows. */
-    static Segments.Reader<SQLException> reader(Connection c, SessionKey key) {
-        return new SegmentReader(c, key, "touches_transcript = 1", SqliteDialect.INSTANCE) {
+    static Segments.Reader<SQLException> reader(Connection c, SessionKey key, Sealing sealing) {
+        return new SegmentReader(c, key, "touches_transcript = 1", SqliteDialect.of(sealing), sealing) {
             @Override
             public boolean leanRows(long from, long to, List<Event> out) throws SQLException {
                 int start = out.size();
@@ -113,7 +114,7 @@ final class SegmentRows {
                     bind(ps, from, to);
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {
-                            byte[] payload = rs.getBytes(3);
+                            byte[] payload = sealing.bytes(rs, 3, Sealing.Place.event(key.tenant(), key.id(), rs.getLong(1)));
                             if (payload == null) { // sealed since the segments were listed
                                 out.subList(start, out.size()).clear();
                                 return false;
@@ -133,8 +134,8 @@ final class SegmentRows {
 
 
     /** The session's own transcript events with {@code from <= seq <= to}, without envelopes (see {@link Segments#transcriptEvents}). */
-    static List<Event> transcriptEvents(Connection c, SessionKey key, long from, long to) throws SQLException {
-        return Segments.transcriptEvents(from, to, reader(c, key));
+    static List<Event> transcriptEvents(Connection c, SessionKey key, long from, long to, Sealing sealing) throws SQLException {
+        return Segments.transcriptEvents(from, to, reader(c, key, sealing));
     }
 
     static void delete(Connection c, SessionKey key) throws SQLException {

@@ -1,5 +1,6 @@
 package dev.threadline.store.sqlite;
 
+import dev.threadline.core.crypto.KeyProvider;
 import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.error.StorageException;
 import dev.threadline.core.event.StoredEvent;
@@ -10,12 +11,14 @@ import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.store.JournalTail;
 import dev.threadline.core.store.Lease;
+import dev.threadline.core.store.ScopedWrite;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.StateStore;
 import dev.threadline.store.jdbc.CommandRows;
 import dev.threadline.store.jdbc.JdbcStateStore;
 import dev.threadline.store.jdbc.SessionTable;
 import dev.threadline.store.jdbc.HistoryBaseRows;
+import dev.threadline.store.jdbc.Sealing;
 import dev.threadline.store.jdbc.SharedRows;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,7 +38,9 @@ import org.sqlite.SQLiteConfig;
  * records the command id when the step carries one; nothing already written is rewritten, so the
  * cost of a step does not grow with the history. Lease operations are writes through the same queue.
  * Several processes may open the same file: SQLite's write lock plus the epoch and expected-seq checks
- * keep one writer per seq. Thread-safe. See docs/storage.md for the schema.
+ * keep one writer per seq. Opened with a key provider ({@link Options#withKeys}, or {@code ?keys=} in its URL) it
+ * seals every payload at rest under its tenant's data key (ADR 0049, docs/security.md). Thread-safe. See
+ * docs/storage.md for the schema.
  */
 public final class SqliteStateStore extends JdbcStateStore {
 
@@ -56,8 +61,11 @@ public final class SqliteStateStore extends JdbcStateStore {
      * @param clock       the time of the sessions index ({@code updatedAt}) and of lease expiry
      * @param maxBatch    the most writes one commit may hold (group commit, ADR 0011); default 512; 1 commits
      *                    each write in its own transaction
+     * @param keys        null (default): payloads are stored in clear; a key provider: encryption at rest (ADR 0049,
+     *                    {@code docs/security.md}), every payload sealed under its tenant's data key, wrapped by
+     *                    this provider's key-encryption keys
      */
-    public record Options(Synchronous synchronous, Duration busyTimeout, Clock clock, int maxBatch) {
+    public record Options(Synchronous synchronous, Duration busyTimeout, Clock clock, int maxBatch, KeyProvider keys) {
         public Options {
             synchronous = synchronous == null ? Synchronous.FULL : synchronous;
             busyTimeout = busyTimeout == null ? Duration.ofSeconds(10) : busyTimeout;
@@ -71,37 +79,50 @@ public final class SqliteStateStore extends JdbcStateStore {
             }
         }
 
+        /** Options as the canonical constructor makes them, with payloads in clear (no key provider). */
+        public Options(Synchronous synchronous, Duration busyTimeout, Clock clock, int maxBatch) {
+            this(synchronous, busyTimeout, clock, maxBatch, null);
+        }
+
         /**
          * Options with {@code synchronous} (null: FULL), {@code busyTimeout} (null: 10 s) and {@code clock} (null: the
          * system clock), at the default batch size.
          */
         public Options(Synchronous synchronous, Duration busyTimeout, Clock clock) {
-            this(synchronous, busyTimeout, clock, 0);
+            this(synchronous, busyTimeout, clock, 0, null);
         }
 
-        /** The defaults: {@code synchronous=FULL}, a 10 s busy timeout, the system clock, batches of 512. */
+        /** The defaults: {@code synchronous=FULL}, a 10 s busy timeout, the system clock, batches of 512, no encryption. */
         public static Options defaults() {
-            return new Options(Synchronous.FULL, null, null, 0);
+            return new Options(Synchronous.FULL, null, null, 0, null);
         }
 
         /** These options with SQLite's {@code synchronous} mode {@code s}. */
         public Options withSynchronous(Synchronous s) {
-            return new Options(s, busyTimeout, clock, maxBatch);
+            return new Options(s, busyTimeout, clock, maxBatch, keys);
         }
 
         /** These options with busy timeout {@code d}: how long a write waits for another process's write lock. */
         public Options withBusyTimeout(Duration d) {
-            return new Options(synchronous, d, clock, maxBatch);
+            return new Options(synchronous, d, clock, maxBatch, keys);
         }
 
         /** These options with clock {@code c}: session times and lease expiries. */
         public Options withClock(Clock c) {
-            return new Options(synchronous, busyTimeout, c, maxBatch);
+            return new Options(synchronous, busyTimeout, c, maxBatch, keys);
         }
 
         /** At most {@code n} writes per commit; 1 turns group commit off (one transaction, one fsync, per write). */
         public Options withMaxBatch(int n) {
-            return new Options(synchronous, busyTimeout, clock, n);
+            return new Options(synchronous, busyTimeout, clock, n, keys);
+        }
+
+        /**
+         * These options with encryption at rest under {@code k}'s key-encryption keys (null: off). Payloads already
+         * in the file stay readable as they are; new ones are sealed; the text index is no longer written.
+         */
+        public Options withKeys(KeyProvider k) {
+            return new Options(synchronous, busyTimeout, clock, maxBatch, k);
         }
     }
 
@@ -110,8 +131,8 @@ public final class SqliteStateStore extends JdbcStateStore {
     private final Connections db;
     private final HeadSignal signal = new HeadSignal();
 
-    private SqliteStateStore(Path file, Options options, Connections db) {
-        super(db, SqliteDialect.INSTANCE, TextIndex.INSTANCE, options.clock());
+    private SqliteStateStore(Path file, Options options, Connections db, Sealing sealing) {
+        super(db, SqliteDialect.of(sealing), TextIndex.INSTANCE, options.clock(), sealing);
         this.file = file;
         this.options = options;
         this.db = db;
@@ -146,7 +167,8 @@ public final class SqliteStateStore extends JdbcStateStore {
                 Schema.prepare(c, path);
                 return null;
             });
-            return new SqliteStateStore(path, opts, db);
+            Sealing sealing = opts.keys() == null ? Sealing.PLAIN : Sealing.sealedBy(opts.keys(), db, opts.clock());
+            return new SqliteStateStore(path, opts, db, sealing);
         } catch (SQLException e) {
             throw new StorageException("sqlite store " + path + ": cannot open: " + e.getMessage(), e);
         } catch (RuntimeException e) {
@@ -165,16 +187,34 @@ public final class SqliteStateStore extends JdbcStateStore {
     @Override
     public void create(SessionInfo info, List<StoredEvent> firstEvents, CommandRecord command) {
         Objects.requireNonNull(info, "info");
-        db.write(() -> "create session '" + info.id() + "'", JournalWrites.create(info, firstEvents, command, options.clock()));
+        sealing().ready(info.tenant()); // a missing or wrong key is refused here, before anything is written
+        if (command != null) {
+            sealing().ready(command.session().tenant());
+        }
+        db.write(() -> "create session '" + info.id() + "'", JournalWrites.create(info, firstEvents, command, options.clock(), sealing()));
     }
 
     @Override
     public long append(AppendRequest request) {
         Objects.requireNonNull(request, "request");
+        readyFor(request);
         long head = db.write(() -> "append to session '" + request.key().id() + "' after seq " + request.expectedSeq(),
-                JournalWrites.append(request, options.clock()));
+                JournalWrites.append(request, options.clock(), sealing()));
         signal.committed();
         return head;
+    }
+
+    /** Every tenant the append seals for has its key (refused here, before anything is written; ADR 0049). */
+    private void readyFor(AppendRequest request) {
+        if (!sealing().on()) {
+            return;
+        }
+        sealing().ready(request.key().tenant());
+        if (request.writes() != null) {
+            for (ScopedWrite w : request.writes()) {
+                sealing().ready(SharedRows.tenantOf(w.key()));
+            }
+        }
     }
 
     /** Waits as {@link JournalTail#awaitHead} says; woken at once by this store's own commits, polling for others'. */
@@ -195,10 +235,11 @@ public final class SqliteStateStore extends JdbcStateStore {
     @Override
     public void saveSnapshot(SessionKey key, StateSnapshot snapshot) {
         String payload = RecordCodec.encodeSnapshot(snapshot);
+        sealing().ready(key.tenant()); // before the write: the segment it seals is sealed under the cached key
         db.write(() -> "save a snapshot of session '" + key.id() + "' at seq " + snapshot.seq(), c -> {
             long head = SessionRows.head(c, key);
-            SharedRows.saveSnapshot(c, key, snapshot.seq(), payload);
-            SegmentRows.seal(c, key, Math.min(head, snapshot.seq())); // ADR 0028
+            SharedRows.saveSnapshot(c, key, snapshot.seq(), payload, sealing());
+            SegmentRows.seal(c, key, Math.min(head, snapshot.seq()), sealing()); // ADR 0028
             return null;
         });
     }
@@ -207,9 +248,10 @@ public final class SqliteStateStore extends JdbcStateStore {
     @Override
     public boolean requestInterrupt(SessionKey key, long epoch, String reason) {
         Objects.requireNonNull(reason, "reason");
+        sealing().ready(key.tenant());
         return db.write(() -> "request an interrupt of session '" + key.id() + "' at epoch " + epoch, c -> {
             SessionRows.head(c, key);
-            InterruptRows.put(c, key, epoch, reason);
+            InterruptRows.put(c, key, epoch, reason, sealing());
             return true;
         });
     }
@@ -219,10 +261,10 @@ public final class SqliteStateStore extends JdbcStateStore {
     public Optional<String> takeInterruptRequest(Lease lease) {
         Objects.requireNonNull(lease, "lease");
         String what = "take the interrupt request of session '" + lease.key().id() + "'";
-        if (db.read(() -> what, c -> InterruptRows.pending(c, lease)) == null) {
+        if (db.read(() -> what, c -> InterruptRows.pending(c, lease, sealing())) == null) {
             return Optional.empty();
         }
-        return Optional.ofNullable(db.write(() -> what, c -> InterruptRows.take(c, lease)));
+        return Optional.ofNullable(db.write(() -> what, c -> InterruptRows.take(c, lease, sealing())));
     }
 
     @Override

@@ -95,7 +95,7 @@ class GroupCommitTest {
             List<CompletableFuture<Long>> appends = new ArrayList<>();
             for (SessionKey k : keys) {
                 AppendRequest r = AppendRequest.of(k, 1, 1, List.of(user(k.id(), 2, "hi")));
-                appends.add(CompletableFuture.supplyAsync(() -> db.write(() -> "append to " + k, JournalWrites.append(r, Clock.systemUTC())), writers));
+                appends.add(CompletableFuture.supplyAsync(() -> db.write(() -> "append to " + k, JournalWrites.append(r, Clock.systemUTC(), dev.threadline.store.jdbc.Sealing.PLAIN)), writers));
             }
             while (db.queued() < 3) {
                 Thread.onSpinWait();

@@ -1,0 +1,176 @@
+package dev.threadline.store.jdbc;
+
+import dev.threadline.core.crypto.KeyProvider;
+import dev.threadline.core.crypto.PayloadSealer;
+import dev.threadline.core.store.DataKeys;
+import dev.threadline.core.store.WrappedDataKey;
+import dev.threadline.core.error.StorageException;
+import java.nio.charset.StandardCharsets;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * How a JDBC store turns its payload columns into bytes and back (encryption at rest, ADR 0049). Three ways:
+ * {@link #TEXT}, the columns bound and read as text exactly as before encryption existed (PostgreSQL, whose
+ * payload columns are {@code text}); {@link #PLAIN}, bound as text but read as bytes, so that a sealed value
+ * left by a store opened with keys is refused with a clear line instead of parsed as JSON; and
+ * {@link #sealedBy}, every payload sealed by a {@link PayloadSealer} and bound as bytes (SQLite keeps a BLOB
+ * in the same column, so plain and sealed rows sit side by side) and every value read opened when it starts
+ * with {@link PayloadSealer#MARK}. The associated data of a payload is its {@link Place}: a value copied to
+ * another row does not open.
+ *
+ * <p>A store that seals calls {@link #ready} for each tenant a write touches on the caller's thread, before the
+ * write is queued: that is where a missing or wrong key is refused (nothing written), and it leaves the
+ * tenant's newest data key cached, so that sealing inside the write never has to read or add a data key.
+ * Thread-safe: the sealer is.
+ */
+public final class Sealing {
+    /** Text columns bound and read as text, as before encryption at rest (PostgreSQL's way). */
+    public static final Sealing TEXT = new Sealing(null, false);
+    /** No sealing, but sealed values are recognised and refused with a clear line (SQLite without keys). */
+    public static final Sealing PLAIN = new Sealing(null, true);
+
+    private final PayloadSealer sealer;
+    private final boolean detect;
+
+    private Sealing(PayloadSealer sealer, boolean detect) {
+        this.sealer = sealer;
+        this.detect = detect;
+    }
+
+    /** Every payload sealed and opened by {@code sealer}. */
+    public static Sealing sealedBy(PayloadSealer sealer) {
+        return new Sealing(Objects.requireNonNull(sealer, "sealer"), true);
+    }
+
+    /**
+     * Every payload sealed under data keys wrapped by {@code keys}' key-encryption keys and kept in the
+     * {@code data_keys} table of the store {@code db} runs on (each read or added in a unit of work of its own).
+     */
+    public static Sealing sealedBy(KeyProvider keys, Transactions db, Clock clock) {
+        Objects.requireNonNull(keys, "keys");
+        Objects.requireNonNull(db, "db");
+        Objects.requireNonNull(clock, "clock");
+        DataKeys rows = new DataKeys() {
+            @Override
+            public boolean keepsDataKeys() {
+                return true;
+            }
+
+            @Override
+            public List<WrappedDataKey> dataKeys(String tenant) {
+                return db.read(() -> "read the data keys of tenant '" + tenant + "'", c -> DataKeyRows.find(c, tenant));
+            }
+
+            @Override
+            public boolean addDataKey(WrappedDataKey key) {
+                return db.write(() -> "add data key " + key.number() + " of tenant '" + key.tenant() + "'",
+                        c -> DataKeyRows.add(c, key, clock.millis()));
+            }
+        };
+        return sealedBy(new PayloadSealer(keys, rows));
+    }
+
+    /** True when this store seals what it writes. */
+    public boolean on() {
+        return sealer != null;
+    }
+
+    /**
+     * Makes sure {@code tenant} can be sealed for: its data key exists (made now if needed) and opens under its
+     * key-encryption key. Call it on the caller's thread before a write; nothing when sealing is off.
+     *
+     * @throws dev.threadline.core.error.KeyUnavailableException naming the tenant and key id when its key is
+     *         missing or wrong
+     */
+    public void ready(String tenant) {
+        if (sealer != null) {
+            sealer.seal(tenant, new byte[0], new byte[0]);
+        }
+    }
+
+    /**
+     * Where a payload is, its associated data: the tenant, two parts that locate it (a session and seq, a
+     * scope key and variable name …) and what kind of payload it is. Immutable.
+     *
+     * @param kind   what kind of payload (event, segment, snapshot, base, command, variable, interrupt)
+     * @param tenant the tenant whose data key seals it
+     * @param where  the first part of its place (a session id, a variable's scope and key)
+     * @param at     the second part (a seq, a command id, a variable name)
+     */
+    public record Place(String kind, String tenant, String where, String at) {
+        /** The place as the associated data of the seal. */
+        public byte[] bytes() {
+            return (kind + '\u0000' + tenant + '\u0000' + where + '\u0000' + at).getBytes(StandardCharsets.UTF_8);
+        }
+
+        /** The place of event {@code seq} of a session. */
+        public static Place event(String tenant, String session, long seq) {
+            return new Place("event", tenant, session, Long.toString(seq));
+        }
+
+        /** The place of the segment of a session that ends at {@code lastSeq}. */
+        public static Place segment(String tenant, String session, long lastSeq) {
+            return new Place("segment", tenant, session, Long.toString(lastSeq));
+        }
+    }
+
+    /**
+     * Binds {@code text} (not null) at {@code index}: as text, or sealed for {@code place} as bytes.
+     *
+     * @throws SQLException when the driver refuses the value
+     */
+    public void bind(PreparedStatement ps, int index, String text, Place place) throws SQLException {
+        if (sealer == null) {
+            ps.setString(index, text);
+        } else {
+            ps.setBytes(index, sealer.seal(place.tenant(), text.getBytes(StandardCharsets.UTF_8), place.bytes()));
+        }
+    }
+
+    /**
+     * Column {@code index} of the current row as text (null stays null): opened when it is sealed.
+     *
+     * @throws SQLException when the driver cannot read the column
+     */
+    public String text(ResultSet rs, int index, Place place) throws SQLException {
+        if (!detect) {
+            return rs.getString(index);
+        }
+        byte[] stored = rs.getBytes(index);
+        return stored == null ? null : new String(open(stored, place), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Column {@code index} of the current row as bytes (null stays null): opened when it is sealed.
+     *
+     * @throws SQLException when the driver cannot read the column
+     */
+    public byte[] bytes(ResultSet rs, int index, Place place) throws SQLException {
+        byte[] stored = rs.getBytes(index);
+        return stored == null || !detect ? stored : open(stored, place);
+    }
+
+    /**
+     * {@code stored} itself when it is plain; opened when it is sealed.
+     *
+     * @throws dev.threadline.core.error.KeyUnavailableException when its data key's key-encryption key is missing or wrong
+     * @throws StorageException naming the tenant and data key when it does not open (damage, or another place), or
+     *         when this store has no keys to open it with
+     */
+    public byte[] open(byte[] stored, Place place) {
+        if (!PayloadSealer.isSealed(stored)) {
+            return stored;
+        }
+        if (sealer == null) {
+            throw new StorageException("a " + place.kind() + " payload of tenant '" + place.tenant() + "' ("
+                    + place.where() + " " + place.at() + ") is sealed (encryption at rest); open the store with its keys"
+                    + " (sqlite:PATH?keys=keyring:FILE or ?keys=env)");
+        }
+        return sealer.open(place.tenant(), stored, place.bytes());
+    }
+}
