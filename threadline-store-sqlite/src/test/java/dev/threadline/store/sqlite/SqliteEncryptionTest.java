@@ -314,18 +314,6 @@ class SqliteEncryptionTest {
 
     /** How many times {@code canary}'s bytes appear in the files under {@code where} (the database, its WAL). */
     private static int occurrences(Path where, String canary) throws IOException {
-        String needle = new String(canary.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1); // one char per byte
-        int n = 0;
-        List<Path> files = new ArrayList<>();
-        try (var s = Files.list(where)) {
-            s.forEach(files::add);
-        }
-        for (Path f : files) {
-            String hay = new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1);
-            for (int i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + 1)) {
-                n++;
-            }
-        }
-        return n;
+        return CanaryScan.occurrences(where, canary);
     }
 }

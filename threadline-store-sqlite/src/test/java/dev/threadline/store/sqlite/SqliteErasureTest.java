@@ -15,10 +15,7 @@ import dev.threadline.core.session.SessionConfig;
 import dev.threadline.core.state.Edit;
 import dev.threadline.core.state.VariableScope;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -89,18 +86,6 @@ class SqliteErasureTest {
 
     /** How many times the canary's bytes appear in the store's files (the database, its WAL, its shm). */
     private int occurrences(String canary) throws IOException {
-        String needle = new String(canary.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1); // one char per byte
-        int n = 0;
-        List<Path> files = new ArrayList<>();
-        try (var s = Files.list(dir)) {
-            s.forEach(files::add);
-        }
-        for (Path f : files) {
-            String hay = new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1);
-            for (int i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + 1)) {
-                n++;
-            }
-        }
-        return n;
+        return CanaryScan.occurrences(dir, canary);
     }
 }
