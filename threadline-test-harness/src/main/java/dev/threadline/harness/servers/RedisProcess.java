@@ -54,11 +54,24 @@ public final class RedisProcess implements AutoCloseable {
         RedisProcess replica = start(args);
         try {
             replica.awaitReplicaInSync();
+            master.awaitOnlineReplica(replica.port());
         } catch (RuntimeException e) {
             replica.close();
             throw e;
         }
         return replica;
+    }
+
+    /**
+     * Waits until this master counts the replica on {@code replicaPort} as {@code state=online}: only then
+     * does a {@code WAIT} count its acknowledgement. The replica reports its link up a moment before its master
+     * marks it online (CI, stop 49: a store with replicated acks had its first create refused, "only 0 of 1
+     * replicas confirmed it within 200ms", right after {@link #replicaOf} returned).
+     */
+    public void awaitOnlineReplica(int replicaPort) {
+        waitFor(() -> info("replication").lines()
+                        .anyMatch(l -> l.startsWith("slave") && l.contains(",port=" + replicaPort + ",") && l.contains("state=online")),
+                "redis-server on port " + port + " to count its replica on port " + replicaPort + " as online");
     }
 
     /** Waits until this replica reports {@code master_link_status:up} with no sync in progress. */
