@@ -19,6 +19,11 @@ public final class Signals {
      * @throws IllegalStateException when {@code kill} fails or hangs
      */
     public static void send(long pid, String signal) {
+        if (ignores(pid, signal)) {
+            throw new IllegalStateException("process " + pid + " ignores SIG" + signal + ", so sending it tests nothing: it"
+                    + " inherited that from the test run, which was started in the background of a non-interactive shell"
+                    + " (`cmd &` there ignores SIGINT and SIGQUIT for cmd and all it starts); run ./test in the foreground");
+        }
         try {
             Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
                     .redirectErrorStream(true).start();
@@ -35,6 +40,35 @@ public final class Signals {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted sending " + signal + " to " + pid, e);
+        }
+    }
+
+    /**
+     * True when {@code pid} ignores the shutdown signal {@code signal} ({@code INT}, {@code QUIT}, {@code TERM} or
+     * {@code HUP}) by its {@code SigIgn} mask in {@code /proc/<pid>/status}; false for other signals, where there
+     * is no {@code /proc}, or when the process is gone. A JVM that inherits an ignored SIGINT keeps it ignored
+     * and never calls its handler for it.
+     */
+    public static boolean ignores(long pid, String signal) {
+        int number = switch (signal) {
+            case "HUP" -> 1;
+            case "INT" -> 2;
+            case "QUIT" -> 3;
+            case "TERM" -> 15;
+            default -> 0;
+        };
+        if (number == 0) {
+            return false;
+        }
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+                if (line.startsWith("SigIgn:")) {
+                    return (Long.parseUnsignedLong(line.substring(7).strip(), 16) & (1L << (number - 1))) != 0;
+                }
+            }
+            return false;
+        } catch (IOException | NumberFormatException e) {
+            return false;
         }
     }
 
