@@ -17,16 +17,7 @@ public final class CommandRows {
     private CommandRows() {}
 
     /**
-     * The record of {@code commandId} under {@code key}, or null.
-     *
-     * @throws SQLException when the database fails the statement
-     */
-    public static CommandRecord find(Connection c, SessionKey key, String commandId) throws SQLException {
-        return find(c, key, commandId, Sealing.TEXT);
-    }
-
-    /**
-     * {@link #find(Connection, SessionKey, String)}, the result read as {@code sealing} says.
+     * The record of {@code commandId} under {@code key}, or null; the result read as {@code sealing} says.
      *
      * @throws SQLException when the database fails the statement
      */
@@ -45,16 +36,8 @@ public final class CommandRows {
 
     /**
      * Inserts the record unless its id is already recorded for the session; false when it is (the
-     * unique key decides, so of two transactions racing with one id exactly one inserts it).
-     *
-     * @throws SQLException when the database fails the statement
-     */
-    public static boolean insert(Connection c, CommandRecord r) throws SQLException {
-        return insert(c, r, Sealing.TEXT);
-    }
-
-    /**
-     * {@link #insert(Connection, CommandRecord)}, the result bound as {@code sealing} says (a null result stays null).
+     * unique key decides, so of two transactions racing with one id exactly one inserts it). The result is
+     * bound as {@code sealing} says (a null result stays null).
      *
      * @throws SQLException when the database fails the statement
      */
@@ -89,13 +72,14 @@ public final class CommandRows {
     }
 
     /**
-     * Inserts the record, or refuses with {@link DuplicateCommandException} carrying the one already there.
+     * Inserts the record, or refuses with {@link DuplicateCommandException} carrying the one already there; the
+     * result bound and read as {@code sealing} says.
      *
      * @throws SQLException when the database fails the statement
      */
-    public static void record(Connection c, CommandRecord r) throws SQLException {
-        if (!insert(c, r)) {
-            throw new DuplicateCommandException(find(c, r.session(), r.commandId()));
+    public static void record(Connection c, CommandRecord r, Sealing sealing) throws SQLException {
+        if (!insert(c, r, sealing)) {
+            throw new DuplicateCommandException(find(c, r.session(), r.commandId(), sealing));
         }
     }
 

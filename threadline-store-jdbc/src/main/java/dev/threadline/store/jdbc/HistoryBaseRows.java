@@ -27,16 +27,7 @@ public final class HistoryBaseRows {
     private HistoryBaseRows() {}
 
     /**
-     * The session's base, or null; inside the caller's unit of work.
-     *
-     * @throws SQLException when the database fails the statement
-     */
-    public static HistoryBase find(Connection c, SessionKey key) throws SQLException {
-        return find(c, key, Sealing.TEXT);
-    }
-
-    /**
-     * {@link #find(Connection, SessionKey)}, the payload read as {@code sealing} says.
+     * The session's base, or null; inside the caller's unit of work; the payload read as {@code sealing} says.
      *
      * @throws SQLException when the database fails the statement
      */
@@ -72,17 +63,8 @@ public final class HistoryBaseRows {
     /**
      * Checks the prune ({@link StoreChecks#prune}) of the session whose head is {@code head}, then keeps the base
      * ({@code payload} its encoding) and removes the session's own rows at or before it: a segment that reaches
-     * past it gives its rows after it their payloads back first. The statements are the same on both databases.
-     *
-     * @throws SQLException when the database fails a statement
-     */
-    public static void prune(Connection c, SessionKey key, long head, HistoryBase base, String payload) throws SQLException {
-        prune(c, key, head, base, payload, Sealing.TEXT);
-    }
-
-    /**
-     * {@link #prune(Connection, SessionKey, long, HistoryBase, String)}, every payload read and written as
-     * {@code sealing} says.
+     * past it gives its rows after it their payloads back first. The statements are the same on both databases;
+     * every payload is read and written as {@code sealing} says.
      *
      * @throws SQLException when the database fails a statement
      */

@@ -45,15 +45,8 @@ public abstract class JdbcStateStore implements StateStore {
 
     /**
      * A store running its units of work on {@code db}, its own statements from {@code dialect} and
-     * {@code text} (its full-text index), judged by {@code clock}.
-     */
-    protected JdbcStateStore(Transactions db, Dialect dialect, TextRows.TextDialect text, Clock clock) {
-        this(db, dialect, text, clock, Sealing.TEXT);
-    }
-
-    /**
-     * A store as {@link #JdbcStateStore(Transactions, Dialect, TextRows.TextDialect, Clock)} whose payloads are stored as
-     * {@code sealing} says (ADR 0049); with sealing on, {@link #search} ranks in process (the store writes no text index).
+     * {@code text} (its full-text index), judged by {@code clock}, whose payloads are stored as {@code sealing}
+     * says (ADR 0049); with sealing on, {@link #search} ranks in process (the store writes no text index).
      */
     protected JdbcStateStore(Transactions db, Dialect dialect, TextRows.TextDialect text, Clock clock, Sealing sealing) {
         this.sealing = Objects.requireNonNull(sealing, "sealing");

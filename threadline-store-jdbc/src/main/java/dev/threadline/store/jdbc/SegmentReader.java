@@ -35,16 +35,6 @@ public abstract class SegmentReader implements Segments.Reader<SQLException> {
     private final Sealing sealing;
 
     /**
-     * A reader of {@code key}'s segments and rows on {@code c}.
-     *
-     * @param transcriptRow the SQL condition that is true of the session's transcript rows
-     * @param dialect       the store's dialect, for whole rows and the session's existence
-     */
-    protected SegmentReader(Connection c, SessionKey key, String transcriptRow, Dialect dialect) {
-        this(c, key, transcriptRow, dialect, Sealing.TEXT);
-    }
-
-    /**
      * A reader of {@code key}'s segments and rows on {@code c}, their payloads read as {@code sealing} says.
      *
      * @param transcriptRow the SQL condition that is true of the session's transcript rows

@@ -25,16 +25,8 @@ public final class SharedRows {
     private SharedRows() {}
 
     /**
-     * Saves a snapshot of an existing session; false when there is no such session.
-     *
-     * @throws SQLException when the database fails the statement
-     */
-    public static boolean saveSnapshot(Connection c, SessionKey key, long seq, String payload) throws SQLException {
-        return saveSnapshot(c, key, seq, payload, Sealing.TEXT);
-    }
-
-    /**
-     * {@link #saveSnapshot(Connection, SessionKey, long, String)}, the payload bound as {@code sealing} says.
+     * Saves a snapshot of an existing session; false when there is no such session. The payload is bound as
+     * {@code sealing} says.
      *
      * @throws SQLException when the database fails the statement
      */
@@ -52,16 +44,8 @@ public final class SharedRows {
     }
 
     /**
-     * The newest readable snapshot at or before {@code maxSeq}; an old-version or corrupt one is skipped (it is only a cache).
-     *
-     * @throws SQLException when the database fails the statement
-     */
-    public static Optional<StateSnapshot> latestSnapshot(Connection c, SessionKey key, long maxSeq) throws SQLException {
-        return latestSnapshot(c, key, maxSeq, Sealing.TEXT);
-    }
-
-    /**
-     * {@link #latestSnapshot(Connection, SessionKey, long)}, the payloads read as {@code sealing} says (a sealed one
+     * The newest readable snapshot at or before {@code maxSeq}; an old-version or corrupt one is skipped (it is only
+     * a cache). The payloads are read as {@code sealing} says (a sealed one
      * that does not open is an error, not a skipped cache entry).
      *
      * @throws SQLException when the database fails the statement
@@ -119,16 +103,8 @@ public final class SharedRows {
     }
 
     /**
-     * Applies the changes in order; within one, removals first, then puts.
-     *
-     * @throws SQLException when the database fails the statement
-     */
-    public static void apply(Connection c, List<VariableChange> changes) throws SQLException {
-        apply(c, changes, Sealing.TEXT);
-    }
-
-    /**
-     * {@link #apply(Connection, List)}, the values bound as {@code sealing} says (under the tenant of each scope key,
+     * Applies the changes in order; within one, removals first, then puts. The values are bound as {@code sealing}
+     * says (under the tenant of each scope key,
      * {@link #tenantOf}).
      *
      * @throws SQLException when the database fails the statement
@@ -160,16 +136,8 @@ public final class SharedRows {
     }
 
     /**
-     * The variables of one scope and key, by name; a corrupt value is a one-line {@link StorageException}.
-     *
-     * @throws SQLException when the database fails the statement
-     */
-    public static Map<String, JsonNode> variables(Connection c, String scope, String key) throws SQLException {
-        return variables(c, scope, key, Sealing.TEXT);
-    }
-
-    /**
-     * {@link #variables(Connection, String, String)}, the values read as {@code sealing} says.
+     * The variables of one scope and key, by name; a corrupt value is a one-line {@link StorageException}. The
+     * values are read as {@code sealing} says.
      *
      * @throws SQLException when the database fails the statement
      */

@@ -9,6 +9,7 @@ import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.jdbc.CommandRows;
 import dev.threadline.store.jdbc.HistoryBaseRows;
+import dev.threadline.store.jdbc.Sealing;
 import dev.threadline.store.jdbc.SessionTable;
 import dev.threadline.store.jdbc.SqlWork;
 import dev.threadline.store.jdbc.TextRows;
@@ -44,14 +45,14 @@ final class JournalWrites {
             StoreChecks.batch(info.id(), info.parentSeq(), firstEvents);
             StoreChecks.createCommand(info, command);
             if (command != null && !command.session().equals(key)) {
-                CommandRows.record(c, command);
+                CommandRows.record(c, command, Sealing.TEXT);
             }
             if (!SessionRows.insert(c, info, info.parentSeq() + rows.size(), clock.instant())) {
                 throw new SessionExistsException(info.id());
             }
             insertRows(c, key, rows, firstEvents);
             if (command != null && command.session().equals(key)) {
-                CommandRows.record(c, command);
+                CommandRows.record(c, command, Sealing.TEXT);
             }
             return null;
         };

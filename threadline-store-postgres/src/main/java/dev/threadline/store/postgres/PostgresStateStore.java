@@ -171,7 +171,7 @@ public final class PostgresStateStore extends JdbcStateStore {
 
     private PostgresStateStore(Options options, Db db, boolean notify, String durability, long recheckMs,
                                boolean packedHints) {
-        super(db, PostgresDialect.INSTANCE, PgText.INSTANCE, options.clock());
+        super(db, PostgresDialect.INSTANCE, PgText.INSTANCE, options.clock(), dev.threadline.store.jdbc.Sealing.TEXT);
         this.options = options;
         this.db = db;
         this.durability = durability;
@@ -264,9 +264,9 @@ public final class PostgresStateStore extends JdbcStateStore {
                 JournalWrites.insertRows(c, key, rows, request.events());
             }
             if (request.command() != null) {
-                CommandRows.record(c, request.command()); // only steps that carry a command id write this table
+                CommandRows.record(c, request.command(), sealing()); // only steps that carry a command id write this table
             }
-            SharedRows.apply(c, changes);
+            SharedRows.apply(c, changes, sealing());
             return newHead;
         };
         // an ordinary step is one statement, atomic on its own: no transaction around it, one round trip
@@ -309,7 +309,7 @@ public final class PostgresStateStore extends JdbcStateStore {
     public void saveSnapshot(SessionKey key, StateSnapshot snapshot) {
         String payload = RecordCodec.encodeSnapshot(snapshot);
         db.write(() -> "save a snapshot of session '" + key.id() + "' at seq " + snapshot.seq(), c -> {
-            if (!SharedRows.saveSnapshot(c, key, snapshot.seq(), payload)) {
+            if (!SharedRows.saveSnapshot(c, key, snapshot.seq(), payload, sealing())) {
                 throw new SessionNotFoundException(key.id());
             }
             return null; // no sealing on PostgreSQL (ADR 0031): the rows keep their payloads

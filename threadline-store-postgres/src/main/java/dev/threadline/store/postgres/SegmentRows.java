@@ -6,6 +6,7 @@ import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.internal.store.Segments;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.jdbc.OneLine;
+import dev.threadline.store.jdbc.Sealing;
 import dev.threadline.store.jdbc.SegmentReader;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -32,7 +33,7 @@ final class SegmentRows {
 
     /** The reads {@link Segments}' walks need, on {@code c} for {@code key}: the kit's, with this store's lean rows. */
     static Segments.Reader<SQLException> reader(Connection c, SessionKey key) {
-        return new SegmentReader(c, key, "touches_transcript", PostgresDialect.INSTANCE) {
+        return new SegmentReader(c, key, "touches_transcript", PostgresDialect.INSTANCE, Sealing.TEXT) {
             @Override
             public boolean leanRows(long from, long to, List<Event> out) throws SQLException {
                 List<long[]> seqs = new ArrayList<>(); // seq and version of each row
