@@ -17,6 +17,7 @@ import java.util.Locale;
  * threadline bench adapters [--dir DIR] [--lengths 1000,5000,10000] [--rounds N] [--steps N] [--warm-up N] [--smoke]
  * threadline bench jmh [JMH options]      e.g. jmh -f 1 -wi 3 -i 5 ReducerBench
  * threadline bench serve-load [--out DIR] [--smoke]   the load benchmark of threadline serve
+ * threadline bench encryption [--dir DIR] [--steps N] [--rounds N] [--synchronous full|normal]   (see {@link EncryptionOverhead})
  * threadline bench stored-form [--store sqlite:PATH | postgresql://…]   (see {@link StoredFormRun})
  * threadline bench step-parts [--store postgresql|redis|redis-cluster|URL] [--messages N] [--rounds N]   (see {@link StepParts})
  * threadline bench turn-cost [--sizes 10,1000,10000,50000] [--turns N] [--store sqlite:PATH|memory:] [--http] [--smoke]
@@ -50,6 +51,9 @@ public final class BenchMain {
         }
         if (args.length > 0 && args[0].equals("overload")) { // two nodes over saturation, one SIGKILLed half-way (issue 25)
             System.exit(dev.threadline.bench.server.Overload.main(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
+        }
+        if (args.length > 0 && args[0].equals("encryption")) { // encryption at rest against the same store without keys (issue 24)
+            System.exit(EncryptionOverhead.main(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
         }
         if (args.length > 0 && args[0].equals("stored-form")) {
             System.exit(StoredFormRun.main(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));

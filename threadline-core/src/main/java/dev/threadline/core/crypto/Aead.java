@@ -22,6 +22,17 @@ final class Aead {
     public static final int TAG_BYTES = 16;
 
     private static final SecureRandom RANDOM = new SecureRandom();
+    /**
+     * One cipher object per thread, initialised afresh for each value: {@code Cipher.getInstance} (a provider lookup)
+     * was two thirds of a seal's time (about 3 of 4.5 µs for a 200-byte event, {@code threadline bench encryption}).
+     */
+    private static final ThreadLocal<Cipher> CIPHERS = ThreadLocal.withInitial(() -> {
+        try {
+            return Cipher.getInstance("AES/GCM/NoPadding");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("AES-GCM is not available in this JVM: " + e.getMessage(), e);
+        }
+    });
 
     private Aead() {}
 
@@ -69,7 +80,7 @@ final class Aead {
     }
 
     private static Cipher cipher(int mode, byte[] key, byte[] nonce) throws GeneralSecurityException {
-        Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
+        Cipher c = CIPHERS.get();
         c.init(mode, new SecretKeySpec(key, "AES"), new GCMParameterSpec(TAG_BYTES * 8, nonce));
         return c;
     }

@@ -70,6 +70,19 @@ class PayloadSealerTest {
     }
 
     @Test
+    void aThreadsCipherStillSealsAndOpensAfterAValueThatDidNotOpen() {
+        PayloadSealer s = new PayloadSealer(env(key()), new InMemoryStateStore());
+        byte[] sealed = s.seal("acme", "hello".getBytes(StandardCharsets.UTF_8), PLACE);
+        byte[] damaged = sealed.clone();
+        damaged[PayloadSealer.OVERHEAD] ^= 1;
+        assertThatThrownBy(() -> s.open("acme", damaged, PLACE)).isInstanceOf(StorageException.class);
+        byte[] next = s.seal("acme", "again".getBytes(StandardCharsets.UTF_8), PLACE);
+        assertThat(new String(s.open("acme", next, PLACE), StandardCharsets.UTF_8)).isEqualTo("again");
+        assertThat(new String(s.open("acme", sealed, PLACE), StandardCharsets.UTF_8)).isEqualTo("hello");
+        assertThat(s.seal("acme", "again".getBytes(StandardCharsets.UTF_8), PLACE)).as("a fresh nonce each time").isNotEqualTo(next);
+    }
+
+    @Test
     void twoProcessesStartingATenantAtOnceShareItsFirstDataKey() {
         InMemoryStateStore store = new InMemoryStateStore();
         KeyProvider kek = env(key());
