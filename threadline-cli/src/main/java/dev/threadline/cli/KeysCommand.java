@@ -1,5 +1,8 @@
 package dev.threadline.cli;
 
+import dev.threadline.core.crypto.PayloadSealer;
+import dev.threadline.core.store.Resealing;
+import dev.threadline.core.store.StateStore;
 import dev.threadline.server.keys.ApiKey;
 import dev.threadline.server.keys.KeyStore;
 import dev.threadline.server.keys.NewKey;
@@ -10,15 +13,19 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code threadline keys create|list|revoke --store URL}: the API keys of {@code threadline serve}, kept
- * (hashed) in the state store, so every server on that store sees them at once (ADR 0022).
+ * (hashed) in the state store, so every server on that store sees them at once (ADR 0022); and
+ * {@code threadline keys rotate-data|rewrap --store URL?keys=… --tenant T}, the data keys of encryption at rest (ADR 0049).
  */
-@Command(name = "keys", description = "Create, list and revoke the server's API keys.", mixinStandardHelpOptions = true,
-        subcommands = {KeysCommand.Create.class, KeysCommand.ListKeys.class, KeysCommand.Revoke.class})
+@Command(name = "keys", description = {"Create, list and revoke the server's API keys;",
+        "turn the keys of encryption at rest over (rotate-data, rewrap)."}, mixinStandardHelpOptions = true,
+        subcommands = {KeysCommand.Create.class, KeysCommand.ListKeys.class, KeysCommand.Revoke.class, KeysCommand.RotateData.class,
+            KeysCommand.Rewrap.class})
 final class KeysCommand {
 
     @Command(name = "create", description = {"Create a key for a tenant, or an admin key for the operator's routes",
@@ -91,6 +98,85 @@ final class KeysCommand {
                     return 1;
                 }
                 spec.commandLine().getOut().println("Revoked " + id + ".");
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "rotate-data", description = {"Encryption at rest: start a new data key for the tenant, then seal every stored",
+            "payload of the tenant again under it, in batches, while the store is in use. Also seals the rows written",
+            "before the store had keys. The store URL carries its keys (?keys=keyring:FILE or ?keys=env)."},
+            mixinStandardHelpOptions = true)
+    static final class RotateData implements Callable<Integer> {
+        @Mixin
+        StoreOptions store;
+        @Mixin
+        TenantOption tenant;
+        @Option(names = "--batch", paramLabel = "N", defaultValue = "500", description = "payloads per write (default: ${DEFAULT-VALUE})")
+        int batch;
+        @Option(names = "--reseal-only", description = {"seal again under the tenant's newest data key without starting a new one",
+                "(after a rotation, for rows other processes wrote in the minute before they saw it)"})
+        boolean resealOnly;
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            if (batch < 1) {
+                throw new ParameterException(spec.commandLine(), "--batch must be 1 or more, not " + batch);
+            }
+            String t = tenant.id(spec);
+            PrintWriter out = spec.commandLine().getOut();
+            try (StateStore s = store.openExisting()) {
+                if (!s.seals()) {
+                    throw new ParameterException(spec.commandLine(), "the store " + store.shown() + " is not opened with keys:"
+                            + " add ?keys=keyring:FILE or ?keys=env to its URL (nothing was changed)");
+                }
+                if (!resealOnly) {
+                    out.println("Data key " + s.rotateDataKey(t) + " is now the newest" + tenant.shown(spec)
+                            + "; other processes seal under it within " + PayloadSealer.REFRESH_MILLIS / 1000 + " s.");
+                }
+                long[] shown = {0};
+                Resealing.Resealed done = s.reseal(t, batch, r -> {
+                    if (r.examined() - shown[0] >= 10_000) {
+                        shown[0] = r.examined();
+                        spec.commandLine().getErr().println("  " + r.resealed() + " payloads sealed again so far");
+                    }
+                });
+                out.println("Sealed " + done.resealed() + " payloads" + tenant.shown(spec) + " again under data key " + done.dataKey()
+                        + (done.examined() > done.resealed() ? " (" + (done.examined() - done.resealed())
+                                + " changed by another process meanwhile, left as it wrote them)" : "") + ".");
+                out.println(s.scrub()); // the plaintext the rows held before must not stay in a log or free page
+            } finally {
+                out.flush();
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "rewrap", description = {"Encryption at rest: wrap the tenant's data keys again under the key provider's",
+            "active key-encryption key, so that the older key-encryption keys can be retired from the provider.",
+            "No payload is touched. The store URL carries its keys (?keys=keyring:FILE or ?keys=env)."},
+            mixinStandardHelpOptions = true)
+    static final class Rewrap implements Callable<Integer> {
+        @Mixin
+        StoreOptions store;
+        @Mixin
+        TenantOption tenant;
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            String t = tenant.id(spec);
+            try (StateStore s = store.openExisting()) {
+                if (!s.seals()) {
+                    throw new ParameterException(spec.commandLine(), "the store " + store.shown() + " is not opened with keys:"
+                            + " add ?keys=keyring:FILE or ?keys=env to its URL (nothing was changed)");
+                }
+                int n = s.rewrapDataKeys(t);
+                spec.commandLine().getOut().println("Wrapped " + n + " data key" + (n == 1 ? "" : "s") + tenant.shown(spec)
+                        + " again under the active key-encryption key; " + s.dataKeys(t).size() + " in all.");
             }
             return 0;
         }

@@ -3,7 +3,7 @@ package dev.threadline.core.store;
 /**
  * The storage SPI under the runtime, composed of small roles: the {@link SessionIndex}, the
  * {@link Journal} (conditional, fenced appends), its {@link JournalTail} and {@link TextSearch}, {@link Snapshots},
- * {@link SharedVariables}, {@link Leases}, the {@link CommandLog} and {@link HistoryPruning}. Every method is atomic: it either
+ * {@link SharedVariables}, {@link Leases}, the {@link CommandLog}, {@link HistoryPruning}, {@link DataKeys} and {@link Resealing}. Every method is atomic: it either
  * fully happens or changes nothing; reads never change anything.
  *
  * <p>A branch (fork or rewind) stores only its own events; the events it shares with its parent are
@@ -15,6 +15,7 @@ package dev.threadline.core.store;
  * implementation runs the whole conformance suite in {@code threadline-store-tck}.
  */
 public interface StateStore extends SessionIndex, JournalTail, TextSearch, Snapshots, SharedVariables, Leases, CommandLog, HistoryPruning, DataKeys,
+        Resealing,
         AutoCloseable {
 
     /** What this backend guarantees once a call returns, in one line (shown by the CLI and docs). */

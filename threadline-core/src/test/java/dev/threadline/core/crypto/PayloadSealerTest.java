@@ -13,6 +13,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -205,5 +209,84 @@ class PayloadSealerTest {
                 .hasMessageContaining("cannot read the keyring");
         assertThatThrownBy(() -> KeyProviders.environment(Map.of("THREADLINE_KEK", "not base64!")))
                 .isInstanceOf(InvalidInputException.class).hasMessageContaining("the environment variable THREADLINE_KEK is not base64");
+    }
+
+    /** A clock the test moves by hand. */
+    private static final class HandClock extends Clock {
+        long millis = 1_000_000;
+
+        @Override
+        public long millis() {
+            return millis;
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(millis);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+    }
+
+    @Test
+    void aProcessPicksUpAnotherProcesssRotationOnceItsCachedKeyIsAMinuteOld() {
+        InMemoryStateStore store = new InMemoryStateStore();
+        KeyProvider kek = env(key());
+        HandClock clock = new HandClock();
+        PayloadSealer server = new PayloadSealer(kek, store, clock);
+        PayloadSealer operator = new PayloadSealer(kek, store, clock);
+        assertThat(server.ready("acme")).isEqualTo(1);
+        assertThat(operator.rotate("acme")).isEqualTo(2);
+
+        clock.millis += PayloadSealer.REFRESH_MILLIS - 1;
+        assertThat(server.ready("acme")).as("still the cached key").isEqualTo(1);
+        assertThat(PayloadSealer.keyNumber(server.seal("acme", new byte[] {1}, PLACE))).isEqualTo(1);
+        clock.millis += 1;
+        assertThat(server.ready("acme")).isEqualTo(2);
+        byte[] sealed = server.seal("acme", new byte[] {1}, PLACE);
+        assertThat(PayloadSealer.keyNumber(sealed)).isEqualTo(2);
+        assertThat(sealed).startsWith(PayloadSealer.prefix(2));
+    }
+
+    @Test
+    void rewrappingMovesEveryDataKeyUnderTheActiveKekSoTheOldKekCanBeRetired(@TempDir Path dir) throws IOException {
+        String k1 = key();
+        String k2 = key();
+        InMemoryStateStore store = new InMemoryStateStore();
+        PayloadSealer before = new PayloadSealer(keyring(dir, "{\"tenants\":{\"acme\":{\"active\":\"k1\",\"keys\":{\"k1\":\"" + k1 + "\"}}}}"), store);
+        byte[] old = before.seal("acme", "old".getBytes(StandardCharsets.UTF_8), PLACE);
+        before.rotate("acme");
+        byte[] newer = before.seal("acme", "newer".getBytes(StandardCharsets.UTF_8), PLACE);
+
+        PayloadSealer both = new PayloadSealer(keyring(dir, "{\"tenants\":{\"acme\":{\"active\":\"k2\",\"keys\":{\"k1\":\"" + k1
+                + "\",\"k2\":\"" + k2 + "\"}}}}"), store);
+        assertThat(both.rewrap("acme")).isEqualTo(2);
+        assertThat(store.dataKeys("acme")).extracting(WrappedDataKey::kekId).containsExactly("k2", "k2");
+        assertThat(both.rewrap("acme")).as("nothing left to wrap again").isZero();
+
+        PayloadSealer retired = new PayloadSealer(keyring(dir, "{\"tenants\":{\"acme\":{\"active\":\"k2\",\"keys\":{\"k2\":\"" + k2 + "\"}}}}"), store);
+        assertThat(new String(retired.open("acme", old, PLACE), StandardCharsets.UTF_8)).isEqualTo("old");
+        assertThat(new String(retired.open("acme", newer, PLACE), StandardCharsets.UTF_8)).isEqualTo("newer");
+    }
+
+    @Test
+    void aRewrapThatLostTheRaceLeavesTheOtherProcesssWrappingAndIsNotCounted() {
+        InMemoryStateStore store = new InMemoryStateStore();
+        WrappedDataKey one = new WrappedDataKey("acme", 1, "k1", new byte[] {1, 2});
+        store.addDataKey(one);
+        WrappedDataKey theirs = new WrappedDataKey("acme", 1, "k2", new byte[] {3});
+        assertThat(store.rewrapDataKey(one, theirs)).isTrue();
+        assertThat(store.rewrapDataKey(one, new WrappedDataKey("acme", 1, "k2", new byte[] {4}))).isFalse();
+        assertThat(store.dataKeys("acme")).containsExactly(theirs);
+        assertThatThrownBy(() -> store.rewrapDataKey(theirs, new WrappedDataKey("acme", 2, "k2", new byte[] {4})))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("acme/1 is not acme/2");
     }
 }

@@ -41,4 +41,18 @@ final class DataKeyRows {
             return ps.executeUpdate() == 1;
         }
     }
+
+    /** Replaces the wrapping of {@code current} with {@code rewrapped}'s when the row still holds {@code current}'s. */
+    static boolean rewrap(Connection c, WrappedDataKey current, WrappedDataKey rewrapped) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("UPDATE data_keys SET kek_id = ?, wrapped = ?"
+                + " WHERE tenant = ? AND number = ? AND kek_id = ? AND wrapped = ?")) {
+            ps.setString(1, rewrapped.kekId());
+            ps.setBytes(2, rewrapped.wrapped());
+            ps.setString(3, current.tenant());
+            ps.setInt(4, current.number());
+            ps.setString(5, current.kekId());
+            ps.setBytes(6, current.wrapped());
+            return ps.executeUpdate() == 1;
+        }
+    }
 }

@@ -1,6 +1,8 @@
 package dev.threadline.store.jdbc;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.error.Require;
 import dev.threadline.core.event.Event;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.internal.store.StoreChecks;
@@ -9,6 +11,7 @@ import dev.threadline.core.state.StateSnapshot;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.DataKeys;
 import dev.threadline.core.store.HistoryBase;
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.LeaseResult;
@@ -20,6 +23,7 @@ import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.SessionQuery;
 import dev.threadline.core.store.SessionSummary;
 import dev.threadline.core.store.StateStore;
+import dev.threadline.core.store.WrappedDataKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The part of a JDBC {@link StateStore} that is the same on SQLite and PostgreSQL: the reads (head,
@@ -193,6 +198,40 @@ public abstract class JdbcStateStore implements StateStore {
         Objects.requireNonNull(key, "key");
         return db.write(() -> "add data key " + key.number() + " of tenant '" + key.tenant() + "'",
                 c -> DataKeyRows.add(c, key, clock.millis()));
+    }
+
+    @Override
+    public boolean rewrapDataKey(WrappedDataKey current, WrappedDataKey rewrapped) {
+        DataKeys.sameKey(current, rewrapped);
+        return db.write(() -> "wrap data key " + current.number() + " of tenant '" + current.tenant() + "' again",
+                c -> DataKeyRows.rewrap(c, current, rewrapped));
+    }
+
+    @Override
+    public boolean seals() {
+        return sealing.on();
+    }
+
+    @Override
+    public int rotateDataKey(String tenant) {
+        Require.nonBlank(tenant, "tenant");
+        return sealing.on() ? sealing.rotate(tenant) : StateStore.super.rotateDataKey(tenant);
+    }
+
+    @Override
+    public int rewrapDataKeys(String tenant) {
+        Require.nonBlank(tenant, "tenant");
+        return sealing.on() ? sealing.rewrap(tenant) : StateStore.super.rewrapDataKeys(tenant);
+    }
+
+    /** Refuses, naming the store, unless the store overrides it (SQLite does); a store without keys refuses as every store does. */
+    @Override
+    public Resealed reseal(String tenant, int batch, Consumer<Resealed> progress) {
+        if (!sealing.on()) {
+            return StateStore.super.reseal(tenant, batch, progress);
+        }
+        throw new InvalidInputException("store", "re-sealing payloads is not yet available on "
+                + getClass().getSimpleName() + " (nothing was changed)");
     }
 
     @Override

@@ -71,8 +71,15 @@ public final class Sealing {
                 return db.write(() -> "add data key " + key.number() + " of tenant '" + key.tenant() + "'",
                         c -> DataKeyRows.add(c, key, clock.millis()));
             }
+
+            @Override
+            public boolean rewrapDataKey(WrappedDataKey current, WrappedDataKey rewrapped) {
+                DataKeys.sameKey(current, rewrapped);
+                return db.write(() -> "wrap data key " + current.number() + " of tenant '" + current.tenant() + "' again",
+                        c -> DataKeyRows.rewrap(c, current, rewrapped));
+            }
         };
-        return sealedBy(new PayloadSealer(keys, rows));
+        return sealedBy(new PayloadSealer(keys, rows, clock));
     }
 
     /** True when this store seals what it writes. */
@@ -89,8 +96,44 @@ public final class Sealing {
      */
     public void ready(String tenant) {
         if (sealer != null) {
-            sealer.seal(tenant, new byte[0], new byte[0]);
+            sealer.ready(tenant);
         }
+    }
+
+    /**
+     * The number of the data key {@code tenant}'s payloads are sealed under now ({@link PayloadSealer#ready}).
+     *
+     * @throws IllegalStateException when this store does not seal
+     */
+    public int newest(String tenant) {
+        return sealer().ready(tenant);
+    }
+
+    /** A new data key for {@code tenant}; returns its number ({@link PayloadSealer#rotate}). */
+    public int rotate(String tenant) {
+        return sealer().rotate(tenant);
+    }
+
+    /** Wraps {@code tenant}'s data keys again under the active key-encryption key ({@link PayloadSealer#rewrap}). */
+    public int rewrap(String tenant) {
+        return sealer().rewrap(tenant);
+    }
+
+    /**
+     * {@code stored} (plain, or sealed under any of the tenant's data keys) sealed again for {@code place} under the
+     * tenant's newest data key: what a re-seal writes back.
+     *
+     * @throws IllegalStateException when this store does not seal
+     */
+    public byte[] reseal(byte[] stored, Place place) {
+        return sealer().seal(place.tenant(), open(stored, place), place.bytes());
+    }
+
+    private PayloadSealer sealer() {
+        if (sealer == null) {
+            throw new IllegalStateException("this store does not seal (it was opened without keys)");
+        }
+        return sealer;
     }
 
     /**

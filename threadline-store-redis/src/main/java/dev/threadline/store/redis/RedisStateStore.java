@@ -312,6 +312,24 @@ public final class RedisStateStore implements StateStore {
                 () -> redis.acked(hash, c -> c.hsetnx(hash, Integer.toString(key.number()), value), added -> added));
     }
 
+    /** The stored JSON of the key compared and replaced in one script: a key wrapped again meanwhile stays as it is. */
+    @Override
+    public boolean rewrapDataKey(dev.threadline.core.store.WrappedDataKey current, dev.threadline.core.store.WrappedDataKey rewrapped) {
+        dev.threadline.core.store.DataKeys.sameKey(current, rewrapped);
+        String hash = keys.dataKeys(current.tenant());
+        String field = Integer.toString(current.number());
+        return call("wrap data key " + current.number() + " of tenant '" + current.tenant() + "' again", () -> {
+            String stored = redis.sync.hget(hash, field);
+            if (stored == null || !Records.decodeDataKeys(current.tenant(), Map.of(field, stored)).get(0).equals(current)) {
+                return false;
+            }
+            String value = Records.encodeDataKey(rewrapped, System.currentTimeMillis());
+            return redis.acked(hash, c -> c.<Long>eval("if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then"
+                    + " redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) return 1 end return 0",
+                    io.lettuce.core.ScriptOutputType.INTEGER, new String[] {hash}, field, stored, value), n -> n == 1L) == 1L;
+        });
+    }
+
     @Override
     public Map<String, JsonNode> variables(VariableScope scope, String key) {
         Objects.requireNonNull(scope, "scope");

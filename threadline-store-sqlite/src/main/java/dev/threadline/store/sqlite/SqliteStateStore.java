@@ -298,6 +298,20 @@ public final class SqliteStateStore extends JdbcStateStore {
     }
 
     /**
+     * Seals the tenant's payloads again under its newest data key, table by table, {@code batch} rows per write
+     * ({@link Resealer}); plain rows from before the store had keys are sealed too.
+     */
+    @Override
+    public Resealed reseal(String tenant, int batch, java.util.function.Consumer<Resealed> progress) {
+        if (!sealing().on()) {
+            return super.reseal(tenant, batch, progress);
+        }
+        dev.threadline.core.error.Require.nonBlank(tenant, "tenant");
+        Objects.requireNonNull(progress, "progress");
+        return Resealer.reseal(db, sealing(), tenant, batch, progress);
+    }
+
+    /**
      * Deleted content is zeroed as it is deleted ({@code secure_delete=ON} on every connection); this
      * checkpoints the write-ahead log into the file and truncates it, so the older page images it still
      * held are gone too. Another process reading at that moment keeps the log from being truncated: the

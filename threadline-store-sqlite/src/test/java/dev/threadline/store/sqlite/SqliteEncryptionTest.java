@@ -52,7 +52,7 @@ import org.junit.jupiter.api.io.TempDir;
  * removing a tenant's key-encryption key makes its data unreadable (crypto-shredding).
  */
 class SqliteEncryptionTest {
-    private static final String CANARY = "canary-sealed-7c3e91";
+    static final String CANARY = "canary-sealed-7c3e91";
     private static final String KEY_1 = key('1');
     private static final String KEY_2 = key('2');
 
@@ -112,7 +112,7 @@ class SqliteEncryptionTest {
      * Writes the canary into messages (sealed into segments by snapshots), session, user and app variables, a
      * pruned history's base, a command result and an interrupt reason; reads it all back; scrubs the WAL and closes.
      */
-    private void fillEverything(Path where, KeyProvider keys) {
+    static void fillEverything(Path where, KeyProvider keys) {
         SqliteStateStore store = SqliteStateStore.open(where.resolve("store.db"), with(keys));
         try (Threadline tl = Threadline.builder().store(store).model(ScriptedModel.demo()).snapshotEvery(4).build()) {
             Tenant acme = tl.tenant("acme");

@@ -62,6 +62,7 @@ public final class ContractGuard {
         m.put(CommandLog.class, CommandLogContract.class);
         m.put(dev.threadline.core.store.HistoryPruning.class, HistoryPruningContract.class);
         m.put(dev.threadline.core.store.DataKeys.class, DataKeysContract.class);
+        m.put(dev.threadline.core.store.Resealing.class, ResealingContract.class);
         return Collections.unmodifiableMap(m);
     }
 

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link DataKeys} (ADR 0049): a tenant's wrapped data keys come back by number, byte for byte, each tenant its
- * own; a number is added once and the first key stays; of writers racing for one number exactly one wins. A
+ * own; a number is added once and the first key stays; of writers racing for one number exactly one wins; a key
+ * is wrapped again only where it is still as the caller read it. A
  * backend that keeps no data keys says so ({@link DataKeys#keepsDataKeys()} false) and refuses both calls.
  * JUnit makes an instance per test; not shared between threads.
  *
@@ -94,5 +95,25 @@ public abstract class DataKeysContract<S extends SessionIndex & Journal & Leases
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    public final void aKeyIsWrappedAgainOnlyWhereItIsStillAsTheCallerReadIt() {
+        WrappedDataKey one = new WrappedDataKey("acme", 1, "kek-1", binary(1));
+        WrappedDataKey again = new WrappedDataKey("acme", 1, "kek-2", binary(2));
+        if (!store.keepsDataKeys()) {
+            assertThatThrownBy(() -> store.rewrapDataKey(one, again)).isInstanceOf(InvalidInputException.class);
+            return;
+        }
+        assertThat(store.rewrapDataKey(one, again)).as("no such key yet").isFalse();
+        assertThat(store.addDataKey(one)).isTrue();
+        assertThat(store.rewrapDataKey(one, again)).isTrue();
+        assertThat(store.dataKeys("acme")).containsExactly(again);
+        assertThat(store.rewrapDataKey(one, new WrappedDataKey("acme", 1, "kek-3", binary(3))))
+                .as("another process wrapped it again first").isFalse();
+        assertThat(store.dataKeys("acme")).containsExactly(again);
+        assertThatThrownBy(() -> store.rewrapDataKey(again, new WrappedDataKey("acme", 2, "kek-3", binary(3))))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("acme/1 is not acme/2");
+        assertThat(store.dataKeys("acme")).containsExactly(again);
     }
 }

@@ -110,6 +110,14 @@ public abstract class StateStoreContract implements StoreFixture<StateStore> {
     }
 
     @Nested
+    final class ResealingTests extends ResealingContract<StateStore> {
+        @Override
+        protected StoreFixture<StateStore> fixture() {
+            return StateStoreContract.this;
+        }
+    }
+
+    @Nested
     final class LineageTests extends LineageContract<StateStore> {
         @Override
         protected StoreFixture<StateStore> fixture() {

@@ -2,6 +2,7 @@ package dev.threadline.core.store.memory;
 
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.DataKeys;
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.LeaseResult;
 import dev.threadline.core.store.Page;
@@ -323,6 +324,14 @@ public final class InMemoryStateStore implements StateStore {
     @Override
     public synchronized boolean addDataKey(dev.threadline.core.store.WrappedDataKey key) {
         return dataKeys.computeIfAbsent(key.tenant(), t -> new java.util.TreeMap<>()).putIfAbsent(key.number(), key) == null;
+    }
+
+    @Override
+    public synchronized boolean rewrapDataKey(dev.threadline.core.store.WrappedDataKey current,
+                                              dev.threadline.core.store.WrappedDataKey rewrapped) {
+        DataKeys.sameKey(current, rewrapped);
+        Map<Integer, dev.threadline.core.store.WrappedDataKey> keys = dataKeys.get(current.tenant());
+        return keys != null && keys.replace(current.number(), current, rewrapped);
     }
 
     @Override
