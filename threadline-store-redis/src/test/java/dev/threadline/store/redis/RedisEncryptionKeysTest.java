@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.threadline.core.crypto.KeyProvider;
+import dev.threadline.core.crypto.PayloadSealer;
 import dev.threadline.core.crypto.KeyProviders;
 import dev.threadline.core.error.KeyUnavailableException;
 import dev.threadline.core.error.StorageException;
@@ -18,6 +19,7 @@ import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.LeaseResult;
+import dev.threadline.core.store.ScopedWrite;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.harness.servers.RedisProcess;
 import dev.threadline.store.tck.StoreFixtures;
@@ -168,6 +170,29 @@ class RedisEncryptionKeysTest {
             assertThat(store.readOwn(SessionKey.of(info), 1, 1)).hasSize(1);
             assertThatThrownBy(() -> store.readOwn(SessionKey.of(info), 2, 2)).isInstanceOf(StorageException.class)
                     .hasMessageContaining("tenant 'acme'").hasMessageContaining("data key 1");
+        }
+    }
+
+    @Test
+    void sealedSharedWritesOfAStepWhoseWriterDiedAreRolledForwardByTheNextAppend() throws IOException {
+        KeyProvider keys = ring("keyring.json", true, KEY_1);
+        SessionInfo info = StoreFixtures.root("s", "acme", "u");
+        SessionKey s = SessionKey.of(info);
+        try (RedisStateStore store = open(server, keys); SealedBytes bytes = new SealedBytes(server)) {
+            store.create(info, List.of(StoreFixtures.first(info)));
+            long epoch = ((LeaseResult.Acquired) store.acquire(s, "me", Duration.ofSeconds(30), null)).lease().epoch();
+            ScopedWrite fact = StoreFixtures.setUserVar("acme", "u", "fact", "\"" + CANARY + "\"");
+            // the step's events and its sealed record of shared writes are in; its writer died before applying them
+            String recorded = Sealer.by(new PayloadSealer(keys, store)).seal(Records.encodeWrites(List.of(fact)), Records.writesPlace(s));
+            assertThat(ValueCodec.isCarrier(recorded)).isTrue();
+            byte[] meta = SealedBytes.key(new Keys("tl").session(s)[Keys.META]);
+            bytes.redis().hset(meta, SealedBytes.key("wip"), ValueCodec.bytes(recorded, 1, recorded.length()));
+
+            store.append(AppendRequest.of(s, 1, epoch, List.of(StoreFixtures.user("s", 2, "next"))));
+            assertThat(store.variables(VariableScope.USER, ScopedWrite.userKey("acme", "u")).toString()).contains(CANARY);
+            assertThat(bytes.redis().hexists(meta, SealedBytes.key("wip"))).as("cleared once applied").isFalse();
+            assertThat(bytes.redis().hvals(SealedBytes.key(new Keys("tl").variables(VariableScope.USER, ScopedWrite.userKey("acme", "u")))))
+                    .hasSize(1).allMatch(v -> v[0] == (byte) 0xF1);
         }
     }
 

@@ -37,9 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Encryption at rest on Redis (ADR 0049), what is kept: a canary written everywhere a payload goes (messages,
- * snapshots, a pruned session's base, user, app and session variables, a command result, an interrupt reason) is
- * in neither the RDB nor the append-only file of an encrypted server, and is in both of a plain server's, so the
- * scan can fail; and every such value as stored is sealed. The refusals and shredding: {@link RedisEncryptionKeysTest}.
+ * snapshots, a pruned session's base, user, app and session variables, a step's pending shared writes, a command
+ * result, an interrupt reason) is in neither the RDB nor the append-only file (its whole history, then rewritten) of
+ * an encrypted server, and is in both of a plain server's, so the scan can fail; and every such value as stored is sealed. The refusals and shredding: {@link RedisEncryptionKeysTest}.
  */
 class RedisEncryptionTest {
     static final String CANARY = "canary-redis-sealed-5b7d20";
@@ -71,14 +71,21 @@ class RedisEncryptionTest {
              SealedBytes plainBytes = new SealedBytes(plain); SealedBytes sealedBytes = new SealedBytes(sealed)) {
             fillEverything(plain, null);
             fillEverything(sealed, KeyProviders.keyring(keyring(dir, "keyring.json", true, KEY_1)));
-            plainBytes.persist();
-            sealedBytes.persist();
-
-            assertThat(plainBytes.filesWith(CANARY)).as("the plain server's RDB and AOF hold the canary, so the scan can find it")
-                    .anyMatch(f -> f.endsWith(".rdb")).anyMatch(f -> f.contains(".aof"));
-            assertThat(sealedBytes.files()).as("the encrypted server has both files to scan")
-                    .anyMatch(f -> f.endsWith(".rdb")).anyMatch(f -> f.contains(".aof"));
-            assertThat(sealedBytes.filesWith(CANARY)).as("no file of the encrypted server holds a byte of it").isEmpty();
+            for (boolean rewritten : List.of(false, true)) { // the AOF's whole history first (values since deleted), then rewritten
+                for (SealedBytes b : List.of(plainBytes, sealedBytes)) {
+                    if (rewritten) {
+                        b.rewriteAof();
+                    } else {
+                        b.save();
+                    }
+                }
+                assertThat(plainBytes.filesWith(CANARY)).as("the plain server's RDB and AOF hold the canary, so the scan can find it")
+                        .anyMatch(f -> f.endsWith(".rdb")).anyMatch(f -> f.contains(".aof"));
+                assertThat(sealedBytes.files()).as("the encrypted server has both files to scan")
+                        .anyMatch(f -> f.endsWith(".rdb")).anyMatch(f -> f.contains(".aof"));
+                assertThat(sealedBytes.filesWith(CANARY)).as("no file of the encrypted server holds a byte of it (AOF rewritten: "
+                        + rewritten + ")").isEmpty();
+            }
 
             Map<String, int[]> kinds = sealedValues(sealedBytes);
             assertThat(kinds.keySet()).containsExactlyInAnyOrder("event", "snapshot", "base", "variable", "command", "interrupt");

@@ -53,17 +53,21 @@ final class SealedBytes implements AutoCloseable {
         return out;
     }
 
-    /**
-     * Rewrites the RDB snapshot (BGSAVE) and then the append-only file (BGREWRITEAOF), each waited for through
-     * {@code INFO persistence} until the server says it finished and succeeded.
-     */
-    void persist() throws IOException {
+    /** Writes the RDB snapshot (BGSAVE), waited for through {@code INFO persistence} until it finished and succeeded. */
+    void save() throws IOException {
         Resp.call(server.port(), "BGSAVE"); // nothing writes meanwhile: done when no change is left unsaved
         RedisProcess.waitFor(() -> field("rdb_bgsave_in_progress").equals("0") && field("rdb_changes_since_last_save").equals("0"),
                 "BGSAVE to finish");
         if (!field("rdb_last_bgsave_status").equals("ok")) {
             throw new IllegalStateException("BGSAVE failed: " + server.log());
         }
+    }
+
+    /**
+     * Rewrites the append-only file (BGREWRITEAOF: its history, values since replaced or deleted included, gives way
+     * to the keys as they are), waited for through {@code INFO persistence} until it finished and succeeded.
+     */
+    void rewriteAof() throws IOException {
         Resp.call(server.port(), "BGREWRITEAOF");
         RedisProcess.waitFor(() -> field("aof_rewrite_in_progress").equals("0") && field("aof_rewrite_scheduled").equals("0"),
                 "BGREWRITEAOF to finish");
