@@ -59,7 +59,7 @@ final class Sealer {
         }
 
         String describe() {
-            return "a " + kind + " payload of tenant '" + tenant + "' (" + where + (at.isEmpty() ? "" : " " + at) + ")";
+            return ("aeiou".indexOf(kind.charAt(0)) >= 0 ? "an " : "a ") + kind + " payload of tenant '" + tenant + "' (" + where + (at.isEmpty() ? "" : " " + at) + ")";
         }
     }
 
