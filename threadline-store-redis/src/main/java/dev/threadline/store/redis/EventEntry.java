@@ -72,9 +72,9 @@ final class EventEntry {
         if (transcriptOnly && h.get(6).asInt() == 0) {
             return null;
         }
+        String payload = sealed ? sealer.openHead(entry, place(key.tenant(), sessionId, seq)) : entry.substring(eol + 1);
         Event event;
         try {
-            String payload = sealed ? sealer.openHead(entry, place(key.tenant(), sessionId, seq)) : entry.substring(eol + 1);
             event = RecordCodec.decodeEvent(sessionId, seq, h.get(0).asInt(), payload);
         } catch (StorageException e) {
             throw new StorageException(firstLine(e.getMessage()), e.getCause() == null ? e : e.getCause());
