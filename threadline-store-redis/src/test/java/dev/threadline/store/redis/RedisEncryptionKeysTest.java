@@ -197,6 +197,26 @@ class RedisEncryptionKeysTest {
     }
 
     @Test
+    void aSealedEventEntryIs33BytesLongerThanItsPlainOne() throws IOException {
+        SessionInfo info = StoreFixtures.root("s", "acme", "u");
+        List<dev.threadline.core.event.StoredEvent> events = List.of(StoreFixtures.first(info), StoreFixtures.user("s", 2, CANARY));
+        try (RedisStateStore plain = RedisStateStore.open(server.url(), RedisStateStore.Options.defaults().withPrefix("plain"));
+             RedisStateStore sealed = RedisStateStore.open(server.url(), RedisStateStore.Options.defaults().withPrefix("sealed")
+                     .withKeys(ring("keyring.json", true, KEY_1)));
+             SealedBytes bytes = new SealedBytes(server)) {
+            plain.create(info, events);
+            sealed.create(info, events);
+            List<byte[]> p = bytes.redis().lrange(SealedBytes.key("plain:{acme/s}:ev"), 0, -1);
+            List<byte[]> s = bytes.redis().lrange(SealedBytes.key("sealed:{acme/s}:ev"), 0, -1);
+            assertThat(s).hasSize(2);
+            for (int i = 0; i < 2; i++) {
+                assertThat(s.get(i).length - p.get(i).length).as("bytes per event (target: at most 40)").isEqualTo(PayloadSealer.OVERHEAD);
+            }
+            assertThat(PayloadSealer.OVERHEAD).isEqualTo(33);
+        }
+    }
+
+    @Test
     void twoStoresStartingATenantAtOnceAgreeOnItsDataKey() throws Exception {
         KeyProvider keys = ring("keyring.json", true, KEY_1);
         try (RedisStateStore a = open(server, keys); RedisStateStore b = open(server, keys)) {
