@@ -7,6 +7,7 @@
 module dev.threadline.store.redis {
     requires transitive dev.threadline.core;
     requires lettuce.core;
+    requires io.netty.buffer; // the store's codec (ValueCodec) writes sealed values straight into Lettuce's buffers
 
     exports dev.threadline.store.redis;
 

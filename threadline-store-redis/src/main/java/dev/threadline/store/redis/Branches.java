@@ -32,8 +32,10 @@ final class Branches {
     private final Keys keys;
     private final SessionScripts scripts;
     private final long timeoutMillis;
+    private final Sealer sealer;
 
-    Branches(Connection redis, Keys keys, SessionScripts scripts, long timeoutMillis) {
+    Branches(Connection redis, Keys keys, SessionScripts scripts, long timeoutMillis, Sealer sealer) {
+        this.sealer = sealer;
         this.redis = redis;
         this.keys = keys;
         this.scripts = scripts;
@@ -53,7 +55,7 @@ final class Branches {
         Reply r;
         try {
             r = scripts.acked(parent, Scripts.ADOPT, key.id(), token, Long.toString(info.parentSeq()),
-                    onParent == null ? "" : onParent.commandId(), onParent == null ? "" : Records.encodeCommand(onParent),
+                    onParent == null ? "" : onParent.commandId(), onParent == null ? "" : Records.encodeCommand(onParent, sealer),
                     Long.toString(now.toEpochMilli()));
         } catch (RuntimeException e) {
             scripts.settleQuietly(key, token, "0");
@@ -68,7 +70,7 @@ final class Branches {
             case "NF" -> throw new SessionNotFoundException(info.parentId());
             case "PASTHEAD" -> StoreChecks.branchPoint(info, r.number(0));
             case "PRUNED" -> StoreChecks.branchPoint(info, r.number(0), r.number(1));
-            case "DUP" -> throw new DuplicateCommandException(Records.decodeCommand(parent, onParent.commandId(), r.text(0)));
+            case "DUP" -> throw new DuplicateCommandException(Records.decodeCommand(parent, onParent.commandId(), r.text(0), sealer));
             default -> { }
         }
         throw new StorageException("redis store: unexpected reply " + r.status() + " to the adoption of '" + key.id() + "'");

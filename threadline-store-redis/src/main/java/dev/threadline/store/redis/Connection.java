@@ -32,7 +32,8 @@ import java.util.function.Predicate;
  * both have. Lettuce connections are thread-safe: every thread of the store shares this one. While a
  * standalone server is unreachable commands are refused at once (not queued), so calls fail fast; on
  * a cluster they fail after the command timeout. Either way the connection recovers by itself when
- * the server is back. Thread-safe.
+ * the server is back. Values go through {@link ValueCodec}: UTF-8 text as Lettuce's string codec writes it, and
+ * the raw bytes of sealed payloads. Thread-safe.
  */
 final class Connection implements AutoCloseable {
     private static final Object SHARED_LOCK = new Object();
@@ -84,14 +85,14 @@ final class Connection implements AutoCloseable {
                 // connections to the nodes open on demand, so commands cannot be refused while one is opening:
                 // on a cluster an unreachable node fails a command after the command timeout instead
                 c.setOptions(ClusterClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts).build());
-                StatefulRedisClusterConnection<String, String> conn = c.connect();
+                StatefulRedisClusterConnection<String, String> conn = c.connect(ValueCodec.INSTANCE);
                 return new Connection(url, c, conn, conn.sync(), conn.async(), true, acks);
             }
             RedisClient c = RedisClient.create(resources, uris.get(0));
             client = c;
             c.setOptions(ClientOptions.builder().socketOptions(socket).timeoutOptions(timeouts)
                     .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS).build());
-            StatefulRedisConnection<String, String> conn = c.connect();
+            StatefulRedisConnection<String, String> conn = c.connect(ValueCodec.INSTANCE);
             return new Connection(url, c, conn, conn.sync(), conn.async(), false, acks);
         } catch (RuntimeException e) {
             if (client != null) {

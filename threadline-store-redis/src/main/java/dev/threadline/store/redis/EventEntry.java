@@ -14,24 +14,34 @@ import java.time.Instant;
  * One journal entry as stored in a session's events list: a header line, a JSON array
  * {@code [v, seq, step, time, commandId, source, transcript]}, then a newline and the event's payload
  * from {@link RecordCodec} (compact JSON has no raw newline, so the first one ends the header). The
- * header is read without decoding the payload, so a transcript read skips other events cheaply.
- * Stateless.
+ * header is read without decoding the payload, so a transcript read skips other events cheaply. Sealed
+ * (encryption at rest) the payload comes first, as raw sealed bytes, and the header stays in clear after the
+ * last newline ({@link Sealer#sealWithTail}); entries of both forms read side by side. Stateless.
  */
 final class EventEntry {
     private EventEntry() {}
 
-    static String encode(StoredEvent e) {
+    /** The entry of event {@code e} of a session of {@code tenant}, sealed when {@code sealer} is on. */
+    static String encode(StoredEvent e, String tenant, Sealer sealer) {
         ArrayNode h = Json.mapper().createArrayNode();
         h.add(RecordCodec.VERSION).add(e.seq()).add(e.step()).add(e.time().toString()).add(e.commandId())
                 .add(e.source().wireName()).add(e.event().touchesTranscript() ? 1 : 0);
+        if (sealer.on()) {
+            return sealer.sealWithTail(RecordCodec.encodeEvent(e.event()), h.toString(), place(tenant, e.sessionId(), e.seq()));
+        }
         return h + "\n" + RecordCodec.encodeEvent(e.event());
     }
 
+    private static Sealer.Place place(String tenant, String sessionId, long seq) {
+        return new Sealer.Place("event", tenant, sessionId, Long.toString(seq));
+    }
+
     /** The entries, in order, without those that do not shape the transcript when {@code transcriptOnly}. */
-    static java.util.List<StoredEvent> decodeAll(String sessionId, java.util.List<String> entries, boolean transcriptOnly) {
+    static java.util.List<StoredEvent> decodeAll(dev.threadline.core.store.SessionKey key, java.util.List<String> entries,
+                                                 boolean transcriptOnly, Sealer sealer) {
         java.util.List<StoredEvent> out = new java.util.ArrayList<>();
         for (String entry : entries) {
-            StoredEvent e = decode(sessionId, entry, transcriptOnly);
+            StoredEvent e = decode(key, entry, transcriptOnly, sealer);
             if (e != null) {
                 out.add(e);
             }
@@ -40,27 +50,32 @@ final class EventEntry {
     }
 
     /** The entry, or null when {@code transcriptOnly} and it does not shape the transcript. */
-    static StoredEvent decode(String sessionId, String entry, boolean transcriptOnly) {
-        int eol = entry == null ? -1 : entry.indexOf('\n');
+    static StoredEvent decode(dev.threadline.core.store.SessionKey key, String entry, boolean transcriptOnly, Sealer sealer) {
+        String sessionId = key.id();
+        boolean sealed = Sealer.sealed(entry);
+        int eol = entry == null ? -1 : sealed ? entry.lastIndexOf('\n') : entry.indexOf('\n');
         if (eol < 0) {
             throw new StorageException("session '" + sessionId + "': corrupt event entry (no header line)");
         }
+        String header = sealed ? Sealer.tail(entry) : entry.substring(0, eol);
         JsonNode h;
         try {
-            h = Json.mapper().readTree(entry.substring(0, eol));
+            h = Json.mapper().readTree(header);
         } catch (Exception e) {
             throw new StorageException("session '" + sessionId + "': corrupt event entry header", e);
         }
         if (!h.isArray() || h.size() != 7) {
-            throw new StorageException("session '" + sessionId + "': corrupt event entry header " + entry.substring(0, Math.min(eol, 120)));
+            throw new StorageException("session '" + sessionId + "': corrupt event entry header "
+                    + header.substring(0, Math.min(header.length(), 120)));
         }
         long seq = h.get(1).asLong();
         if (transcriptOnly && h.get(6).asInt() == 0) {
             return null;
         }
+        String payload = sealed ? sealer.openHead(entry, place(key.tenant(), sessionId, seq)) : entry.substring(eol + 1);
         Event event;
         try {
-            event = RecordCodec.decodeEvent(sessionId, seq, h.get(0).asInt(), entry.substring(eol + 1));
+            event = RecordCodec.decodeEvent(sessionId, seq, h.get(0).asInt(), payload);
         } catch (StorageException e) {
             throw new StorageException(firstLine(e.getMessage()), e.getCause() == null ? e : e.getCause());
         }

@@ -15,7 +15,7 @@ import java.util.TreeMap;
 /**
  * A Redis store's history pruning (ADR 0045). A prune is one script on the session's keys ({@code prune.lua}):
  * it keeps the base in the session's {@code hbase} hash, in the record form the JDBC stores keep it in
- * ({@link RecordCodec#encodeBase}, with its version), trims the events list to the seqs after it (moving the
+ * ({@link RecordCodec#encodeBase}, with its version; sealed with encryption at rest on), trims the events list to the seqs after it (moving the
  * meta hash's {@code base}, so a read of a pruned seq finds the gap core turns into a
  * {@link dev.threadline.core.error.HistoryPrunedException}) and removes the snapshots at or before it. Redis
  * keeps no text index, so there is none to prune. The branches' branch points live in other hash slots: they
@@ -26,8 +26,10 @@ import java.util.TreeMap;
 final class HistoryBases {
     private final SessionScripts scripts;
     private final Branches branches;
+    private final Sealer sealer;
 
-    HistoryBases(SessionScripts scripts, Branches branches) {
+    HistoryBases(SessionScripts scripts, Branches branches, Sealer sealer) {
+        this.sealer = sealer;
         this.scripts = scripts;
         this.branches = branches;
     }
@@ -42,7 +44,8 @@ final class HistoryBases {
      * @throws dev.threadline.core.error.InvalidInputException as {@link StoreChecks#prune} refuses; nothing changed
      */
     long prune(SessionKey key, HistoryBase base) {
-        String payload = RecordCodec.encodeBase(base);
+        sealer.ready(key.tenant());
+        String payload = sealer.seal(RecordCodec.encodeBase(base), place(key));
         for (int attempt = 0; attempt < 5; attempt++) {
             Map<String, Long> points = new TreeMap<>();
             List<String> args = new ArrayList<>(List.of(Long.toString(base.seq()), Integer.toString(RecordCodec.VERSION), payload));
@@ -82,6 +85,10 @@ final class HistoryBases {
         } catch (NumberFormatException e) {
             version = -1; // decodeBase names the session and refuses the version
         }
-        return Optional.of(RecordCodec.decodeBase(key.id(), version, r.text(1)));
+        return Optional.of(RecordCodec.decodeBase(key.id(), version, sealer.open(r.text(1), place(key))));
+    }
+
+    private static Sealer.Place place(SessionKey key) {
+        return new Sealer.Place("base", key.tenant(), key.id(), "");
     }
 }

@@ -14,13 +14,16 @@ import java.util.Optional;
  * Leases as scripts on the session's meta hash (fields {@code epoch}, {@code owner}, {@code lsec},
  * {@code lnano}), judged by the time this store's clock passes in. The server's own clock plays no
  * part, so the clocks of the processes sharing a server must agree to well within a lease's ttl (NTP
- * keeps them within milliseconds; a lease is seconds). Thread-safe.
+ * keeps them within milliseconds; a lease is seconds). An interrupt request's reason is sealed with encryption at
+ * rest on. Thread-safe.
  */
 final class Leasing {
     private final SessionScripts scripts;
     private final Clock clock;
+    private final Sealer sealer;
 
-    Leasing(SessionScripts scripts, Clock clock) {
+    Leasing(SessionScripts scripts, Clock clock, Sealer sealer) {
+        this.sealer = sealer;
         this.scripts = scripts;
         this.clock = clock;
     }
@@ -58,13 +61,19 @@ final class Leasing {
 
     /** Records an interrupt request for the holder at {@code epoch} ({@code interrupt.lua}). */
     void requestInterrupt(SessionKey key, long epoch, String reason) {
-        scripts.existing(key, Scripts.INTERRUPT, Long.toString(epoch), reason);
+        sealer.ready(key.tenant());
+        scripts.existing(key, Scripts.INTERRUPT, Long.toString(epoch), sealer.seal(reason, place(key, epoch)));
+    }
+
+    /** The place of the reason of an interrupt request at {@code epoch}. */
+    private static Sealer.Place place(SessionKey key, long epoch) {
+        return new Sealer.Place("interrupt", key.tenant(), key.id(), Long.toString(epoch));
     }
 
     /** Takes the request made for this lease's epoch while it is current ({@code takeinterrupt.lua}). */
     Optional<String> takeInterruptRequest(Lease lease) {
         Reply r = scripts.run(lease.key(), Scripts.TAKEINTERRUPT, Long.toString(lease.epoch()));
-        return r.is("OK") ? Optional.of(r.text(0)) : Optional.empty();
+        return r.is("OK") ? Optional.of(sealer.open(r.text(0), place(lease.key(), lease.epoch()))) : Optional.empty();
     }
 
     /** The lease in a {@code describe.lua} reply (epoch, owner, lsec, lnano at 3..6), or empty. */

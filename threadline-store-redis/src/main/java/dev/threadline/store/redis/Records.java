@@ -19,25 +19,53 @@ import java.util.Map;
 final class Records {
     private Records() {}
 
-    /** A command record in its session's {@code cmd} hash (the session and id are the key and field). */
-    static String encodeCommand(CommandRecord c) {
+    /**
+     * A command record in its session's {@code cmd} hash (the session and id are the key and field): JSON
+     * {@code {"f": fingerprint, "s": seq, "r": result}}; with {@code sealer} on and a result, the result sealed and
+     * then {@code {"f", "s"}} in clear ({@link Sealer#sealWithTail}).
+     */
+    static String encodeCommand(CommandRecord c, Sealer sealer) {
         ObjectNode o = Json.object();
         o.put("f", c.fingerprint());
         o.put("s", c.seq());
         if (c.result() != null) {
+            if (sealer.on()) {
+                return sealer.sealWithTail(c.result(), o.toString(), commandPlace(c.session(), c.commandId()));
+            }
             o.put("r", c.result());
         }
         return o.toString();
     }
 
-    static CommandRecord decodeCommand(SessionKey session, String commandId, String stored) {
+    /** A record {@link #encodeCommand} made, sealed or not; a corrupt one is a {@link StorageException} naming it. */
+    static CommandRecord decodeCommand(SessionKey session, String commandId, String stored, Sealer sealer) {
+        String result = null;
+        if (Sealer.sealed(stored)) {
+            result = sealer.openHead(stored, commandPlace(session, commandId));
+            stored = Sealer.tail(stored);
+        }
         try {
             JsonNode o = Json.mapper().readTree(stored);
             return new CommandRecord(session, commandId, o.get("f").asText(), o.get("s").asLong(),
-                    o.hasNonNull("r") ? o.get("r").asText() : null);
+                    result != null ? result : o.hasNonNull("r") ? o.get("r").asText() : null);
         } catch (Exception e) {
             throw new StorageException("session '" + session.id() + "': corrupt record of command '" + commandId + "'", e);
         }
+    }
+
+    private static Sealer.Place commandPlace(SessionKey session, String commandId) {
+        return new Sealer.Place("command", session.tenant(), session.id(), commandId);
+    }
+
+    /** The place of a session's pending shared writes (they hold variable values). */
+    static Sealer.Place writesPlace(SessionKey session) {
+        return new Sealer.Place("writes", session.tenant(), session.id(), "");
+    }
+
+    /** The place of variable {@code name} of a scope of shared variables, sealed under the scope key's tenant. */
+    static Sealer.Place variablePlace(VariableScope scope, String key, String name) {
+        int slash = key.indexOf('/'); // an app scope's key is the tenant, a user scope's tenant/user
+        return new Sealer.Place("variable", slash < 0 ? key : key.substring(0, slash), scope.wireName() + ":" + key, name);
     }
 
     /** An append's shared writes as recorded on its session until they are applied. */
@@ -72,11 +100,12 @@ final class Records {
     }
 
     /** A scope's shared variables as stored (name to JSON); a corrupt one is a {@link StorageException} naming it. */
-    static Map<String, JsonNode> decodeVariables(VariableScope scope, String key, Map<String, String> stored) {
+    static Map<String, JsonNode> decodeVariables(VariableScope scope, String key, Map<String, String> stored, Sealer sealer) {
         Map<String, JsonNode> out = new LinkedHashMap<>();
         stored.forEach((name, json) -> {
+            String text = sealer.open(json, variablePlace(scope, key, name));
             try {
-                out.put(name, Json.parse(json, name));
+                out.put(name, Json.parse(text, name));
             } catch (dev.threadline.core.error.InvalidInputException e) {
                 throw new StorageException("the " + scope.wireName() + " variables of '" + key + "': variable '" + name
                         + "' is stored corrupt (" + EventEntry.firstLine(e.getMessage()) + ")", e);
@@ -108,20 +137,6 @@ final class Records {
         });
         out.sort(java.util.Comparator.comparingInt(dev.threadline.core.store.WrappedDataKey::number));
         return out;
-    }
-
-    /** A stored snapshot ({@code version, newline, payload}), or null when it is old or corrupt (snapshots are a cache). */
-    static dev.threadline.core.state.StateSnapshot decodeSnapshot(String sessionId, String stored) {
-        int eol = stored == null ? -1 : stored.indexOf('\n');
-        if (eol <= 0) {
-            return null;
-        }
-        try {
-            return dev.threadline.core.internal.json.RecordCodec.decodeSnapshot(sessionId,
-                    Integer.parseInt(stored.substring(0, eol)), stored.substring(eol + 1));
-        } catch (NumberFormatException e) {
-            return null;
-        }
     }
 
     /** An instant as Lua compares it: whole seconds and nanoseconds (a double cannot hold epoch nanos exactly). */

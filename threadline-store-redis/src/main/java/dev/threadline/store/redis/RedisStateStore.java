@@ -1,6 +1,8 @@
 package dev.threadline.store.redis;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.threadline.core.crypto.KeyProvider;
+import dev.threadline.core.crypto.PayloadSealer;
 import dev.threadline.core.error.InvalidInputException;
 import dev.threadline.core.error.Require;
 import dev.threadline.core.error.StorageException;
@@ -46,7 +48,12 @@ import java.util.function.Supplier;
  *
  * <p>Tail reads ({@link #awaitHead}) poll the head with a backoff from 2 to 100 ms; a blocking read
  * would hold one connection per waiter, while this store multiplexes one connection for all threads.
- * Thread-safe.
+ * <p>Opened with a key provider ({@link Options#withKeys}, or {@code ?keys=} in its URL) it keeps every payload
+ * sealed (encryption at rest, ADR 0049): events, snapshots, history bases, shared variables, command results,
+ * interrupt reasons and pending shared writes, as raw bytes under the tenant's data key, kept wrapped in the
+ * store's {@link dev.threadline.core.store.DataKeys} hash; see {@code docs/security.md}.
+ *
+ * <p>Thread-safe.
  */
 public final class RedisStateStore implements StateStore {
 
@@ -59,8 +66,10 @@ public final class RedisStateStore implements StateStore {
      * @param commandTimeout how long one command may take before failing (default 10 s)
      * @param claimWindow    how old an unfinished branch create must be before another create of that id replaces it
      *                       (default 60 s)
+     * @param keys           the key provider of encryption at rest (ADR 0049), or null (the default) to keep payloads plain
      */
-    public record Options(String prefix, Clock clock, Duration connectTimeout, Duration commandTimeout, Duration claimWindow) {
+    public record Options(String prefix, Clock clock, Duration connectTimeout, Duration commandTimeout, Duration claimWindow,
+                          KeyProvider keys) {
         /** @throws InvalidInputException when the prefix holds braces or whitespace, or a duration is not positive */
         public Options {
             prefix = prefix == null ? "tl" : prefix;
@@ -70,6 +79,11 @@ public final class RedisStateStore implements StateStore {
             connectTimeout = positive(connectTimeout, Duration.ofSeconds(5), "connectTimeout");
             commandTimeout = positive(commandTimeout, Duration.ofSeconds(10), "commandTimeout");
             claimWindow = positive(claimWindow, Duration.ofSeconds(60), "claimWindow");
+        }
+
+        /** Options without encryption at rest (as before {@code keys} existed). */
+        public Options(String prefix, Clock clock, Duration connectTimeout, Duration commandTimeout, Duration claimWindow) {
+            this(prefix, clock, connectTimeout, commandTimeout, claimWindow, null);
         }
 
         private static Duration positive(Duration d, Duration otherwise, String field) {
@@ -82,27 +96,35 @@ public final class RedisStateStore implements StateStore {
 
         /** The defaults: prefix {@code tl}, the system clock, 5 s to connect, 10 s per command. */
         public static Options defaults() {
-            return new Options(null, null, null, null, null);
+            return new Options(null, null, null, null, null, null);
         }
 
         /** The same options with another key prefix. */
         public Options withPrefix(String p) {
-            return new Options(p, clock, connectTimeout, commandTimeout, claimWindow);
+            return new Options(p, clock, connectTimeout, commandTimeout, claimWindow, keys);
         }
 
         /** The same options with another clock (the TCK passes its own, to move time past a lease). */
         public Options withClock(Clock c) {
-            return new Options(prefix, c, connectTimeout, commandTimeout, claimWindow);
+            return new Options(prefix, c, connectTimeout, commandTimeout, claimWindow, keys);
         }
 
         /** The same options with another connect timeout. */
         public Options withConnectTimeout(Duration d) {
-            return new Options(prefix, clock, d, commandTimeout, claimWindow);
+            return new Options(prefix, clock, d, commandTimeout, claimWindow, keys);
         }
 
         /** The same options with another command timeout (how soon a call on an unreachable cluster node fails). */
         public Options withCommandTimeout(Duration d) {
-            return new Options(prefix, clock, connectTimeout, d, claimWindow);
+            return new Options(prefix, clock, connectTimeout, d, claimWindow, keys);
+        }
+
+        /**
+         * The same options with encryption at rest (ADR 0049): every payload the store writes sealed under its
+         * tenant's data key, wrapped by {@code k}'s key-encryption keys (null: plain, the default).
+         */
+        public Options withKeys(KeyProvider k) {
+            return new Options(prefix, clock, connectTimeout, commandTimeout, claimWindow, k);
         }
     }
 
@@ -114,31 +136,41 @@ public final class RedisStateStore implements StateStore {
     private final Leasing leasing;
     private final Writes writes;
     private final HistoryBases pruning;
+    private final Snapshots snapshots;
     private final String durability;
+    private final Sealer sealer;
     private volatile boolean closed;
 
     private RedisStateStore(Connection redis, Options options) {
         this.redis = redis;
         this.options = options;
         this.keys = new Keys(options.prefix());
+        this.sealer = options.keys() == null ? Sealer.PLAIN : Sealer.by(new PayloadSealer(options.keys(), this));
         this.scripts = new SessionScripts(redis, keys);
-        this.branches = new Branches(redis, keys, scripts, options.commandTimeout().toMillis());
-        this.leasing = new Leasing(scripts, options.clock());
-        this.writes = new Writes(redis, keys, scripts, branches, options);
-        this.pruning = new HistoryBases(scripts, branches);
+        this.branches = new Branches(redis, keys, scripts, options.commandTimeout().toMillis(), sealer);
+        this.leasing = new Leasing(scripts, options.clock(), sealer);
+        this.writes = new Writes(redis, keys, scripts, branches, options, sealer);
+        this.pruning = new HistoryBases(scripts, branches, sealer);
+        this.snapshots = new Snapshots(scripts, sealer, options.clock());
         this.durability = Durability.describe(redis);
     }
 
     /**
      * Connects to one Redis server ({@code redis://[user:password@]host:port[/db]}, {@code rediss://...}
      * for TLS) or, given {@code redis-cluster://host:port,host:port,...}, to a cluster; a query
-     * {@code ?replicas=N&replicaTimeout=2s} makes acknowledged writes wait for N replicas (ADR 0047).
-     * @throws InvalidInputException when the URL, {@code replicas} or {@code replicaTimeout} is malformed
+     * {@code ?replicas=N&replicaTimeout=2s} makes acknowledged writes wait for N replicas (ADR 0047);
+     * {@code ?keys=keyring:FILE} or {@code ?keys=env} turns encryption at rest on (ADR 0049) as
+     * {@link Options#withKeys} does (the URL's provider replaces the options' one).
+     * @throws InvalidInputException when the URL, {@code replicas}, {@code replicaTimeout} or {@code keys} is malformed
      * @throws StorageException      in one line when the server cannot be reached
      */
     public static RedisStateStore open(String redisUrl, Options options) {
         Options opts = options == null ? Options.defaults() : options;
-        Connection c = Connection.open(redisUrl, opts.connectTimeout(), opts.commandTimeout());
+        KeysOption.Parsed parsed = KeysOption.parse(redisUrl);
+        if (parsed.keys() != null) {
+            opts = opts.withKeys(parsed.keys());
+        }
+        Connection c = Connection.open(parsed.url(), opts.connectTimeout(), opts.commandTimeout());
         try {
             return new RedisStateStore(c, opts);
         } catch (RuntimeException e) {
@@ -202,8 +234,8 @@ public final class RedisStateStore implements StateStore {
     }
 
     private List<StoredEvent> read(SessionKey key, long fromSeq, long toSeq, boolean transcriptOnly) {
-        return call("read session '" + key.id() + "' seq " + fromSeq + ".." + toSeq, () -> EventEntry.decodeAll(key.id(),
-                scripts.existing(key, Scripts.READ, Long.toString(fromSeq), Long.toString(toSeq)).list(0), transcriptOnly));
+        return call("read session '" + key.id() + "' seq " + fromSeq + ".." + toSeq, () -> EventEntry.decodeAll(key,
+                scripts.existing(key, Scripts.READ, Long.toString(fromSeq), Long.toString(toSeq)).list(0), transcriptOnly, sealer));
     }
 
     @Override
@@ -255,22 +287,15 @@ public final class RedisStateStore implements StateStore {
     @Override
     public void saveSnapshot(SessionKey key, StateSnapshot snapshot) {
         Objects.requireNonNull(snapshot, "snapshot");
-        String stored = RecordCodec.VERSION + "\n" + RecordCodec.encodeSnapshot(snapshot);
-        call("save a snapshot of session '" + key.id() + "' at seq " + snapshot.seq(), () ->
-                scripts.existing(key, Scripts.SNAPSAVE, Long.toString(snapshot.seq()), stored, Long.toString(options.clock().millis())));
+        call("save a snapshot of session '" + key.id() + "' at seq " + snapshot.seq(), () -> {
+            snapshots.save(key, snapshot);
+            return null;
+        });
     }
 
     @Override
     public Optional<StateSnapshot> latestSnapshot(SessionKey key, long maxSeq) {
-        return call("read a snapshot of session '" + key.id() + "'", () -> {
-            for (String stored : scripts.existing(key, Scripts.SNAPLATEST, Long.toString(maxSeq)).list(0)) {
-                StateSnapshot s = Records.decodeSnapshot(key.id(), stored);
-                if (s != null) {
-                    return Optional.of(s);
-                }
-            }
-            return Optional.<StateSnapshot>empty();
-        });
+        return call("read a snapshot of session '" + key.id() + "'", () -> snapshots.latest(key, maxSeq));
     }
 
     /** Redis prunes, one script per prune ({@link HistoryBases}, ADR 0045). */
@@ -312,6 +337,33 @@ public final class RedisStateStore implements StateStore {
                 () -> redis.acked(hash, c -> c.hsetnx(hash, Integer.toString(key.number()), value), added -> added));
     }
 
+    @Override
+    public boolean seals() {
+        return sealer.on();
+    }
+
+    @Override
+    public int rotateDataKey(String tenant) {
+        Require.nonBlank(tenant, "tenant");
+        return sealer.on() ? sealer.rotate(tenant) : StateStore.super.rotateDataKey(tenant);
+    }
+
+    @Override
+    public int rewrapDataKeys(String tenant) {
+        Require.nonBlank(tenant, "tenant");
+        return sealer.on() ? sealer.rewrap(tenant) : StateStore.super.rewrapDataKeys(tenant);
+    }
+
+    /** Refused with one line when the store seals: re-sealing stored values is built on SQLite only so far. */
+    @Override
+    public Resealed reseal(String tenant, int batch, java.util.function.Consumer<Resealed> progress) {
+        if (!sealer.on()) {
+            return StateStore.super.reseal(tenant, batch, progress);
+        }
+        throw new dev.threadline.core.error.InvalidInputException("store", "re-sealing payloads is not yet available on"
+                + " RedisStateStore (nothing was changed)");
+    }
+
     /** The stored JSON of the key compared and replaced in one script: a key wrapped again meanwhile stays as it is. */
     @Override
     public boolean rewrapDataKey(dev.threadline.core.store.WrappedDataKey current, dev.threadline.core.store.WrappedDataKey rewrapped) {
@@ -335,7 +387,7 @@ public final class RedisStateStore implements StateStore {
         Objects.requireNonNull(scope, "scope");
         Require.nonBlank(key, "key");
         return call("read the " + scope.wireName() + " variables of '" + key + "'",
-                () -> Records.decodeVariables(scope, key, redis.sync.hgetall(keys.variables(scope, key))));
+                () -> Records.decodeVariables(scope, key, redis.sync.hgetall(keys.variables(scope, key)), sealer));
     }
 
     @Override
@@ -387,7 +439,7 @@ public final class RedisStateStore implements StateStore {
         Require.nonBlank(commandId, "command id");
         return call("read command '" + commandId + "' of session '" + key.id() + "'", () -> {
             String stored = scripts.existing(key, Scripts.COMMAND, commandId).text(0);
-            return stored == null ? Optional.<CommandRecord>empty() : Optional.of(Records.decodeCommand(key, commandId, stored));
+            return stored == null ? Optional.<CommandRecord>empty() : Optional.of(Records.decodeCommand(key, commandId, stored, sealer));
         });
     }
 

@@ -29,7 +29,9 @@ import org.slf4j.Logger;
  * create older than the claim window; a branch adopted by its parent) and an append ({@code append.lua}:
  * the fencing and head checks, the events, the command record; then the step's shared writes, each scope
  * in its own slot, and the tenant's index). Each runs through the store's {@link Caller}, which refuses
- * a closed store and turns a Redis failure into one line.
+ * a closed store and turns a Redis failure into one line. With encryption at rest on, every tenant a write
+ * touches is made ready ({@link Sealer#ready}) and every payload sealed on the caller's thread before anything
+ * is sent, so a missing or wrong key writes nothing.
  */
 final class Writes {
     private static final Logger LOG = Logs.get(RedisStateStore.class);
@@ -44,8 +46,10 @@ final class Writes {
     private final SessionScripts scripts;
     private final Branches branches;
     private final RedisStateStore.Options options;
+    private final Sealer sealer;
 
-    Writes(Connection redis, Keys keys, SessionScripts scripts, Branches branches, RedisStateStore.Options options) {
+    Writes(Connection redis, Keys keys, SessionScripts scripts, Branches branches, RedisStateStore.Options options, Sealer sealer) {
+        this.sealer = sealer;
         this.redis = redis;
         this.keys = keys;
         this.scripts = scripts;
@@ -62,11 +66,12 @@ final class Writes {
         CommandRecord own = command != null && command.session().equals(key) ? command : null;
         CommandRecord onParent = command != null && own == null ? command : null;
         String token = UUID.randomUUID().toString();
+        sealer.ready(key.tenant());
         List<String> args = new ArrayList<>(List.of("", RecordCodec.encodeSession(info), Long.toString(info.parentSeq()), "",
                 token, branch ? "1" : "0", branch ? info.parentId() : "",
                 info.expiresAt() == null ? "" : Long.toString(info.expiresAt().toEpochMilli()),
-                own == null ? "" : own.commandId(), own == null ? "" : Records.encodeCommand(own), ""));
-        firstEvents.forEach(e -> args.add(EventEntry.encode(e)));
+                own == null ? "" : own.commandId(), own == null ? "" : Records.encodeCommand(own, sealer), ""));
+        firstEvents.forEach(e -> args.add(EventEntry.encode(e, key.tenant(), sealer)));
         call.call("create session '" + info.id() + "'", () -> {
             Instant now = options.clock().instant();
             args.set(3, now.toString());
@@ -103,10 +108,14 @@ final class Writes {
         StoreChecks.batch(key.id(), request.expectedSeq(), request.events());
         StoreChecks.command(request);
         CommandRecord c = request.command();
-        String writes = request.writes().isEmpty() ? "" : Records.encodeWrites(request.writes());
+        if (sealer.on()) {
+            sealer.ready(key.tenant());
+            request.writes().forEach(w -> sealer.ready(Records.variablePlace(w.scope(), w.key(), "").tenant()));
+        }
+        String writes = request.writes().isEmpty() ? "" : sealer.seal(Records.encodeWrites(request.writes()), Records.writesPlace(key));
         List<String> args = new ArrayList<>(List.of(Long.toString(request.expectedSeq()), Long.toString(request.epoch()), "",
-                c == null ? "" : c.commandId(), c == null ? "" : Records.encodeCommand(c), writes, ""));
-        request.events().forEach(e -> args.add(EventEntry.encode(e)));
+                c == null ? "" : c.commandId(), c == null ? "" : Records.encodeCommand(c, sealer), writes, ""));
+        request.events().forEach(e -> args.add(EventEntry.encode(e, key.tenant(), sealer)));
         return call.call("append to session '" + key.id() + "' after seq " + request.expectedSeq(), () -> {
             for (int attempt = 0; ; attempt++) {
                 Instant now = options.clock().instant();
@@ -124,12 +133,13 @@ final class Writes {
                     case "NF" -> throw new SessionNotFoundException(key.id());
                     case "LEASE" -> throw new LeaseLostException(key.id(), request.epoch(), r.number(0));
                     case "SEQ" -> throw new VersionConflictException(key.id(), request.expectedSeq(), r.number(0));
-                    case "DUP" -> throw new DuplicateCommandException(Records.decodeCommand(key, c.commandId(), r.text(0)));
+                    case "DUP" -> throw new DuplicateCommandException(Records.decodeCommand(key, c.commandId(), r.text(0), sealer));
                     case "WIP" -> {
                         if (attempt > 3) {
                             throw new StorageException("session '" + key.id() + "': the shared writes of its last step cannot be applied");
                         }
-                        applyWrites(key, Records.decodeWrites(key.id(), r.text(0)), r.text(0)); // roll the last step forward
+                        String recorded = sealer.open(r.text(0), Records.writesPlace(key));
+                        applyWrites(key, Records.decodeWrites(key.id(), recorded), r.text(0)); // roll the last step forward
                     }
                     default -> throw new StorageException("redis store: unexpected reply " + r.status() + " to an append");
                 }
@@ -145,7 +155,7 @@ final class Writes {
             args.addAll(w.removed());
             w.set().forEach((name, value) -> {
                 args.add(name);
-                args.add(Json.write(value));
+                args.add(sealer.seal(Json.write(value), Records.variablePlace(w.scope(), w.key(), name)));
             });
             scripts.ackedRaw(new String[] {keys.variables(w.scope(), w.key())}, Scripts.VARS, args.toArray(String[]::new));
         }
