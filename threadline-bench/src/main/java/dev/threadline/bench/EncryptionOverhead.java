@@ -27,15 +27,17 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code threadline bench encryption}: what encryption at rest (ADR 0049) costs a durable step and a stored event on
- * SQLite, measured against the same store without keys in the same run (its floor). Two files, one plain and one
- * opened with a keyring, each holding a session prefilled with the same conversation; after an untimed warm-up of
+ * {@code threadline bench encryption}: what encryption at rest (ADR 0049) costs a durable step and a stored event,
+ * measured against the same store without keys in the same run (its floor). On SQLite two files, one plain and one
+ * opened with a keyring; on PostgreSQL or Redis two stores on one server (the benchmark's own, or a URL's), one opened
+ * with a keyring; each holds a session prefilled with the same conversation; after an untimed warm-up of
  * both until the JIT is quiet, the rounds alternate the two (which goes first alternates too), each a block of
  * steps through the runtime (the shared-store benchmark's step: one message, its events decided from the state).
  * Per variant: the median and p99 wall time of a step, and the process's CPU time per step (every thread: the
  * sealing runs in the store's group commit, not on the caller's thread). Then both files are checkpointed and
  * measured: the bytes of their payload columns per event, the file per event, and the rows of the full-text index (a
- * sealed store keeps none, ADR 0049, which is part of what it saves). Last, the seal alone: the same payloads sealed and
+ * sealed store keeps none, ADR 0049, which is part of what it saves). On a shared store, the bytes the server holds
+ * for each session ({@link SharedTarget#heldBytes}) are read before and after each block: their growth per event. Last, the seal alone: the same payloads sealed and
  * opened in process, without a store. Not thread-safe.
  *
  * <pre>
@@ -49,7 +51,6 @@ final class EncryptionOverhead {
     /** One side of the comparison: its file, runtime, session and figures. */
     private static final class Variant {
         final String name;
-        final Path file;
         final Threadline tl;
         final Session session;
         final SessionSteps steps = new SessionSteps();
@@ -58,10 +59,11 @@ final class EncryptionOverhead {
         long next;
         long cpuNanos;
         long timedSteps;
+        long timedEvents;
+        long heldGrowth;
 
-        Variant(String name, Path file, Threadline tl, Session session, long next) {
+        Variant(String name, Threadline tl, Session session, long next) {
             this.name = name;
-            this.file = file;
             this.tl = tl;
             this.session = session;
             this.next = next;
@@ -75,6 +77,7 @@ final class EncryptionOverhead {
         int steps = 2_000;
         int rounds = 5;
         SqliteStateStore.Synchronous sync = SqliteStateStore.Synchronous.FULL;
+        String store = "sqlite";
         try {
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
@@ -83,17 +86,52 @@ final class EncryptionOverhead {
                     case "--steps" -> steps = count(value(args, ++i, "--steps"), "--steps", 1);
                     case "--rounds" -> rounds = count(value(args, ++i, "--rounds"), "--rounds", 1);
                     case "--synchronous" -> sync = synchronous(value(args, ++i, "--synchronous"));
+                    case "--store" -> store = value(args, ++i, "--store");
                     case "-h", "--help" -> {
-                        out.println("usage: threadline bench encryption [--dir DIR] [--messages N (1000)] [--steps N (2000)]"
-                                + " [--rounds N (5)] [--synchronous full|normal (full)]");
+                        out.println("usage: threadline bench encryption [--store sqlite|postgresql|redis|redis-cluster|URL (sqlite)]"
+                                + " [--dir DIR] [--messages N (1000)] [--steps N (2000)] [--rounds N (5)] [--synchronous full|normal (full)]");
                         return 0;
                     }
                     default -> throw new IllegalArgumentException("unknown option '" + args[i] + "' (try --help)");
                 }
             }
+            if (!store.equals("sqlite") && !SharedBench.shared(store)) {
+                throw new IllegalArgumentException("--store '" + store + "' is none of sqlite, postgresql, redis, redis-cluster or their URLs");
+            }
         } catch (IllegalArgumentException bad) {
             err.println("threadline bench encryption: " + bad.getMessage());
             return 2;
+        }
+        if (!store.equals("sqlite")) {
+            Path ring = keyring(Files.createTempDirectory("threadline-bench-encryption").resolve("keyring.json"));
+            try (SharedTarget target = SharedBench.open(store)) {
+                Variant plain = open("plain", target.openStore(), messages);
+                Variant sealed = open("sealed", target.openSealedStore(KeyProviders.keyring(ring)), messages);
+                long[] held = {0, 0};
+                try {
+                    run(plain, sealed, steps, rounds, out, v -> {
+                        try {
+                            return target.heldBytes(v.tl.defaultTenant().id(), v.session.id());
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    });
+                } finally {
+                    plain.tl.close();
+                    sealed.tl.close();
+                }
+                out.printf(Locale.ROOT, "%s%n", target.describe());
+                printTimes(out, "prefilled with " + String.format(Locale.ROOT, "%,d", messages) + " messages", steps, rounds, plain, sealed);
+                out.println("| store | events written timed | bytes held per event (" + target.heldBytesMethod() + ") |");
+                out.println("| --- | ---: | ---: |");
+                for (Variant v : List.of(plain, sealed)) {
+                    out.printf(Locale.ROOT, "| %s | %,d | %.1f |%n", v.name, v.timedEvents, (double) v.heldGrowth / v.timedEvents);
+                }
+                out.printf(Locale.ROOT, "%nsealed - plain per event: held %+.1f B%n", (double) sealed.heldGrowth / sealed.timedEvents
+                        - (double) plain.heldGrowth / plain.timedEvents);
+                printSealing(out, sealOnly(SessionSteps.payloads(Math.max(1_000, steps))));
+            }
+            return 0;
         }
         if (dir == null) {
             dir = Files.createTempDirectory("threadline-bench-encryption");
@@ -110,20 +148,10 @@ final class EncryptionOverhead {
         }
         Path keyring = keyring(dir.resolve("keyring.json"));
         SqliteStateStore.Options options = SqliteStateStore.Options.defaults().withSynchronous(sync);
-        Variant plain = open("plain", plainFile, options, messages);
-        Variant sealed = open("sealed", sealedFile, options.withKeys(KeyProviders.keyring(keyring)), messages);
+        Variant plain = open("plain", SqliteStateStore.open(plainFile, options), messages);
+        Variant sealed = open("sealed", SqliteStateStore.open(sealedFile, options.withKeys(KeyProviders.keyring(keyring))), messages);
         try {
-            int least = Math.min(2_000, steps);
-            JitWarmUp.Outcome warmed = JitWarmUp.run(least, steps < 100 ? least : 20_000, i -> {
-                step(plain);
-                step(sealed);
-            });
-            out.printf(Locale.ROOT, "warm-up: %s%n", warmed.describe());
-            for (int r = 0; r < rounds; r++) {
-                Variant first = r % 2 == 0 ? plain : sealed;
-                block(first, steps);
-                block(first == plain ? sealed : plain, steps);
-            }
+            run(plain, sealed, steps, rounds, out, v -> null);
         } finally {
             plain.tl.close();
             sealed.tl.close();
@@ -196,9 +224,34 @@ final class EncryptionOverhead {
                 + " seal %.0f ns, open %.0f ns (medians)%n", s.payloads(), s.meanBytes(), s.sealMedianNanos(), s.openMedianNanos());
     }
 
-    private static Variant open(String name, Path file, SqliteStateStore.Options options, int messages) {
-        Threadline tl = Threadline.builder().store(SqliteStateStore.open(file, options)).build();
-        return new Variant(name, file, tl, SessionSteps.prefill(tl, "encryption-" + name, messages, () -> { }), messages);
+    private static Variant open(String name, dev.threadline.core.store.StateStore store, int messages) {
+        Threadline tl = Threadline.builder().store(store).build();
+        return new Variant(name, tl, SessionSteps.prefill(tl, "encryption-" + name, messages, () -> { }), messages);
+    }
+
+    /**
+     * The warm-up, then the timed rounds alternating the two (which goes first alternates too); {@code held} reads the
+     * bytes a variant's session holds (null when not measured), before and after each of its blocks.
+     */
+    private static void run(Variant plain, Variant sealed, int steps, int rounds, PrintStream out,
+                            java.util.function.Function<Variant, Long> held) throws Exception {
+        int least = Math.min(2_000, steps);
+        JitWarmUp.Outcome warmed = JitWarmUp.run(least, steps < 100 ? least : 20_000, i -> {
+            step(plain);
+            step(sealed);
+        });
+        out.printf(Locale.ROOT, "warm-up: %s%n", warmed.describe());
+        for (int r = 0; r < rounds; r++) {
+            Variant first = r % 2 == 0 ? plain : sealed;
+            for (Variant v : List.of(first, first == plain ? sealed : plain)) {
+                Long before = held.apply(v);
+                block(v, steps);
+                Long after = held.apply(v);
+                if (before != null && after != null) {
+                    v.heldGrowth += after - before;
+                }
+            }
+        }
     }
 
     private static void step(Variant v) {
@@ -219,6 +272,9 @@ final class EncryptionOverhead {
         }
         v.cpuNanos += processCpuNanos() - c0;
         v.timedSteps += n;
+        for (List<Event> e : events) {
+            v.timedEvents += e.size();
+        }
         v.roundMedians.add(round.medianMicros());
     }
 
@@ -260,8 +316,13 @@ final class EncryptionOverhead {
 
     private static void print(PrintStream out, SqliteStateStore.Synchronous sync, int messages, int steps, int rounds,
                               Variant plain, Variant sealed, Stored p, Stored s) {
-        out.printf(Locale.ROOT, "SQLite, synchronous=%s; sessions prefilled with %,d messages; %d rounds of %,d steps each,"
-                + " alternating%n%n", sync, messages, rounds, steps);
+        printTimes(out, String.format(Locale.ROOT, "SQLite, synchronous=%s; sessions prefilled with %,d messages", sync, messages),
+                steps, rounds, plain, sealed);
+        printStored(out, p, s);
+    }
+
+    private static void printTimes(PrintStream out, String what, int steps, int rounds, Variant plain, Variant sealed) {
+        out.printf(Locale.ROOT, "%s; %d rounds of %,d steps each, alternating%n%n", what, rounds, steps);
         out.println("| store | step median µs | p99 µs | round medians µs | process CPU per step µs |");
         out.println("| --- | ---: | ---: | --- | ---: |");
         for (Variant v : List.of(plain, sealed)) {
@@ -275,6 +336,9 @@ final class EncryptionOverhead {
         out.printf(Locale.ROOT, "%nsealed / plain: step median %.3f, CPU per step %.3f%n%n",
                 sealed.wall.medianMicros() / plain.wall.medianMicros(),
                 ((double) sealed.cpuNanos / sealed.timedSteps) / ((double) plain.cpuNanos / plain.timedSteps));
+    }
+
+    private static void printStored(PrintStream out, Stored p, Stored s) {
         out.println("| store | events | payload bytes per event | file bytes per event | full-text index rows |");
         out.println("| --- | ---: | ---: | ---: | ---: |");
         out.printf(Locale.ROOT, "| plain | %,d | %.1f | %.1f | %,d |%n", p.events(), p.payloadPerEvent(), p.filePerEvent(), p.textRows());

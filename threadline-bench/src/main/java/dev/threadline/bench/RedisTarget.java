@@ -140,6 +140,11 @@ final class RedisTarget implements SharedTarget {
     }
 
     @Override
+    public StateStore openSealedStore(dev.threadline.core.crypto.KeyProvider keys) {
+        return RedisStateStore.open(url, RedisStateStore.Options.defaults().withPrefix(prefix).withKeys(keys));
+    }
+
+    @Override
     public String storeConnections() {
         return "RedisStateStore defaults: one multiplexed Lettuce connection" + (cluster ? " (cluster client)" : "")
                 + "; key prefix " + prefix;

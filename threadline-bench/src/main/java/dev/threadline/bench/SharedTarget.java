@@ -36,6 +36,16 @@ interface SharedTarget extends AutoCloseable {
         throw new UnsupportedOperationException("no variant");
     }
 
+    /**
+     * The benchmark's store opened with encryption at rest under {@code keys} (ADR 0049), beside {@link #openStore()}'s
+     * plain one on the same server; the caller closes it.
+     *
+     * @throws UnsupportedOperationException when this store cannot seal yet
+     */
+    default StateStore openSealedStore(dev.threadline.core.crypto.KeyProvider keys) {
+        throw new UnsupportedOperationException(kind() + " cannot seal payloads yet");
+    }
+
     /** One connection for the raw floor; the caller closes it. */
     RawFloor openRawFloor() throws Exception;
 

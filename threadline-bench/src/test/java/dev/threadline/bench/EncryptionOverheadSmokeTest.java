@@ -7,6 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import dev.threadline.harness.servers.RedisProcess;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -40,6 +41,22 @@ class EncryptionOverheadSmokeTest {
         String text = "quarterly numbers";
         assertThat(contains(dir.resolve("plain.db"), text)).isTrue();
         assertThat(contains(dir.resolve("sealed.db"), text)).isFalse();
+    }
+
+    @Test
+    void onRedisBothAreMeasuredOnOneServerAndTheSealedEventsHoldMoreBytes() throws Exception {
+        SharedAndFrameworksSmokeTest.needs(() -> RedisProcess.binary("redis-server"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = EncryptionOverhead.main(new String[] {"--store", "redis", "--messages", "20", "--steps", "40", "--rounds", "2"},
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        String report = out.toString(StandardCharsets.UTF_8);
+        assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
+        assertThat(report).contains("Redis ").contains("| plain |").contains("| sealed |").contains("the seal alone");
+        Matcher m = Pattern.compile("sealed - plain per event: held ([-+][0-9.]+) B").matcher(report);
+        assertThat(m.find()).as(report).isTrue();
+        assertThat(Double.parseDouble(m.group(1))).as("a sealed entry is 33 bytes longer").isPositive();
     }
 
     @Test
