@@ -103,9 +103,10 @@ final class KeysCommand {
         }
     }
 
-    @Command(name = "rotate-data", description = {"Encryption at rest: start a new data key for the tenant, then seal every stored",
-            "payload of the tenant again under it, in batches, while the store is in use. Also seals the rows written",
-            "before the store had keys. The store URL carries its keys (?keys=keyring:FILE or ?keys=env)."},
+    @Command(name = "rotate-data", description = {"Encryption at rest: start a new data key for the tenant, then seal",
+            "every stored payload of the tenant again under it, in batches, while the",
+            "store is in use. Also seals the rows written before the store had keys.",
+            "The store URL carries its keys: ?keys=keyring:FILE or ?keys=env."},
             mixinStandardHelpOptions = true)
     static final class RotateData implements Callable<Integer> {
         @Mixin
@@ -114,8 +115,8 @@ final class KeysCommand {
         TenantOption tenant;
         @Option(names = "--batch", paramLabel = "N", defaultValue = "500", description = "payloads per write (default: ${DEFAULT-VALUE})")
         int batch;
-        @Option(names = "--reseal-only", description = {"seal again under the tenant's newest data key without starting a new one",
-                "(after a rotation, for rows other processes wrote in the minute before they saw it)"})
+        @Option(names = "--reseal-only", description = {"seal again under the newest data key without",
+                "starting one (after a rotation: for rows other", "processes wrote before they saw it)"})
         boolean resealOnly;
         @Spec
         CommandSpec spec;
@@ -154,9 +155,10 @@ final class KeysCommand {
         }
     }
 
-    @Command(name = "rewrap", description = {"Encryption at rest: wrap the tenant's data keys again under the key provider's",
-            "active key-encryption key, so that the older key-encryption keys can be retired from the provider.",
-            "No payload is touched. The store URL carries its keys (?keys=keyring:FILE or ?keys=env)."},
+    @Command(name = "rewrap", description = {"Encryption at rest: wrap the tenant's data keys again under the key",
+            "provider's active key-encryption key, so that older ones can be retired.",
+            "No payload is touched. The store URL carries its keys:",
+            "?keys=keyring:FILE or ?keys=env."},
             mixinStandardHelpOptions = true)
     static final class Rewrap implements Callable<Integer> {
         @Mixin
