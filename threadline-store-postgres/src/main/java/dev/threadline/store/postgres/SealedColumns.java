@@ -9,7 +9,7 @@ import java.util.List;
  * writes the sealed payload; a store without keys keeps writing the text column exactly as before, so an
  * unencrypted store's rows, statements and sizes do not change. The text columns that were {@code NOT NULL}
  * become nullable (a sealed row has its payload only in the {@code bytea} column) and a {@code CHECK} says at most
- * one of the two is set ({@code NOT VALID}: the rows there are hold only text, and validating would read the
+ * one of the two is set ({@code NOT VALID}: the rows already there hold only text, and validating would read the
  * tables). Every statement here changes only the catalog: adding a nullable column without a default, dropping a
  * {@code NOT NULL}, an unvalidated {@code CHECK} and a column's storage mode take their lock for a moment and
  * rewrite nothing, unlike {@code ALTER COLUMN TYPE}, which would rewrite each table under an exclusive lock.
