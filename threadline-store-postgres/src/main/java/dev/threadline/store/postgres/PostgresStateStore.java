@@ -225,7 +225,8 @@ public final class PostgresStateStore extends JdbcStateStore {
         Db db = new Db(parsed, opts);
         try {
             Opening.Prepared p = Opening.prepare(db, opts);
-            Sealing sealing = opts.keys() == null ? Sealing.TEXT : Sealing.sealedBy(opts.keys(), db, opts.clock()).inSplitColumns();
+            Sealing sealing = opts.keys() == null ? Sealing.TEXT : Sealing.sealedBy(opts.keys(), new DataKeyConnections(db, opts.schema()),
+                    opts.clock()).inSplitColumns();
             return new PostgresStateStore(opts, db, p.notifications(), p.durability(), recheckMs, packedHints, sealing);
         } catch (RuntimeException e) {
             db.close();

@@ -42,8 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Encryption at rest on PostgreSQL (ADR 0049, step 4), its keys: a missing or wrong key refuses before anything is
  * written; plain rows from before encryption was turned on still read beside sealed ones, and a store without keys
  * refuses a sealed row with one line; removing a tenant's key-encryption key shreds it while other tenants read;
- * a damaged sealed payload names the tenant and data key number; two stores starting a tenant at once agree on
- * its data key; the store URL's {@code keys} option. Each test on a fresh schema of the shared server.
+ * a damaged sealed payload names the tenant and data key number; a data key is looked up without a second pooled
+ * connection; two stores starting a tenant at once agree on its data key; the store URL's {@code keys} option. Each test on a fresh schema of the shared server.
  */
 class PostgresEncryptionKeysTest {
     private static final String CANARY = "canary-pg-keys-40c7";
@@ -198,6 +198,24 @@ class PostgresEncryptionKeysTest {
             assertThat(store.readOwn(SessionKey.of(info), 1, 1)).hasSize(1);
             assertThatThrownBy(() -> store.readOwn(SessionKey.of(info), 2, 2)).isInstanceOf(StorageException.class)
                     .hasMessageContaining("tenant 'acme'").hasMessageContaining("data key 1");
+        }
+    }
+
+    @Test
+    void aReadThatMeetsADataKeyNotYetUnwrappedTakesNoSecondPooledConnection() throws IOException {
+        String schema = PgStores.freshSchema("onepool");
+        KeyProvider keys = KeyProviders.keyring(keyring("keyring.json", true, KEY_1));
+        SessionInfo info = StoreFixtures.root("s", "acme", "u");
+        try (PostgresStateStore store = open(schema, keys)) {
+            store.create(info, List.of(StoreFixtures.first(info), StoreFixtures.user("s", 2, CANARY)));
+        }
+        // a new process's store with one connection: the read holds it while the data key is looked up
+        try (PostgresStateStore store = PostgresStateStore.open(PgStores.url(), PostgresStateStore.Options.defaults()
+                .withSchema(schema).withKeys(keys).withPoolSize(1).withPoolWait(Duration.ofMillis(250)))) {
+            assertThat(store.readOwn(SessionKey.of(info), 1, 2).toString()).contains(CANARY);
+            Lease lease = ((LeaseResult.Acquired) store.acquire(SessionKey.of(info), "me", Duration.ofSeconds(30), null)).lease();
+            store.append(AppendRequest.of(SessionKey.of(info), 2, lease.epoch(), List.of(StoreFixtures.user("s", 3, "more"))));
+            assertThat(store.readOwn(SessionKey.of(info), 3, 3).toString()).contains("more");
         }
     }
 
