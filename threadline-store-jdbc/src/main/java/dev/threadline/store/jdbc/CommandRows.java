@@ -22,7 +22,7 @@ public final class CommandRows {
      * @throws SQLException when the database fails the statement
      */
     public static CommandRecord find(Connection c, SessionKey key, String commandId, Sealing sealing) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT fingerprint, seq, result FROM commands"
+        try (PreparedStatement ps = c.prepareStatement("SELECT fingerprint, seq, " + sealing.columns("result") + " FROM commands"
                 + " WHERE tenant = ? AND session_id = ? AND command_id = ?")) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
@@ -43,14 +43,15 @@ public final class CommandRows {
      */
     public static boolean insert(Connection c, CommandRecord r, Sealing sealing) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO commands (tenant, session_id, command_id, fingerprint,"
-                + " seq, result) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tenant, session_id, command_id) DO NOTHING")) {
+                + " seq, " + sealing.columns("result") + ") VALUES (?, ?, ?, ?, ?, " + sealing.params()
+                + ") ON CONFLICT (tenant, session_id, command_id) DO NOTHING")) {
             ps.setString(1, r.session().tenant());
             ps.setString(2, r.session().id());
             ps.setString(3, r.commandId());
             ps.setString(4, r.fingerprint());
             ps.setLong(5, r.seq());
             if (r.result() == null) {
-                ps.setString(6, null);
+                sealing.bindNull(ps, 6);
             } else {
                 sealing.bind(ps, 6, r.result(), place(r.session(), r.commandId()));
             }

@@ -32,7 +32,7 @@ public final class HistoryBaseRows {
      * @throws SQLException when the database fails the statement
      */
     public static HistoryBase find(Connection c, SessionKey key, Sealing sealing) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT v, payload FROM history_bases WHERE sid = " + SID)) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT v, " + sealing.columns("payload") + " FROM history_bases WHERE sid = " + SID)) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
             try (ResultSet rs = ps.executeQuery()) {
@@ -97,8 +97,9 @@ public final class HistoryBaseRows {
         delete(c, key, "DELETE FROM events WHERE sid = " + SID + " AND seq <= ?", b);
         SharedRows.deleteSnapshotsThrough(c, key, b);
         TextRows.deleteThrough(c, key, b);
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO history_bases (sid, seq, v, payload) VALUES (" + SID
-                + ", ?, ?, ?) ON CONFLICT (sid) DO UPDATE SET seq = excluded.seq, v = excluded.v, payload = excluded.payload")) {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO history_bases (sid, seq, v, " + sealing.columns("payload")
+                + ") VALUES (" + SID + ", ?, ?, " + sealing.params() + ") ON CONFLICT (sid) DO UPDATE SET seq = excluded.seq,"
+                + " v = excluded.v, " + sealing.excluded("payload"))) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
             ps.setLong(3, b);
@@ -113,8 +114,8 @@ public final class HistoryBaseRows {
         long first = 0, last = 0;
         int v = 0;
         String json = null;
-        try (PreparedStatement ps = c.prepareStatement("SELECT first_seq, last_seq, v, payloads FROM segments WHERE sid = "
-                + SID + " AND first_seq <= ? AND last_seq > ?")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT first_seq, last_seq, v, " + sealing.columns("payloads")
+                + " FROM segments WHERE sid = " + SID + " AND first_seq <= ? AND last_seq > ?")) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
             ps.setLong(3, b);
@@ -148,15 +149,16 @@ public final class HistoryBaseRows {
             throw new dev.threadline.core.error.StorageException("session '" + key.id() + "': the segment of seq " + first + ".."
                     + last + " holds " + events.size() + " events for " + seqs.size() + " rows");
         }
-        try (PreparedStatement ps = c.prepareStatement("UPDATE events SET payload = ?, v = ? WHERE sid = " + SID
+        try (PreparedStatement ps = c.prepareStatement("UPDATE events SET " + sealing.set("payload") + ", v = ? WHERE sid = " + SID
                 + " AND seq = ?")) {
             for (int i = 0; i < seqs.size(); i++) {
                 if (seqs.get(i) > b) {
-                    sealing.bind(ps, 1, RecordCodec.encodeEvent(events.get(i)), Sealing.Place.event(key.tenant(), key.id(), seqs.get(i)));
-                    ps.setInt(2, RecordCodec.VERSION);
-                    ps.setString(3, key.tenant());
-                    ps.setString(4, key.id());
-                    ps.setLong(5, seqs.get(i));
+                    int p = sealing.bind(ps, 1, RecordCodec.encodeEvent(events.get(i)),
+                            Sealing.Place.event(key.tenant(), key.id(), seqs.get(i)));
+                    ps.setInt(p++, RecordCodec.VERSION);
+                    ps.setString(p++, key.tenant());
+                    ps.setString(p++, key.id());
+                    ps.setLong(p, seqs.get(i));
                     ps.addBatch();
                 }
             }

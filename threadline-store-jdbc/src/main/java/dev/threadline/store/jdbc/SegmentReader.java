@@ -51,8 +51,8 @@ public abstract class SegmentReader implements Segments.Reader<SQLException> {
 
     @Override
     public List<Segments.Segment> overlapping(long from, long to) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT first_seq, last_seq, v, payloads FROM segments WHERE sid = "
-                + SID + " AND last_seq >= ? AND first_seq <= ? ORDER BY last_seq")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT first_seq, last_seq, v, " + sealing.columns("payloads")
+                + " FROM segments WHERE sid = " + SID + " AND last_seq >= ? AND first_seq <= ? ORDER BY last_seq")) {
             bind(ps, from, to);
             try (ResultSet rs = ps.executeQuery()) {
                 List<Segments.Segment> out = new ArrayList<>();

@@ -31,14 +31,15 @@ public final class SharedRows {
      * @throws SQLException when the database fails the statement
      */
     public static boolean saveSnapshot(Connection c, SessionKey key, long seq, String payload, Sealing sealing) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO snapshots (tenant, session_id, seq, payload, v)"
-                + " SELECT tenant, id, ?, ?, ? FROM sessions WHERE tenant = ? AND id = ?"
-                + " ON CONFLICT (tenant, session_id, seq) DO UPDATE SET payload = excluded.payload, v = excluded.v")) {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO snapshots (tenant, session_id, seq, "
+                + sealing.columns("payload") + ", v)"
+                + " SELECT tenant, id, ?, " + sealing.params() + ", ? FROM sessions WHERE tenant = ? AND id = ?"
+                + " ON CONFLICT (tenant, session_id, seq) DO UPDATE SET " + sealing.excluded("payload") + ", v = excluded.v")) {
             ps.setLong(1, seq);
-            sealing.bind(ps, 2, payload, snapshotPlace(key, seq));
-            ps.setInt(3, RecordCodec.VERSION);
-            ps.setString(4, key.tenant());
-            ps.setString(5, key.id());
+            int i = sealing.bind(ps, 2, payload, snapshotPlace(key, seq));
+            ps.setInt(i++, RecordCodec.VERSION);
+            ps.setString(i++, key.tenant());
+            ps.setString(i, key.id());
             return ps.executeUpdate() == 1;
         }
     }
@@ -52,16 +53,16 @@ public final class SharedRows {
      */
     public static Optional<StateSnapshot> latestSnapshot(Connection c, SessionKey key, long maxSeq, Sealing sealing)
             throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(
-                "SELECT payload, v, seq FROM snapshots WHERE tenant = ? AND session_id = ? AND seq <= ? ORDER BY seq DESC")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT v, seq, " + sealing.columns("payload")
+                + " FROM snapshots WHERE tenant = ? AND session_id = ? AND seq <= ? ORDER BY seq DESC")) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
             ps.setLong(3, maxSeq);
             ps.setFetchSize(4);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    StateSnapshot s = RecordCodec.decodeSnapshot(key.id(), rs.getInt(2),
-                            sealing.text(rs, 1, snapshotPlace(key, rs.getLong(3))));
+                    StateSnapshot s = RecordCodec.decodeSnapshot(key.id(), rs.getInt(1),
+                            sealing.text(rs, 3, snapshotPlace(key, rs.getLong(2))));
                     if (s != null) {
                         return Optional.of(s);
                     }
@@ -114,8 +115,9 @@ public final class SharedRows {
             return;
         }
         try (PreparedStatement del = c.prepareStatement("DELETE FROM variables WHERE scope = ? AND scope_key = ? AND name = ?");
-             PreparedStatement put = c.prepareStatement("INSERT INTO variables (scope, scope_key, name, value, v) VALUES"
-                     + " (?, ?, ?, ?, ?) ON CONFLICT (scope, scope_key, name) DO UPDATE SET value = excluded.value, v = excluded.v")) {
+             PreparedStatement put = c.prepareStatement("INSERT INTO variables (scope, scope_key, name, " + sealing.columns("value")
+                     + ", v) VALUES (?, ?, ?, " + sealing.params() + ", ?) ON CONFLICT (scope, scope_key, name) DO UPDATE SET "
+                     + sealing.excluded("value") + ", v = excluded.v")) {
             for (VariableChange w : changes) {
                 for (String name : w.removed()) {
                     del.setString(1, w.scope());
@@ -127,8 +129,8 @@ public final class SharedRows {
                     put.setString(1, w.scope());
                     put.setString(2, w.key());
                     put.setString(3, e.getKey());
-                    sealing.bind(put, 4, e.getValue(), variablePlace(w.scope(), w.key(), e.getKey()));
-                    put.setInt(5, RecordCodec.VERSION);
+                    int i = sealing.bind(put, 4, e.getValue(), variablePlace(w.scope(), w.key(), e.getKey()));
+                    put.setInt(i, RecordCodec.VERSION);
                     put.executeUpdate();
                 }
             }
@@ -142,7 +144,8 @@ public final class SharedRows {
      * @throws SQLException when the database fails the statement
      */
     public static Map<String, JsonNode> variables(Connection c, String scope, String key, Sealing sealing) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement("SELECT name, value FROM variables WHERE scope = ? AND scope_key = ?")) {
+        try (PreparedStatement ps = c.prepareStatement("SELECT name, " + sealing.columns("value")
+                + " FROM variables WHERE scope = ? AND scope_key = ?")) {
             ps.setString(1, scope);
             ps.setString(2, key);
             Map<String, JsonNode> out = new LinkedHashMap<>();

@@ -323,7 +323,7 @@ final class Migrations {
               PRIMARY KEY (tenant, number))"""));
 
     /** Every migration, in order: element i brings version i to i + 1. */
-    static final List<Migration> ALL = List.of(V1, V2, V3, V4, V5, V6, V7, V8, V9, V10);
+    static final List<Migration> ALL = List.of(V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, SealedColumns.V11);
 
     /** The version this code writes. */
     static int latest() {

@@ -53,7 +53,7 @@ final class PgText implements TextRows.TextDialect {
             }
         }
         for (SessionKey key : keys) {
-            List<StoredEvent> events = EventRows.select(c, key, 1, Long.MAX_VALUE, false);
+            List<StoredEvent> events = EventRows.select(c, key, 1, Long.MAX_VALUE, false, null); // no sealed column yet
             TextRows.insert(c, INSTANCE, key, TextRows.docs(events));
         }
     }

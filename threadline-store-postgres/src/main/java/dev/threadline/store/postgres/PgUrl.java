@@ -1,8 +1,11 @@
 package dev.threadline.store.postgres;
 
+import dev.threadline.core.crypto.KeyProvider;
+import dev.threadline.core.crypto.KeyProviders;
 import dev.threadline.core.error.InvalidInputException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,26 +16,33 @@ import java.util.List;
  * turn, and with {@code targetServerType=primary} in the parameters connects only to the one that
  * takes writes, so a store finds a promoted standby by itself after a failover.
  * The user and password of the first form become connection properties (pgjdbc's URL has no user
- * part); {@link #shown()} is the URL without the password, for messages. Immutable.
+ * part); {@link #shown()} is the URL without the password, for messages. The parameter {@code keys} turns on
+ * encryption at rest (ADR 0049), as on SQLite: {@code keys=keyring:FILE} (a keyring file,
+ * {@link KeyProviders#keyring}) or {@code keys=env} ({@link KeyProviders#environment()}); it is Threadline's, not
+ * pgjdbc's, so it is taken out of the URL pgjdbc gets. Immutable.
  *
  * @param jdbcUrl  the URL pgjdbc connects to
  * @param user     the user from the URL, or null (then pgjdbc's own default or a {@code user} parameter)
  * @param password the password from the URL, or null
  * @param shown    the URL as messages show it (never the password)
+ * @param keys     the key provider the {@code keys} parameter names, or null when there is none
  */
-record PgUrl(String jdbcUrl, String user, String password, String shown) {
+record PgUrl(String jdbcUrl, String user, String password, String shown, KeyProvider keys) {
+    /** The parameter of encryption at rest. */
+    static final String KEYS = "keys";
     private static final String FORM = "expected postgresql://[user[:password]@]host[:port][,host2[:port2]...]/database[?param=value&...]"
-            + " or jdbc:postgresql://host[:port]/database";
+            + " or jdbc:postgresql://host[:port]/database; encryption at rest: add keys=env or keys=keyring:FILE";
 
     /** @throws InvalidInputException naming the store url when it is not one of the two forms */
     static PgUrl parse(String url) {
         if (url == null || url.isBlank()) {
             throw new InvalidInputException("store url", "is missing; " + FORM);
         }
-        String text = url.strip();
-        refuseKeys(text);
+        String given = url.strip();
+        KeyProvider keys = keys(given);
+        String text = withoutKeys(given);
         if (text.startsWith("jdbc:postgresql:")) {
-            return new PgUrl(text, null, null, hidePassword(text));
+            return new PgUrl(text, null, null, hidePassword(text), keys);
         }
         String rest;
         if (text.startsWith("postgresql://")) {
@@ -71,7 +81,7 @@ record PgUrl(String jdbcUrl, String user, String password, String shown) {
         String hostList = String.join(",", hosts);
         String jdbc = "jdbc:postgresql://" + hostList + path + query;
         String shown = "postgresql://" + (user == null ? "" : user + "@") + hostList + path;
-        return new PgUrl(jdbc, user, password, shown);
+        return new PgUrl(jdbc, user, password, shown, keys);
     }
 
     /**
@@ -113,20 +123,49 @@ record PgUrl(String jdbcUrl, String user, String password, String shown) {
     }
 
     /**
-     * Refuses the {@code keys} option (encryption at rest, ADR 0049): the SQLite store takes it; PostgreSQL's payload
-     * columns are {@code text}, and sealing them waits for their {@code bytea} migration.
+     * The key provider of the {@code keys} parameter (encryption at rest, ADR 0049), or null when there is none.
+     *
+     * @throws InvalidInputException naming the store url when the value names no key provider, or is given twice
      */
-    private static void refuseKeys(String text) {
+    private static KeyProvider keys(String text) {
         int q = text.indexOf('?');
         if (q < 0) {
-            return;
+            return null;
         }
+        KeyProvider keys = null;
         for (String param : text.substring(q + 1).split("&")) {
-            if (param.equals("keys") || param.startsWith("keys=")) {
-                throw new InvalidInputException("store url", "'" + hidePassword(text) + "': encryption at rest is not yet available"
-                        + " on PostgreSQL (the keys option); use a sqlite: store for it, or drop the option");
+            if (!param.equals(KEYS) && !param.startsWith(KEYS + "=")) {
+                continue;
+            }
+            if (keys != null) {
+                throw new InvalidInputException("store url", "'" + hidePassword(text) + "': keys is given twice; give it once");
+            }
+            String value = URLDecoder.decode(param.substring(Math.min(param.length(), KEYS.length() + 1)), StandardCharsets.UTF_8);
+            if (value.equals("env")) {
+                keys = KeyProviders.environment();
+            } else if (value.startsWith("keyring:") && value.length() > 8) {
+                keys = KeyProviders.keyring(Path.of(value.substring(8)));
+            } else {
+                throw new InvalidInputException("store url", "'" + hidePassword(text) + "': keys='" + value
+                        + "' names no key provider; use keys=env or keys=keyring:FILE");
             }
         }
+        return keys;
+    }
+
+    /** The URL without its {@code keys} parameter (pgjdbc does not know it). */
+    private static String withoutKeys(String text) {
+        int q = text.indexOf('?');
+        if (q < 0) {
+            return text;
+        }
+        List<String> kept = new ArrayList<>();
+        for (String param : text.substring(q + 1).split("&")) {
+            if (!param.equals(KEYS) && !param.startsWith(KEYS + "=")) {
+                kept.add(param);
+            }
+        }
+        return text.substring(0, q) + (kept.isEmpty() ? "" : "?" + String.join("&", kept));
     }
 
     private static String decode(String s) {

@@ -15,12 +15,12 @@ import dev.threadline.core.store.JournalTail;
 import dev.threadline.core.store.Lease;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.StateStore;
-import dev.threadline.store.jdbc.CommandRows;
+import dev.threadline.core.crypto.KeyProvider;
+import dev.threadline.store.jdbc.Sealing;
 import dev.threadline.store.jdbc.JdbcStateStore;
 import dev.threadline.store.jdbc.SessionTable;
 import dev.threadline.store.jdbc.SharedRows;
 import dev.threadline.store.jdbc.SqlWork;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -41,7 +41,9 @@ import java.util.regex.Pattern;
  * waiters re-read the head at least every second without one, so a hint lost (this process dying
  * between its commit and its notify, the notifier's connection down) only delays followers by that
  * much. Leases are single conditional statements judged by the store's clock. Only plain SQL is used (no advisory locks), so the store also suits
- * PostgreSQL-compatible distributed databases (see the module's README for what it assumes).
+ * PostgreSQL-compatible distributed databases (see the module's README for what it assumes). Opened with a key
+ * provider ({@link Options#withKeys}, or {@code ?keys=} in its URL) it seals every payload at rest under its
+ * tenant's data key, into the {@code bytea} column beside each payload column (ADR 0049, docs/security.md).
  *
  * <p>A server that is down or unreachable makes a call fail after at most the connect timeout with a
  * one-line {@link StorageException} starting "store unavailable:"; the pool opens new connections when
@@ -71,9 +73,12 @@ public final class PostgresStateStore extends JdbcStateStore {
      * @param poolWait       how long a call waits for one of the pool's connections while all of them are busy
      *                       with other calls (the server is there; default 30 s): then it fails with a
      *                       {@link StorageException} saying the pool stayed busy, not "store unavailable"
+     * @param keys           null (default): payloads are stored in clear; a key provider: encryption at rest (ADR 0049,
+     *                       {@code docs/security.md}), every payload sealed under its tenant's data key, wrapped by
+     *                       this provider's key-encryption keys (the store URL's {@code ?keys=} says the same)
      */
     public record Options(Clock clock, int poolSize, Duration connectTimeout, Duration queryTimeout, String schema,
-                          boolean notifications, boolean serializable, int maxBatch, Duration poolWait) {
+                          boolean notifications, boolean serializable, int maxBatch, Duration poolWait, KeyProvider keys) {
         /** @throws InvalidInputException naming the option that is out of range */
         public Options {
             clock = clock == null ? Clock.systemUTC() : clock;
@@ -108,42 +113,42 @@ public final class PostgresStateStore extends JdbcStateStore {
          * default schema, notifications on, READ COMMITTED.
          */
         public static Options defaults() {
-            return new Options(null, 0, null, null, null, true, false, 0, null);
+            return new Options(null, 0, null, null, null, true, false, 0, null, null);
         }
 
         /** The same options on another clock (lease expiry and {@code updatedAt}). */
         public Options withClock(Clock c) {
-            return new Options(c, poolSize, connectTimeout, queryTimeout, schema, notifications, serializable, maxBatch, poolWait);
+            return new Options(c, poolSize, connectTimeout, queryTimeout, schema, notifications, serializable, maxBatch, poolWait, keys);
         }
 
         /** The same options with at most {@code n} connections (1..1000). */
         public Options withPoolSize(int n) {
-            return new Options(clock, n, connectTimeout, queryTimeout, schema, notifications, serializable, maxBatch, poolWait);
+            return new Options(clock, n, connectTimeout, queryTimeout, schema, notifications, serializable, maxBatch, poolWait, keys);
         }
 
         /** The same options with another connect timeout (250 ms..1 h): how long opening a connection may take. */
         public Options withConnectTimeout(Duration d) {
-            return new Options(clock, poolSize, d, queryTimeout, schema, notifications, serializable, maxBatch, poolWait);
+            return new Options(clock, poolSize, d, queryTimeout, schema, notifications, serializable, maxBatch, poolWait, keys);
         }
 
         /** The same options with another statement timeout (1 s..24 h). */
         public Options withQueryTimeout(Duration d) {
-            return new Options(clock, poolSize, connectTimeout, d, schema, notifications, serializable, maxBatch, poolWait);
+            return new Options(clock, poolSize, connectTimeout, d, schema, notifications, serializable, maxBatch, poolWait, keys);
         }
 
         /** The same options on another schema (created if missing); null for the connection's default. */
         public Options withSchema(String s) {
-            return new Options(clock, poolSize, connectTimeout, queryTimeout, s, notifications, serializable, maxBatch, poolWait);
+            return new Options(clock, poolSize, connectTimeout, queryTimeout, s, notifications, serializable, maxBatch, poolWait, keys);
         }
 
         /** The same options with notifications on or off (off: {@code awaitHead} polls). */
         public Options withNotifications(boolean on) {
-            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, on, serializable, maxBatch, poolWait);
+            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, on, serializable, maxBatch, poolWait, keys);
         }
 
         /** The same options committing at most {@code n} ordinary steps together (1: each alone). */
         public Options withMaxBatch(int n) {
-            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, notifications, serializable, n, poolWait);
+            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, notifications, serializable, n, poolWait, keys);
         }
 
         /**
@@ -151,12 +156,21 @@ public final class PostgresStateStore extends JdbcStateStore {
          * every one of the pool's is busy.
          */
         public Options withPoolWait(Duration d) {
-            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, notifications, serializable, maxBatch, d);
+            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, notifications, serializable, maxBatch, d, keys);
+        }
+
+        /**
+         * The same options with encryption at rest under {@code k}'s key-encryption keys (null: off). Payloads already
+         * in the database stay readable as they are; new ones are sealed; the full-text index is no longer written.
+         */
+        public Options withKeys(KeyProvider k) {
+            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, notifications, serializable, maxBatch,
+                    poolWait, k);
         }
 
         /** The same options at SERIALIZABLE ({@code true}) or READ COMMITTED. */
         public Options withSerializable(boolean on) {
-            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, notifications, on, maxBatch, poolWait);
+            return new Options(clock, poolSize, connectTimeout, queryTimeout, schema, notifications, on, maxBatch, poolWait, keys);
         }
     }
 
@@ -170,8 +184,8 @@ public final class PostgresStateStore extends JdbcStateStore {
     private final String durability;
 
     private PostgresStateStore(Options options, Db db, boolean notify, String durability, long recheckMs,
-                               boolean packedHints) {
-        super(db, PostgresDialect.INSTANCE, PgText.INSTANCE, options.clock(), dev.threadline.store.jdbc.Sealing.TEXT);
+                               boolean packedHints, Sealing sealing) {
+        super(db, PostgresDialect.of(sealing), PgText.INSTANCE, options.clock(), sealing);
         this.options = options;
         this.db = db;
         this.durability = durability;
@@ -202,11 +216,18 @@ public final class PostgresStateStore extends JdbcStateStore {
      * see {@link HeadNotifier}).
      */
     static PostgresStateStore open(String url, Options options, long recheckMs, boolean packedHints) {
-        Options opts = options == null ? Options.defaults() : options;
-        Db db = new Db(PgUrl.parse(url), opts);
+        Options given = options == null ? Options.defaults() : options;
+        PgUrl parsed = PgUrl.parse(url);
+        if (parsed.keys() != null && given.keys() != null) {
+            throw new InvalidInputException("keys", "are given both in the store url and in the options; give them once");
+        }
+        Options opts = parsed.keys() != null ? given.withKeys(parsed.keys()) : given;
+        Db db = new Db(parsed, opts);
         try {
             Opening.Prepared p = Opening.prepare(db, opts);
-            return new PostgresStateStore(opts, db, p.notifications(), p.durability(), recheckMs, packedHints);
+            Sealing sealing = opts.keys() == null ? Sealing.TEXT : Sealing.sealedBy(opts.keys(), new DataKeyConnections(db, opts.schema()),
+                    opts.clock()).inSplitColumns();
+            return new PostgresStateStore(opts, db, p.notifications(), p.durability(), recheckMs, packedHints, sealing);
         } catch (RuntimeException e) {
             db.close();
             throw e;
@@ -230,7 +251,12 @@ public final class PostgresStateStore extends JdbcStateStore {
     @Override
     public void create(SessionInfo info, List<StoredEvent> firstEvents, CommandRecord command) {
         Objects.requireNonNull(info, "info");
-        db.write(() -> "create session '" + info.id() + "'", JournalWrites.create(info, firstEvents, command, options.clock()));
+        sealing().ready(info.tenant()); // a missing or wrong key is refused here, before anything is written
+        if (command != null) {
+            sealing().ready(command.session().tenant());
+        }
+        db.write(() -> "create session '" + info.id() + "'", JournalWrites.create(info, firstEvents, command, options.clock(),
+                sealing()));
     }
 
     @Override
@@ -246,31 +272,13 @@ public final class PostgresStateStore extends JdbcStateStore {
             db.read(what, c -> SessionRows.refusal(c, request));
             throw bad;
         }
-        List<EventRows.Row> rows = EventRows.encode(request.events());
+        JournalWrites.ready(request, sealing()); // a missing or wrong key is refused here, before anything is written
+        List<EventRows.Row> rows = EventRows.encode(key, request.events(), sealing()); // sealed here, on the caller's thread
         List<SharedRows.VariableChange> changes = SharedRows.encode(request.writes());
         long newHead = request.expectedSeq() + rows.size();
-        boolean oneStatement = rows.size() <= StepStatement.MAX_EVENTS;
-        SqlWork<Long> work = c -> {
-            long now = EpochNanos.of(options.clock().instant());
-            boolean moved = oneStatement
-                    ? StepStatement.run(c, request, rows, newHead, now)
-                    : StepStatement.moveHead(c, request, newHead, now);
-            if (!moved) {
-                SessionRows.refusal(c, request);
-                // the UPDATE and the reading above saw different versions of the row: run it all again
-                throw new SQLException("session '" + key.id() + "' changed between the check and its reading", "40001");
-            }
-            if (!oneStatement) {
-                JournalWrites.insertRows(c, key, rows, request.events());
-            }
-            if (request.command() != null) {
-                CommandRows.record(c, request.command(), sealing()); // only steps that carry a command id write this table
-            }
-            SharedRows.apply(c, changes, sealing());
-            return newHead;
-        };
+        SqlWork<Long> work = JournalWrites.append(request, rows, changes, newHead, options.clock(), sealing());
         // an ordinary step is one statement, atomic on its own: no transaction around it, one round trip
-        boolean alone = oneStatement && request.command() == null && changes.isEmpty();
+        boolean alone = rows.size() <= StepStatement.MAX_EVENTS && request.command() == null && changes.isEmpty();
         if (alone && batcher != null) {
             // with other sessions' steps in one commit when they come together (ADR 0029), the batch's
             // followers told by the batcher, once per commit; a refusal is diagnosed by the step alone,
@@ -308,6 +316,7 @@ public final class PostgresStateStore extends JdbcStateStore {
     @Override
     public void saveSnapshot(SessionKey key, StateSnapshot snapshot) {
         String payload = RecordCodec.encodeSnapshot(snapshot);
+        sealing().ready(key.tenant());
         db.write(() -> "save a snapshot of session '" + key.id() + "' at seq " + snapshot.seq(), c -> {
             if (!SharedRows.saveSnapshot(c, key, snapshot.seq(), payload, sealing())) {
                 throw new SessionNotFoundException(key.id());
@@ -320,8 +329,9 @@ public final class PostgresStateStore extends JdbcStateStore {
     @Override
     public boolean requestInterrupt(SessionKey key, long epoch, String reason) {
         Objects.requireNonNull(reason, "reason");
+        sealing().ready(key.tenant());
         return db.write(() -> "request an interrupt of session '" + key.id() + "' at epoch " + epoch, c -> {
-            InterruptRows.put(c, key, epoch, reason);
+            InterruptRows.put(c, key, epoch, reason, sealing());
             return true;
         });
     }
@@ -331,7 +341,7 @@ public final class PostgresStateStore extends JdbcStateStore {
     public Optional<String> takeInterruptRequest(Lease lease) {
         Objects.requireNonNull(lease, "lease");
         return Optional.ofNullable(db.write(() -> "take the interrupt request of session '" + lease.key().id() + "'",
-                c -> InterruptRows.take(c, lease)));
+                c -> InterruptRows.take(c, lease, sealing())));
     }
 
     @Override
@@ -382,13 +392,13 @@ public final class PostgresStateStore extends JdbcStateStore {
         return batcher == null ? new long[] {0, 0} : batcher.counts();
     }
 
-    /** Stops the notifier (after its send in flight) and the listener, then closes the pool. */
     /** Rewrites the tables and retires the WAL segments that held deleted rows ({@link PgScrub}). */
     @Override
     public String scrub() {
         return PgScrub.run(db, options.schema());
     }
 
+    /** Stops the notifier (after its send in flight) and the listener, then closes the pool. */
     @Override
     public void close() {
         if (notifier != null) {

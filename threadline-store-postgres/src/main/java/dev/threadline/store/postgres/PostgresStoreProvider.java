@@ -5,7 +5,8 @@ import dev.threadline.core.store.StoreProvider;
 
 /**
  * Opens the PostgreSQL store from a store URL ({@code postgresql://user:password@host:port/db}) for
- * {@link dev.threadline.core.store.StateStores#open}. Registered with the ServiceLoader. Stateless.
+ * {@link dev.threadline.core.store.StateStores#open}; {@code ?keys=env} or {@code ?keys=keyring:FILE} turns on
+ * encryption at rest (ADR 0049, {@code docs/security.md}). Registered with the ServiceLoader. Stateless.
  */
 public final class PostgresStoreProvider implements StoreProvider {
     @Override
@@ -20,6 +21,6 @@ public final class PostgresStoreProvider implements StoreProvider {
 
     @Override
     public String forms() {
-        return "postgresql://user:password@host:port/db";
+        return "postgresql://user:password@host:port/db[?keys=env|keys=keyring:FILE]";
     }
 }

@@ -22,7 +22,8 @@ import java.util.List;
  * {@code first_seq <= seq <= last_seq}, in seq order, those event rows keeping their envelope with a
  * NULL payload. This version seals nothing (sealing was an UPDATE whose old row versions held their
  * space until vacuum), but reads what was sealed: every read fills sealed rows from their segments, and
- * the unsealed rows of a transcript read are joined into one array and parsed in one go.
+ * the unsealed rows of a transcript read are joined into one array and parsed in one go (client side, ADR 0031;
+ * payloads sealed at rest, ADR 0049, opened first).
  *
  * <p>Under READ COMMITTED every statement sees the latest commit. A row once sealed stayed sealed, and
  * its segment was committed in the same transaction, so a reader reads the rows first and the segments
@@ -31,9 +32,17 @@ import java.util.List;
 final class SegmentRows {
     private SegmentRows() {}
 
-    /** The reads {@link Segments}' walks need, on {@code c} for {@code key}: the kit's, with this store's lean rows. */
-    static Segments.Reader<SQLException> reader(Connection c, SessionKey key) {
-        return new SegmentReader(c, key, "touches_transcript", PostgresDialect.INSTANCE, Sealing.TEXT) {
+    /**
+     * The reads {@link Segments}' walks need, on {@code c} for {@code key}: the kit's, with this store's lean rows,
+     * payloads read as {@code sealing} says.
+     */
+    static Segments.Reader<SQLException> reader(Connection c, SessionKey key, Sealing sealing) {
+        return new SegmentReader(c, key, "touches_transcript", PostgresDialect.of(sealing), sealing) {
+            @Override
+            protected String leanRowsSql() {
+                return super.leanRowsSql().replace("SELECT seq, v, payload FROM", "SELECT seq, v, payload, payload_sealed FROM");
+            }
+
             @Override
             public boolean leanRows(long from, long to, List<Event> out) throws SQLException {
                 List<long[]> seqs = new ArrayList<>(); // seq and version of each row
@@ -44,8 +53,12 @@ final class SegmentRows {
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {
                             byte[] payload = rs.getBytes(3);
-                            if (payload == null) { // sealed since the segments were listed
-                                return false;
+                            if (payload == null) {
+                                byte[] atRest = rs.getBytes(4);
+                                if (atRest == null) { // put in a segment since the segments were listed
+                                    return false;
+                                }
+                                payload = sealing.open(atRest, Sealing.Place.event(key.tenant(), key.id(), rs.getLong(1)));
                             }
                             int v = rs.getInt(2);
                             asIs &= RecordCodec.readsAsIs(v);
@@ -79,7 +92,7 @@ final class SegmentRows {
 
 
     /** The session's own transcript events with {@code from <= seq <= to}, without envelopes (see {@link Segments#transcriptEvents}). */
-    static List<Event> transcriptEvents(Connection c, SessionKey key, long from, long to) throws SQLException {
-        return Segments.transcriptEvents(from, to, reader(c, key));
+    static List<Event> transcriptEvents(Connection c, SessionKey key, long from, long to, Sealing sealing) throws SQLException {
+        return Segments.transcriptEvents(from, to, reader(c, key, sealing));
     }
 }

@@ -18,7 +18,9 @@ import java.util.List;
  * is HOT (ADR 0030). An ordinary step (no
  * command record, no shared writes) is then one auto-commit statement: one round trip, as a single-row
  * INSERT is; steps that group-commit are pipelined, their statements sent together
- * ({@link StepBatcher}). The statement text depends only on the number of events. Stateless.
+ * ({@link StepBatcher}). The statement text depends only on the number of events and messages, and on whether
+ * the payloads are sealed at rest (ADR 0049: then they go to {@code payload_sealed}, and no message is indexed).
+ * Stateless.
  * (Followers are told after the commit, by the store's {@link HeadNotifier}: a notify inside this
  * statement would serialise commits.)
  */
@@ -29,12 +31,15 @@ final class StepStatement {
     /** The texts of steps of up to this many events are built once (a step's usual size is one to a few). */
     private static final int CACHED = 16;
     private static final String[][] TEXTS = new String[CACHED + 1][CACHED + 1];
+    /** The texts of sealed steps (which index no message) of up to {@link #CACHED} events. */
+    private static final String[] SEALED = new String[CACHED + 1];
 
     static {
         for (int n = 1; n <= CACHED; n++) {
             for (int m = 0; m <= n; m++) {
-                TEXTS[n][m] = build(n, m);
+                TEXTS[n][m] = build(n, m, false);
             }
+            SEALED[n] = build(n, 0, true);
         }
     }
 
@@ -45,10 +50,15 @@ final class StepStatement {
      * sizes, so neither it nor the driver's statement-cache key (its hash) is computed again at every step.
      */
     static String sql(int events, int texts) {
-        return events >= 1 && events <= CACHED && texts <= events ? TEXTS[events][texts] : build(events, texts);
+        return events >= 1 && events <= CACHED && texts <= events ? TEXTS[events][texts] : build(events, texts, false);
     }
 
-    private static String build(int events, int texts) {
+    /** The text of a step of {@code events} events whose payloads are sealed at rest (no message indexed). */
+    static String sealedSql(int events) {
+        return events >= 1 && events <= CACHED ? SEALED[events] : build(events, 0, true);
+    }
+
+    private static String build(int events, int texts, boolean sealed) {
         StringBuilder sql = new StringBuilder("""
                 WITH moved AS (
                   UPDATE heads SET head_seq = ?, updated_at = ?, recent = ?
@@ -64,13 +74,16 @@ final class StepStatement {
             }
             sql.append(") AS d (seq, role, time, text, words))");
         }
-        sql.append("""
+        String insert = """
 
                 INSERT INTO events (sid, seq, step, time, command_id, command_text, source, touches_transcript, payload, v)
                 SELECT moved.sid, e.seq, e.step, e.time, e.command_id, e.command_text, e.source, e.tt, e.payload, e.v
-                FROM moved, (VALUES\s""");
+                FROM moved, (VALUES\s""";
+        sql.append(sealed ? insert.replace("touches_transcript, payload, v", "touches_transcript, payload_sealed, v") : insert);
+        String values = sealed ? "(?::bigint, ?::bigint, ?::bigint, ?::uuid, ?, ?, ?::boolean, ?::bytea, ?::smallint)"
+                : "(?::bigint, ?::bigint, ?::bigint, ?::uuid, ?, ?, ?::boolean, ?, ?::smallint)";
         for (int i = 0; i < events; i++) {
-            sql.append(i == 0 ? "" : ", ").append("(?::bigint, ?::bigint, ?::bigint, ?::uuid, ?, ?, ?::boolean, ?, ?::smallint)");
+            sql.append(i == 0 ? "" : ", ").append(values);
         }
         return sql.append(") AS e (seq, step, time, command_id, command_text, source, tt, payload, v)").toString();
     }
@@ -81,12 +94,19 @@ final class StepStatement {
      * them when the head moved, none when the row's head or epoch did not match.
      */
     static StepBatcher.Step step(AppendRequest request, List<EventRows.Row> rows, long newHead, long now) {
-        return step(request, rows, TextRows.docs(request.events()), newHead, now);
+        return step(request, rows, EventRows.sealed(rows) ? List.of() : TextRows.docs(request.events()), newHead, now);
     }
 
-    /** {@link #step(AppendRequest, List, long, long)} with the step's messages already read. */
+    /**
+     * {@link #step(AppendRequest, List, long, long)} with the step's messages already read (none when the rows are
+     * sealed: a sealing store indexes no plaintext).
+     */
     static StepBatcher.Step step(AppendRequest request, List<EventRows.Row> rows, List<TextRows.Doc> texts, long newHead, long now) {
-        String sql = sql(rows.size(), texts.size());
+        boolean sealed = EventRows.sealed(rows);
+        if (sealed && !texts.isEmpty()) {
+            throw new IllegalArgumentException("a sealed step indexes no message");
+        }
+        String sql = sealed ? sealedSql(rows.size()) : sql(rows.size(), texts.size());
         return new StepBatcher.Step() {
             @Override
             public String sql() {
@@ -118,7 +138,11 @@ final class StepStatement {
                     i = EventRows.bindCommand(ps, i, r);
                     ps.setString(i++, r.source());
                     ps.setBoolean(i++, r.transcript());
-                    ps.setString(i++, r.payload());
+                    if (sealed) {
+                        ps.setBytes(i++, r.sealed());
+                    } else {
+                        ps.setString(i++, r.payload());
+                    }
                     ps.setShort(i++, (short) RecordCodec.VERSION);
                 }
             }
@@ -130,7 +154,7 @@ final class StepStatement {
      * or epoch did not match (then nothing was written).
      */
     static boolean run(Connection c, AppendRequest request, List<EventRows.Row> rows, long newHead, long now) throws SQLException {
-        return run(c, request, rows, TextRows.docs(request.events()), newHead, now);
+        return step(request, rows, newHead, now).run(c);
     }
 
     /** {@link #run(Connection, AppendRequest, List, long, long)} with the step's messages already read. */

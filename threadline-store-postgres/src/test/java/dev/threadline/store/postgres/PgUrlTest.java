@@ -4,9 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.threadline.core.error.InvalidInputException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** Store URLs: both forms, user and password out of the URL and out of messages, bad ones named. */
+/** Store URLs: both forms, user and password out of the URL and out of messages, the keys option, bad ones named. */
 class PgUrlTest {
 
     @Test
@@ -33,14 +37,43 @@ class PgUrlTest {
     }
 
     @Test
-    void theKeysOptionOfEncryptionAtRestIsRefusedClearlyOnPostgresql() {
-        for (String url : new String[] {"postgresql://ann:pw@h/d?keys=env", "postgresql://h/d?sslmode=require&keys=keyring:/k.json",
-                "jdbc:postgresql://h/d?keys=env"}) {
-            assertThatThrownBy(() -> PgUrl.parse(url)).as("%s", url).isInstanceOf(InvalidInputException.class)
-                    .hasMessageContaining("encryption at rest is not yet available on PostgreSQL")
-                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain(":pw@"));
-        }
+    void theKeysOptionTurnsEncryptionAtRestOnAndIsTakenOutOfTheJdbcUrl(@TempDir Path dir) throws Exception {
+        Path ring = dir.resolve("keyring.json");
+        Files.writeString(ring, "{\"tenants\": {\"*\": {\"active\": \"k-1\", \"keys\": {\"k-1\": \""
+                + Base64.getEncoder().encodeToString(new byte[32]) + "\"}}}}");
+        PgUrl env = PgUrl.parse("postgresql://ann:pw@h/d?keys=env");
+        assertThat(env.keys()).isNotNull();
+        assertThat(env.jdbcUrl()).isEqualTo("jdbc:postgresql://h/d");
+        assertThat(env.shown()).doesNotContain("pw");
+
+        PgUrl keyring = PgUrl.parse("postgresql://h/d?sslmode=require&keys=keyring:" + ring + "&targetServerType=primary");
+        assertThat(keyring.keys()).isNotNull();
+        assertThat(keyring.keys().activeKeyId("acme")).isEqualTo("k-1");
+        assertThat(keyring.jdbcUrl()).isEqualTo("jdbc:postgresql://h/d?sslmode=require&targetServerType=primary");
+
+        PgUrl jdbc = PgUrl.parse("jdbc:postgresql://h/d?keys=env&user=x");
+        assertThat(jdbc.keys()).isNotNull();
+        assertThat(jdbc.jdbcUrl()).isEqualTo("jdbc:postgresql://h/d?user=x");
+
+        assertThat(PgUrl.parse("postgresql://h/d?keysize=1").keys()).isNull();
         assertThat(PgUrl.parse("postgresql://h/d?keysize=1").jdbcUrl()).isEqualTo("jdbc:postgresql://h/d?keysize=1");
+        assertThat(PgUrl.parse("postgresql://h/d").keys()).isNull();
+        assertThat(new PostgresStoreProvider().forms()).contains("keys=env").contains("keys=keyring:FILE");
+    }
+
+    @Test
+    void aKeysOptionThatNamesNoKeyProviderIsRefusedNamingTheStoreUrlAndNeverThePassword(@TempDir Path dir) {
+        for (String url : new String[] {"postgresql://ann:pw@h/d?keys=vault", "postgresql://ann:pw@h/d?keys=",
+                "postgresql://ann:pw@h/d?keys", "postgresql://ann:pw@h/d?keys=keyring:", "jdbc:postgresql://h/d?keys=ENV&password=pw"}) {
+            assertThatThrownBy(() -> PgUrl.parse(url)).as("%s", url).isInstanceOf(InvalidInputException.class)
+                    .hasMessageContaining("store url").hasMessageContaining("keys=env or keys=keyring:FILE")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain(":pw@").doesNotContain("=pw"));
+        }
+        assertThatThrownBy(() -> PgUrl.parse("postgresql://h/d?keys=env&keys=env")).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("given twice");
+        // a keyring file that is not there is refused when the URL is read, not at the first write
+        String missing = "postgresql://h/d?keys=keyring:" + dir.resolve("absent.json");
+        assertThatThrownBy(() -> PgUrl.parse(missing)).isInstanceOf(InvalidInputException.class).hasMessageContaining("absent.json");
     }
 
     @Test

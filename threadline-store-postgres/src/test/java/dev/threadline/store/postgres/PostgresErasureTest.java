@@ -15,13 +15,8 @@ import dev.threadline.core.state.Edit;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.harness.servers.PgServer;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -94,33 +89,11 @@ class PostgresErasureTest {
         }
     }
 
-    /** Whether any file under the data directory holds the canary's bytes. */
     private static boolean inDataDirectory(String canary) throws IOException {
-        byte[] needle = canary.getBytes(StandardCharsets.UTF_8);
-        try (Stream<Path> files = Files.walk(server.dataDirectory())) {
-            for (Path f : files.filter(Files::isRegularFile).toList()) {
-                byte[] hay;
-                try {
-                    hay = Files.readAllBytes(f);
-                } catch (java.nio.file.NoSuchFileException gone) {
-                    continue; // removed by the server while we walked
-                }
-                // ISO-8859-1 maps each byte to one char, so a substring search is a byte search
-                if (new String(hay, StandardCharsets.ISO_8859_1).contains(new String(needle, StandardCharsets.ISO_8859_1))) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return PgCanaryScan.inDataDirectory(server, canary);
     }
 
-
     private static String pgDump() throws Exception {
-        Process p = new ProcessBuilder(PgServer.binaries().resolve("pg_dump").toString(), "-h", "127.0.0.1",
-                "-p", Integer.toString(server.port()), "-U", PgServer.USER, "erasure").redirectErrorStream(true).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(new String(out, StandardCharsets.UTF_8)).isZero();
-        return new String(out, StandardCharsets.UTF_8);
+        return PgCanaryScan.pgDump(server, "erasure");
     }
 }

@@ -59,6 +59,11 @@ class PostgresExpiryUpgradeTest {
             s.execute("SET search_path TO " + schema);
             s.execute("DROP INDEX sessions_by_expiry");
             s.execute("ALTER TABLE sessions DROP COLUMN expires_at");
+            for (String[] t : SealedColumns.PAYLOADS) { // migration 11, the sealed payload columns
+                if (!t[0].equals("history_bases")) {
+                    s.execute("ALTER TABLE " + t[0] + " DROP CONSTRAINT " + t[0] + "_one_payload, DROP COLUMN " + t[1] + "_sealed");
+                }
+            }
             s.execute("DROP TABLE journal_text"); // migrations 8 to 10, which come after: a version 6 database has none
             s.execute("DROP TABLE history_bases");
             s.execute("DROP TABLE data_keys");

@@ -130,7 +130,7 @@ class PostgresUpgradeTest {
                     versions.add(rs.getInt(1));
                 }
                 assertThat(versions).isEqualTo(java.util.stream.IntStream.rangeClosed(1, Migrations.latest()).boxed().toList());
-                assertThat(versions).hasSize(10);
+                assertThat(versions).hasSize(11);
             }
             try (ResultSet rs = s.executeQuery("SELECT count(*), count(*) FILTER (WHERE recent = updated_at / "
                     + Migrations.RECENT_NANOS + ") FROM heads")) {
