@@ -122,6 +122,12 @@ final class PgTarget implements SharedTarget {
     }
 
     @Override
+    public StateStore openSealedStore(dev.threadline.core.crypto.KeyProvider keys) {
+        return PostgresStateStore.open(url, PostgresStateStore.Options.defaults().withSchema(schema).withPoolWait(POOL_WAIT)
+                .withKeys(keys));
+    }
+
+    @Override
     public String variant() {
         return "notifications off (PostgresStateStore.Options.withNotifications(false): no pg_notify in an append;"
                 + " followers poll)";
