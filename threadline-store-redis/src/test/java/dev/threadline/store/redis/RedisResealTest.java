@@ -77,14 +77,17 @@ class RedisResealTest {
                 List<Resealed> progress = new ArrayList<>();
                 Resealed done = store.reseal("acme", 3, progress::add);
                 assertThat(done.dataKey()).isEqualTo(1);
+                assertThat(kinds(bytes, "acme")).as("every kind of payload was there to seal again")
+                        .containsOnlyKeys("event", "snapshot", "base", "command", "interrupt", "writes", "variable");
                 assertThat(done.resealed()).isEqualTo(done.examined()).isEqualTo(payloads(bytes, "acme").size());
                 assertThat(progress).hasSizeGreaterThan(1).last().isEqualTo(done);
                 assertThat(reads(store)).isEqualTo(before);
                 assertThat(payloads(bytes, "acme")).allSatisfy(v -> assertThat(Arrays.copyOf(v, 5)).isEqualTo(PayloadSealer.prefix(1)));
                 assertThat(payloads(bytes, "other")).isNotEmpty().noneMatch(PayloadSealer::isSealed);
 
-                bytes.rewriteAof();
-                bytes.save();
+                assertThat(bytes.filesWith(CANARY)).as("the AOF's history still holds the plain writes").isNotEmpty();
+                assertThat(store.scrub()).as("what threadline keys rotate-data runs last")
+                        .contains("append-only file rewritten", "RDB snapshot rewritten");
                 assertThat(bytes.filesWith(CANARY)).as("no file holds the sealed tenant's canary").isEmpty();
                 assertThat(bytes.filesWith(OTHER)).as("the other tenant's stays plain in both files")
                         .anyMatch(f -> f.endsWith(".rdb")).anyMatch(f -> f.contains(".aof"));
@@ -150,6 +153,33 @@ class RedisResealTest {
                 assertThat(store.reseal("acme", 100, r -> { })).as("the next pass takes the changed value")
                         .isEqualTo(new Resealed("acme", 1, 1, 1));
                 assertThat(store.variables(VariableScope.APP, "acme").get("motto")).isEqualTo(TextNode.valueOf("changed"));
+            }
+        }
+    }
+
+    @Test
+    void anEventAPruneMovesBetweenReadAndWriteIsWrittenBackAtItsNewPlace() throws Exception {
+        try (RedisProcess server = RedisProcess.start(List.of()); RawKeys raw = new RawKeys(server.url());
+             SealedBytes bytes = new SealedBytes(server)) {
+            SessionInfo info = StoreFixtures.root("s", "acme", "ada");
+            SessionKey k = SessionKey.of(info);
+            try (RedisStateStore store = plain(server.url(), Clock.systemUTC())) {
+                List<dev.threadline.core.event.StoredEvent> events = new ArrayList<>(List.of(StoreFixtures.first(info)));
+                events.addAll(StoreFixtures.messages("s", 2, 4));
+                store.create(info, events);
+            }
+            try (RedisStateStore store = sealing(server.url())) {
+                List<dev.threadline.core.event.StoredEvent> before = store.readOwn(k, 3, 5);
+                store.resealer().beforeWrite(slot -> { // a prune through seq 2 in between: the list's entries move two places
+                    raw.redis().ltrim("tl:{acme/s}:ev", 2, -1);
+                    raw.redis().hset("tl:{acme/s}:meta", "base", "2");
+                });
+                assertThat(store.reseal("acme", 10, r -> { })).as("seqs 1 and 2 were gone when written")
+                        .isEqualTo(new Resealed("acme", 1, 5, 3));
+                assertThat(bytes.redis().lrange(SealedBytes.key("tl:{acme/s}:ev"), 0, -1)).hasSize(3).allMatch(PayloadSealer::isSealed);
+                assertThat(store.readOwn(k, 3, 5)).isEqualTo(before);
+                store.resealer().beforeWrite(null);
+                assertThat(store.reseal("acme", 10, r -> { })).isEqualTo(new Resealed("acme", 1, 0, 0));
             }
         }
     }
@@ -261,32 +291,43 @@ class RedisResealTest {
      * result, interrupt reasons, pending shared writes and user and app variables.
      */
     private static List<byte[]> payloads(SealedBytes bytes, String tenant) {
-        List<byte[]> out = new ArrayList<>();
+        return kinds(bytes, tenant).values().stream().flatMap(List::stream).toList();
+    }
+
+    /** {@link #payloads}, by kind. */
+    private static Map<String, List<byte[]>> kinds(SealedBytes bytes, String tenant) {
+        Map<String, List<byte[]>> out = new java.util.TreeMap<>();
         List<byte[]> keys = new ArrayList<>(bytes.redis().keys("tl:{" + tenant + "/*"));
         keys.addAll(bytes.redis().keys("tl:var:{*:" + tenant + "*"));
         for (byte[] k : keys) {
             String name = new String(k, StandardCharsets.UTF_8);
             switch (name.substring(name.lastIndexOf(':') + 1)) {
-                case "ev" -> out.addAll(bytes.redis().lrange(k, 0, -1));
-                case "snap" -> out.addAll(bytes.redis().hgetall(k).values());
-                case "hbase" -> out.add(bytes.redis().hget(k, SealedBytes.key("payload")));
-                case "cmd" -> bytes.redis().hgetall(k).values().stream()
-                        .filter(v -> PayloadSealer.isSealed(v) || new String(v, StandardCharsets.UTF_8).contains("\"r\"")).forEach(out::add);
+                case "ev" -> add(out, "event", bytes.redis().lrange(k, 0, -1));
+                case "snap" -> add(out, "snapshot", bytes.redis().hgetall(k).values());
+                case "hbase" -> add(out, "base", List.of(bytes.redis().hget(k, SealedBytes.key("payload"))));
+                case "cmd" -> add(out, "command", bytes.redis().hgetall(k).values().stream()
+                        .filter(v -> PayloadSealer.isSealed(v) || new String(v, StandardCharsets.UTF_8).contains("\"r\"")).toList());
                 case "meta" -> {
                     for (String f : List.of("ireason", "wip")) {
                         byte[] v = bytes.redis().hget(k, SealedBytes.key(f));
                         if (v != null) {
-                            out.add(v);
+                            add(out, f.equals("wip") ? "writes" : "interrupt", List.of(v));
                         }
                     }
                 }
                 default -> {
                     if (name.contains(":var:")) {
-                        out.addAll(bytes.redis().hgetall(k).values());
+                        add(out, "variable", bytes.redis().hgetall(k).values());
                     }
                 }
             }
         }
         return out;
+    }
+
+    private static void add(Map<String, List<byte[]>> out, String kind, java.util.Collection<byte[]> values) {
+        if (!values.isEmpty()) {
+            out.computeIfAbsent(kind, x -> new ArrayList<>()).addAll(values);
+        }
     }
 }
