@@ -114,6 +114,7 @@ final class Resealer {
         private final Run run;
         private final String[] slotKeys;
         private final List<String> args = new ArrayList<>();
+        private final java.util.Set<String> places = new java.util.HashSet<>();
         private int examined;
 
         Batch(Run run, String[] slotKeys) {
@@ -123,6 +124,9 @@ final class Resealer {
 
         /** A value to write back as {@code now} where it still holds {@code old} (see {@code reseal.lua} for the kinds). */
         void add(String kind, String a, String b, String old, String now) {
+            if (!places.add(kind + '\u0000' + a + '\u0000' + b)) {
+                return; // HSCAN returned the field twice (the hash was rehashed meanwhile): once is enough
+            }
             args.addAll(List.of(kind, a, b, old, now));
             examined++;
             if (examined >= run.batch) {
@@ -151,6 +155,7 @@ final class Resealer {
             }
             run.done(examined, replaced);
             args.clear();
+            places.clear();
             examined = 0;
         }
     }
@@ -199,13 +204,22 @@ final class Resealer {
             batch.add("I", m.get(0), "", m.get(1), again(m.get(1), Leasing.place(key, parse(key, "interrupt", m.get(0)))));
         }
         if (m.get(2) != null && m.get(3) != null && !Sealer.under(m.get(3), run.number)) {
-            if (Instant.parse(m.get(2)).plus(options.claimWindow()).isBefore(options.clock().instant())) {
+            if (stale(m.get(2))) {
                 batch.add("W", m.get(2), "", m.get(3), again(m.get(3), Records.writesPlace(key)));
             } else {
                 batch.leave(); // its step may still be applying them, and clears them only while they are as it wrote them
             }
         }
         batch.flush();
+    }
+
+    /** Whether a session last updated at {@code updated} is older than the claim window (an unreadable time is not). */
+    private boolean stale(String updated) {
+        try {
+            return Instant.parse(updated).plus(options.claimWindow()).isBefore(options.clock().instant());
+        } catch (java.time.DateTimeException e) {
+            return false;
+        }
     }
 
     private void variables(Run run, VariableScope scope, String scopeKey) {
