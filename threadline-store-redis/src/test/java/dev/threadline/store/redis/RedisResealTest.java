@@ -185,6 +185,37 @@ class RedisResealTest {
     }
 
     @Test
+    void withReplicatedAcksABatchWaitsForTheReplicaAndAStalledOneFailsTheResealWithAnUnknownOutcome() throws Exception {
+        try (RedisProcess master = RedisProcess.start(List.of()); RedisProcess replica = RedisProcess.replicaOf(master, List.of())) {
+            SessionInfo info = StoreFixtures.root("s", "acme", "ada");
+            SessionKey k = SessionKey.of(info);
+            try (RedisStateStore store = plain(master.url(), Clock.systemUTC())) {
+                store.create(info, List.of(StoreFixtures.first(info), StoreFixtures.user("s", 2, CANARY)));
+            }
+            try (RedisStateStore store = sealing(master.url() + "?replicas=1&replicaTimeout=1s")) {
+                List<dev.threadline.core.event.StoredEvent> before = store.readOwn(k, 1, 2);
+                store.rotateDataKey("acme"); // the data key is written (and acknowledged) before the replica stalls
+                replica.pause();
+                try {
+                    assertThatThrownBy(() -> store.reseal("acme", 10, r -> { })).isInstanceOfSatisfying(StorageException.class,
+                            e -> assertThat(e.getMessage()).contains("re-seal the payloads of tenant 'acme'")
+                                    .contains("only 0 of 1 replicas confirmed it").contains("outcome is unknown").doesNotContain("\n"));
+                } finally {
+                    replica.resume();
+                }
+                assertThat(store.reseal("acme", 10, r -> { })).as("the batch is on the master").isEqualTo(new Resealed("acme", 1, 0, 0));
+                replica.awaitCaughtUpWith(master);
+                try (RedisStateStore onReplica = sealing(replica.url())) {
+                    assertThat(onReplica.readOwn(k, 1, 2)).isEqualTo(before);
+                }
+                try (RedisStateStore onReplica = plain(replica.url(), Clock.systemUTC())) {
+                    assertThatThrownBy(() -> onReplica.readOwn(k, 2, 2)).isInstanceOf(StorageException.class).hasMessageContaining("is sealed");
+                }
+            }
+        }
+    }
+
+    @Test
     void aBatchBelowOneIsRefusedNamingItAndAStoreWithoutKeysRefusesToReseal() throws Exception {
         try (RedisProcess server = RedisProcess.start(List.of())) {
             try (RedisStateStore store = sealing(server.url())) {
