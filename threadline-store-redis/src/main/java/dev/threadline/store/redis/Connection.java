@@ -201,6 +201,18 @@ final class Connection implements AutoCloseable {
         }
     }
 
+    /** The commands of each master of the cluster as its topology is known now; only when {@link #cluster}. */
+    List<RedisClusterCommands<String, String>> masters() {
+        var c = (StatefulRedisClusterConnection<String, String>) connection;
+        List<RedisClusterCommands<String, String>> out = new ArrayList<>();
+        for (RedisClusterNode node : c.getPartitions()) {
+            if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
+                out.add(c.getConnection(node.getNodeId(), ConnectionIntent.WRITE).sync());
+            }
+        }
+        return out;
+    }
+
     /** Asks Lettuce for the cluster's topology again, at most every 500 ms, without waiting for it. */
     private void refresh() {
         long now = System.nanoTime();

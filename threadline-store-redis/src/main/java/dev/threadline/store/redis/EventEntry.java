@@ -32,7 +32,8 @@ final class EventEntry {
         return h + "\n" + RecordCodec.encodeEvent(e.event());
     }
 
-    private static Sealer.Place place(String tenant, String sessionId, long seq) {
+    /** The place of the event at {@code seq} of a session of {@code tenant}. */
+    static Sealer.Place place(String tenant, String sessionId, long seq) {
         return new Sealer.Place("event", tenant, sessionId, Long.toString(seq));
     }
 

@@ -88,7 +88,8 @@ final class HistoryBases {
         return Optional.of(RecordCodec.decodeBase(key.id(), version, sealer.open(r.text(1), place(key))));
     }
 
-    private static Sealer.Place place(SessionKey key) {
+    /** The place of a session's history base. */
+    static Sealer.Place place(SessionKey key) {
         return new Sealer.Place("base", key.tenant(), key.id(), "");
     }
 }

@@ -66,7 +66,7 @@ final class Leasing {
     }
 
     /** The place of the reason of an interrupt request at {@code epoch}. */
-    private static Sealer.Place place(SessionKey key, long epoch) {
+    static Sealer.Place place(SessionKey key, long epoch) {
         return new Sealer.Place("interrupt", key.tenant(), key.id(), Long.toString(epoch));
     }
 

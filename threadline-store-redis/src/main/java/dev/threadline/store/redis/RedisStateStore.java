@@ -139,6 +139,7 @@ public final class RedisStateStore implements StateStore {
     private final Snapshots snapshots;
     private final String durability;
     private final Sealer sealer;
+    private final Resealer resealer;
     private volatile boolean closed;
 
     private RedisStateStore(Connection redis, Options options) {
@@ -152,6 +153,7 @@ public final class RedisStateStore implements StateStore {
         this.writes = new Writes(redis, keys, scripts, branches, options, sealer);
         this.pruning = new HistoryBases(scripts, branches, sealer);
         this.snapshots = new Snapshots(scripts, sealer, options.clock());
+        this.resealer = new Resealer(redis, keys, sealer, options);
         this.durability = Durability.describe(redis);
     }
 
@@ -354,14 +356,25 @@ public final class RedisStateStore implements StateStore {
         return sealer.on() ? sealer.rewrap(tenant) : StateStore.super.rewrapDataKeys(tenant);
     }
 
-    /** Refused with one line when the store seals: re-sealing stored values is built on SQLite only so far. */
+    /**
+     * Found by SCAN (on every master of a cluster), then {@code batch} compare-and-sets per script on each session's
+     * slot and each variables hash; see {@link Resealer}.
+     */
     @Override
     public Resealed reseal(String tenant, int batch, java.util.function.Consumer<Resealed> progress) {
         if (!sealer.on()) {
             return StateStore.super.reseal(tenant, batch, progress);
         }
-        throw new dev.threadline.core.error.InvalidInputException("store", "re-sealing payloads is not yet available on"
-                + " RedisStateStore (nothing was changed)");
+        Require.nonBlank(tenant, "tenant");
+        if (batch < 1) {
+            throw new InvalidInputException("batch", "a re-seal batch is 1 payload or more, not " + batch);
+        }
+        return call("re-seal the payloads of tenant '" + tenant + "'", () -> resealer.reseal(tenant, batch, progress));
+    }
+
+    /** The re-seal, for tests that place a concurrent writer between a batch's reads and its write. */
+    Resealer resealer() {
+        return resealer;
     }
 
     /** The stored JSON of the key compared and replaced in one script: a key wrapped again meanwhile stays as it is. */

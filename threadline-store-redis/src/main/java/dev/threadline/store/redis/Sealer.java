@@ -54,6 +54,23 @@ final class Sealer {
         return sealer.rotate(tenant);
     }
 
+    /**
+     * The number of {@code tenant}'s newest data key, made ready ({@link PayloadSealer#ready}); only when {@link #on}.
+     *
+     * @throws dev.threadline.core.error.KeyUnavailableException when its key is missing or wrong
+     */
+    int newest(String tenant) {
+        return sealer.ready(tenant);
+    }
+
+    /**
+     * Whether {@code stored} (with or without a clear tail) is sealed under data key {@code number} or a newer one, so a
+     * re-seal to {@code number} leaves it; false for a plain value.
+     */
+    static boolean under(String stored, int number) {
+        return ValueCodec.isCarrier(stored) && stored.length() > 5 && PayloadSealer.keyNumber(ValueCodec.bytes(stored, 1, 6)) >= number;
+    }
+
     /** The tenant's data keys wrapped again under the active key-encryption key ({@link PayloadSealer#rewrap}); only when {@link #on}. */
     int rewrap(String tenant) {
         return sealer.rewrap(tenant);

@@ -44,7 +44,8 @@ final class Snapshots {
         return Optional.empty();
     }
 
-    private static Sealer.Place place(SessionKey session, long seq) {
+    /** The place of a session's snapshot at {@code seq}. */
+    static Sealer.Place place(SessionKey session, long seq) {
         return new Sealer.Place("snapshot", session.tenant(), session.id(), Long.toString(seq));
     }
 
