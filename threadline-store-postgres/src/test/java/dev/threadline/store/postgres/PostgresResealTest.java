@@ -3,10 +3,16 @@ package dev.threadline.store.postgres;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.threadline.core.Threadline;
 import dev.threadline.core.crypto.KeyProvider;
 import dev.threadline.core.crypto.KeyProviders;
 import dev.threadline.core.crypto.PayloadSealer;
 import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.llm.ScriptedModel;
+import dev.threadline.core.runtime.NewSession;
+import dev.threadline.core.session.SessionConfig;
+import dev.threadline.core.state.Edit;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.state.VariableScope;
 import dev.threadline.core.store.Resealing.Resealed;
@@ -23,6 +29,10 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -47,6 +57,7 @@ class PostgresResealTest {
         server.createDatabase("after");
         server.createDatabase("rotated");
         server.createDatabase("refused");
+        server.createDatabase("raced");
     }
 
     @AfterAll
@@ -150,6 +161,40 @@ class PostgresResealTest {
         }
         assertThat(count("refused", "SELECT count(*) FROM events WHERE payload_sealed IS NOT NULL")).isZero();
         assertThat(count("refused", "SELECT count(*) FROM data_keys")).isZero();
+    }
+
+    /**
+     * A row another process changes while a batch holds it: the other transaction updates the variable's row and keeps
+     * it locked, so the re-seal's compare-and-set waits for it (seen in {@code pg_locks}, no sleep); once it commits,
+     * the compare-and-set finds another value and leaves the row as the other process wrote it. A second pass seals it.
+     */
+    @Test
+    void aPayloadChangedWhileItsBatchRunsKeepsWhatTheOtherProcessWroteUntilTheNextPass() throws Exception {
+        try (Threadline tl = Threadline.builder().store(open("raced", null)).model(ScriptedModel.demo()).build()) {
+            tl.tenant("solo").create(new NewSession("s", "u", SessionConfig.DEFAULT, Map.of(), null)).edit("test", "set",
+                    List.of(new Edit.SetVariable(VariableScope.APP, "motto", TextNode.valueOf("before"))));
+        }
+        try (PostgresStateStore store = open("raced", KEYS); Connection other = server.connect("raced");
+             Statement s = other.createStatement(); ExecutorService pool = Executors.newSingleThreadExecutor()) {
+            other.setAutoCommit(false);
+            assertThat(s.executeUpdate("UPDATE variables SET value = '\"meanwhile\"' WHERE scope_key = 'solo' AND name = 'motto'"))
+                    .isOne();
+            Future<Resealed> running = pool.submit(() -> store.reseal("solo", 100, r -> { }));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (count("raced", "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE NOT l.granted"
+                    + " AND a.query LIKE 'UPDATE variables%'") == 0) {
+                assertThat(running.isDone()).as("the re-seal waits for the locked row").isFalse();
+                assertThat(System.nanoTime()).as("the re-seal reached the locked row in time").isLessThan(deadline);
+            }
+            other.commit();
+            Resealed done = running.get(60, TimeUnit.SECONDS);
+            assertThat(done.resealed()).as("all but the changed variable").isEqualTo(done.examined() - 1);
+            assertThat(count("raced", "SELECT count(*) FROM variables WHERE value = '\"meanwhile\"' AND value_sealed IS NULL"))
+                    .as("the other process's value, as it wrote it").isOne();
+            assertThat(store.variables(VariableScope.APP, ScopedWrite.appKey("solo"))).containsEntry("motto", TextNode.valueOf("meanwhile"));
+            assertThat(store.reseal("solo", 100, r -> { })).isEqualTo(new Resealed("solo", 1, 1, 1));
+            assertThat(store.variables(VariableScope.APP, ScopedWrite.appKey("solo"))).containsEntry("motto", TextNode.valueOf("meanwhile"));
+        }
     }
 
     /** Acme's payload values of every column sealed under data key {@code number}. */
