@@ -224,7 +224,7 @@ public abstract class JdbcStateStore implements StateStore {
         return sealing.on() ? sealing.rewrap(tenant) : StateStore.super.rewrapDataKeys(tenant);
     }
 
-    /** Refuses, naming the store, unless the store overrides it (SQLite does); a store without keys refuses as every store does. */
+    /** Refuses, naming the store, unless the store overrides it (SQLite and PostgreSQL do); a store without keys refuses as every store does. */
     @Override
     public Resealed reseal(String tenant, int batch, Consumer<Resealed> progress) {
         if (!sealing.on()) {

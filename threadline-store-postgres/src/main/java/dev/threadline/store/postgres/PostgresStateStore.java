@@ -392,6 +392,16 @@ public final class PostgresStateStore extends JdbcStateStore {
         return batcher == null ? new long[] {0, 0} : batcher.counts();
     }
 
+    /** Seals the tenant's payloads again under its newest data key, batch by batch ({@link PgResealer}). */
+    @Override
+    public Resealed reseal(String tenant, int batch, java.util.function.Consumer<Resealed> progress) {
+        if (!sealing().on()) {
+            return super.reseal(tenant, batch, progress);
+        }
+        dev.threadline.core.error.Require.nonBlank(tenant, "tenant");
+        return PgResealer.reseal(db, sealing(), tenant, batch, Objects.requireNonNull(progress, "progress"));
+    }
+
     /** Rewrites the tables and retires the WAL segments that held deleted rows ({@link PgScrub}). */
     @Override
     public String scrub() {

@@ -67,8 +67,8 @@ class PostgresEncryptionTest {
 
     @Test
     void theCanaryOfAnEncryptedStoreIsInNeitherTheDataDirectoryNorADumpWhileAPlainStoresIsInBoth() throws Exception {
-        fillEverything("plain", PLAIN, null);
-        fillEverything("sealed", SEALED, KeyProviders.environment(Map.of("THREADLINE_KEK", PostgresEncryptedStateStoreTest.KEK)));
+        fillEverything(server, "plain", PLAIN, null);
+        fillEverything(server, "sealed", SEALED, KeyProviders.environment(Map.of("THREADLINE_KEK", PostgresEncryptedStateStoreTest.KEK)));
         try (Connection c = server.connect("sealed"); Statement s = c.createStatement()) {
             s.execute("CHECKPOINT"); // the shared buffers written out: the rows are in the table files, not only in the WAL
         }
@@ -130,9 +130,10 @@ class PostgresEncryptionTest {
 
     /**
      * Writes the canary into messages (snapshots every 4 events), user, app and session variables, a pruned history's
-     * base, a command result, an interrupt reason and a snapshot, in database {@code db}; and reads it all back.
+     * base, a command result, an interrupt reason and a snapshot, in database {@code db} of {@code server}; and reads it
+     * all back. Tenant acme; sessions ada-0 to ada-2 (ada-0 pruned) and cmd (command c-1, an interrupt, a snapshot).
      */
-    private static void fillEverything(String db, String canary, KeyProvider keys) {
+    static void fillEverything(PgServer server, String db, String canary, KeyProvider keys) {
         PostgresStateStore store = PostgresStateStore.open(server.url(db), PostgresStateStore.Options.defaults().withKeys(keys));
         try (Threadline tl = Threadline.builder().store(store).model(ScriptedModel.demo()).snapshotEvery(4).build()) {
             Tenant acme = tl.tenant("acme");
