@@ -51,12 +51,11 @@ public final class StoreCopy {
      */
     public CopyReport copy(String tenant, String sessionId) {
         List<SessionInfo> sessions = sessions(from, tenant, sessionId);
-        refusePruned(from, sessions, "copied");
         List<SessionSource> sources = new ArrayList<>();
         SharedWrites shared = new SharedWrites();
         for (SessionInfo info : sessions) { // a first pass finds each shared variable's last write
             SessionSource s = SessionSource.of(from, info);
-            for (long lo = info.parentSeq() + 1; lo <= s.head(); lo += SessionWriter.CHUNK) {
+            for (long lo = s.start() + 1; lo <= s.head(); lo += SessionWriter.CHUNK) { // a pruned one's after its base
                 s.readOwn(lo, Math.min(s.head(), lo + SessionWriter.CHUNK - 1)).forEach(e -> shared.see(info, e));
             }
             sources.add(s);
@@ -85,9 +84,9 @@ public final class StoreCopy {
     }
 
     /**
-     * Refuses, before anything is written, to copy or export sessions whose history was pruned: their journal
-     * starts after a base that the destination has no way yet to take (issue 24), and copying only what follows
-     * would lose the state the base holds.
+     * Refuses, before anything is written, to export sessions whose history was pruned: their journal starts
+     * after a base the export format has no line for yet (issue 24), and exporting only what follows would lose
+     * the state the base holds. (A copy takes them: {@link SessionWriter} creates them from their base.)
      *
      * @throws dev.threadline.core.error.InvalidInputException naming the pruned sessions, the seqs and what to do
      */
