@@ -116,4 +116,29 @@ class PrunedSessionCopyTest {
                 .hasMessageContaining("starts in the destination from a base through seq");
         assertThat(dest.head(key("pruned"))).isEqualTo(head);
     }
+
+    @Test
+    void anExportCarriesTheBaseOnALineOfItsOwnAndAnImportCreatesTheSessionFromIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        fixture(src.tenant("acme"));
+        java.nio.file.Path file = dir.resolve("acme.jsonl");
+        try (java.io.Writer out = java.nio.file.Files.newBufferedWriter(file)) {
+            SessionArchive.export(source, "acme", out);
+        }
+        assertThat(java.nio.file.Files.readAllLines(file)).filteredOn(l -> l.startsWith("{\"kind\":\"base\"")).hasSize(1);
+
+        CopyReport r = SessionArchive.importFile(dest, file);
+        assertThat(r.created()).isEqualTo(3);
+        for (String id : List.of("plain", "pruned", "pruned-f")) {
+            SessionKey k = key(id);
+            assertThat(dest.historyBase(k)).as(id).isEqualTo(source.historyBase(k));
+            assertThat(dest.readOwn(k, 1, dest.head(k))).as(id).isEqualTo(source.readOwn(k, 1, source.head(k)));
+        }
+        assertThat(runtime(dest).tenant("acme").open("pruned").state()).isEqualTo(src.tenant("acme").open("pruned").state());
+        assertThat(SessionArchive.importFile(dest, file).events()).as("a rerun writes nothing").isZero();
+
+        String text = java.nio.file.Files.readString(file);
+        java.nio.file.Files.writeString(file, text.replace("keep the latest 1 checkpoint", "keep the latest 2 checkpoint"));
+        assertThatThrownBy(() -> SessionArchive.check(file)).hasMessageContaining("does not match its checksum");
+    }
 }

@@ -72,21 +72,6 @@ class SessionCopyTest {
     }
 
     @Test
-    void aPrunedSessionIsRefusedByExportBeforeAnythingIsWritten() throws Exception {
-        Tenant t = src.tenant("acme");
-        Session p = t.create("pruned", SessionConfig.DEFAULT);
-        for (int i = 0; i < 4; i++) {
-            p.submit("what is " + i + "+2");
-        }
-        src.lifecycle().prune("acme", "pruned", dev.threadline.core.runtime.PrunePolicy.keepLatest(1));
-
-        java.io.StringWriter out = new java.io.StringWriter();
-        assertThatThrownBy(() -> SessionArchive.export(source, "acme", out))
-                .hasMessageContaining("pruned sessions cannot be exported yet").hasMessageContaining("Nothing was written");
-        assertThat(out.toString()).isEmpty();
-    }
-
-    @Test
     void sessionsGoOverWithTheirBranchesVariablesAndCommandRecordsAndCompareEqual() {
         fixture(src.tenant("acme"));
         List<String> order = new ArrayList<>();

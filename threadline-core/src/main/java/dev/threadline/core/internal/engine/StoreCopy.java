@@ -83,29 +83,6 @@ public final class StoreCopy {
         return out;
     }
 
-    /**
-     * Refuses, before anything is written, to export sessions whose history was pruned: their journal starts
-     * after a base the export format has no line for yet (issue 24), and exporting only what follows would lose
-     * the state the base holds. (A copy takes them: {@link SessionWriter} creates them from their base.)
-     *
-     * @throws dev.threadline.core.error.InvalidInputException naming the pruned sessions, the seqs and what to do
-     */
-    static void refusePruned(StateStore store, List<SessionInfo> sessions, String what) {
-        if (!store.prunesHistory()) {
-            return;
-        }
-        List<String> pruned = new ArrayList<>();
-        for (SessionInfo info : sessions) {
-            store.historyBase(SessionKey.of(info)).ifPresent(b -> pruned.add("'" + info.id() + "' (through seq " + b.seq() + ", "
-                    + b.policy() + ")"));
-        }
-        if (!pruned.isEmpty()) {
-            throw new dev.threadline.core.error.InvalidInputException("session", "pruned sessions cannot be " + what + " yet: "
-                    + String.join(", ", pruned) + " keep their history only after a base that would not go with them."
-                    + " Nothing was written; back the store up instead (threadline backup)");
-        }
-    }
-
     private static Map<String, SessionInfo> all(StateStore store, String tenant) {
         Map<String, SessionInfo> out = new LinkedHashMap<>();
         Page<SessionSummary> page = store.list(SessionQuery.tenant(tenant));
