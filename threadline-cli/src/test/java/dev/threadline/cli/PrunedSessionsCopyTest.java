@@ -28,7 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue 24, items 2 and 6: {@code threadline sessions copy} takes pruned sessions (ADR 0045) as their base and
  * their events after it, a fork of a pruned session as its own events, from SQLite to PostgreSQL to Redis and back
- * to SQLite; journals and bases are equal at every hop and a rerun writes nothing. Real servers on loopback.
+ * to SQLite, and through an export file into PostgreSQL; journals and bases are equal at every hop and a rerun
+ * writes nothing. Real servers on loopback.
  */
 class PrunedSessionsCopyTest {
     private static final String TENANT = "acme";
@@ -37,11 +38,14 @@ class PrunedSessionsCopyTest {
     Path dir;
 
     private static String copy(String from, String to) {
+        return run("sessions", "copy", "--from", from, "--to", to, "--tenant", TENANT);
+    }
+
+    private static String run(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = Main.run(new ByteArrayInputStream(new byte[0]), new PrintWriter(out, true), new PrintWriter(err, true),
-                "sessions", "copy", "--from", from, "--to", to, "--tenant", TENANT);
-        assertThat(code).as("copy %s -> %s: %s%s", from, to, out, err).isZero();
+        int code = Main.run(new ByteArrayInputStream(new byte[0]), new PrintWriter(out, true), new PrintWriter(err, true), args);
+        assertThat(code).as("%s: %s%s", String.join(" ", args), out, err).isZero();
         return out.toString();
     }
 
@@ -101,5 +105,20 @@ class PrunedSessionsCopyTest {
             assertThat(copy(sqlite, back)).as("a rerun finds everything there and writes nothing")
                     .contains(": 0 new, 0 resumed, " + sessions + " already there; 0 events written");
         }
+    }
+
+    @Test
+    void prunedSessionsGoThroughAnExportFileIntoPostgresqlWithEqualBasesAndJournals() {
+        String sqlite = "sqlite:" + dir.resolve("from.db");
+        write(sqlite);
+        String file = dir.resolve("acme.jsonl").toString();
+        run("export", "--tenant", TENANT, "--store", sqlite, "--file", file);
+        PgServer.shared().createDatabase("pruned_import");
+        String pg = PgServer.shared().url("pruned_import");
+        int sessions = CopyFixture.sessions(3) + 2;
+        assertThat(run("import", "--store", pg, "--file", file)).contains(": " + sessions + " new, 0 resumed, 0 already there;");
+        assertEqual(sqlite, pg);
+        assertThat(run("import", "--store", pg, "--file", file)).as("a rerun writes nothing")
+                .contains(": 0 new, 0 resumed, " + sessions + " already there; 0 events written");
     }
 }
