@@ -72,27 +72,6 @@ class SessionCopyTest {
     }
 
     @Test
-    void aPrunedSessionIsRefusedByCopyAndExportBeforeAnythingIsWritten() throws Exception {
-        Tenant t = src.tenant("acme");
-        t.create("plain", SessionConfig.DEFAULT).submit("what is 1+1");
-        Session p = t.create("pruned", SessionConfig.DEFAULT);
-        for (int i = 0; i < 4; i++) {
-            p.submit("what is " + i + "+2");
-        }
-        src.lifecycle().prune("acme", "pruned", dev.threadline.core.runtime.PrunePolicy.keepLatest(1));
-
-        assertThatThrownBy(() -> SessionCopy.between(source, dest).tenant("acme").run())
-                .isInstanceOf(dev.threadline.core.error.InvalidInputException.class)
-                .hasMessageContaining("pruned sessions cannot be copied yet: 'pruned' (through seq ").hasMessageContaining("Nothing was written");
-        assertThat(dest.list(dev.threadline.core.store.SessionQuery.tenant("acme")).items()).isEmpty();
-        java.io.StringWriter out = new java.io.StringWriter();
-        assertThatThrownBy(() -> SessionArchive.export(source, "acme", out))
-                .hasMessageContaining("pruned sessions cannot be exported yet");
-        assertThat(out.toString()).isEmpty();
-        assertThat(SessionCopy.between(source, dest).tenant("acme").session("plain").run().sessions()).as("the others, one by one").isEqualTo(1);
-    }
-
-    @Test
     void sessionsGoOverWithTheirBranchesVariablesAndCommandRecordsAndCompareEqual() {
         fixture(src.tenant("acme"));
         List<String> order = new ArrayList<>();

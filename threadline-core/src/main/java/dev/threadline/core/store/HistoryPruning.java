@@ -1,6 +1,9 @@
 package dev.threadline.core.store;
 
 import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.event.StoredEvent;
+import dev.threadline.core.session.SessionInfo;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -37,5 +40,23 @@ public interface HistoryPruning {
      */
     default Optional<HistoryBase> historyBase(SessionKey key) {
         return Optional.empty();
+    }
+
+    /**
+     * Creates, in one transaction, a session whose history starts from {@code base}, as a session pruned through
+     * {@code base.seq()} is (issue 24: copying a pruned session to another store): {@code base} as its base, then its
+     * first own events after it (seq {@code base.seq() + 1} on), with {@code command} (a record on the session
+     * itself naming seq {@code base.seq() + 1}) if not null. A branch's base is past its branch point. A store that
+     * seals its payloads seals the base and events as its {@link #prune} and create do.
+     *
+     * @throws dev.threadline.core.error.SessionExistsException when the session exists (nothing is changed)
+     * @throws dev.threadline.core.error.SessionNotFoundException when the session's parent does not exist
+     * @throws InvalidInputException when the backend cannot, when the events are empty or do not start right after
+     *         the base, when the base is not past the branch point, or the command is not of the first event; nothing
+     *         is written then
+     */
+    default void createFromBase(SessionInfo info, HistoryBase base, List<StoredEvent> firstEvents, CommandRecord command) {
+        throw new InvalidInputException("store", "this " + getClass().getSimpleName() + " cannot create a session from a history base;"
+                + " memory:, sqlite:, postgresql: and redis: stores can (nothing was written)");
     }
 }

@@ -97,12 +97,23 @@ public final class HistoryBaseRows {
         delete(c, key, "DELETE FROM events WHERE sid = " + SID + " AND seq <= ?", b);
         SharedRows.deleteSnapshotsThrough(c, key, b);
         TextRows.deleteThrough(c, key, b);
+        keep(c, key, b, payload, sealing);
+    }
+
+    /**
+     * Keeps {@code payload} (a base's encoding) as the base through {@code seq} of the session, whose row exists,
+     * replacing an older one: a prune's last statement, and the start of a session created from a base
+     * ({@link dev.threadline.core.store.HistoryPruning#createFromBase}); inside the caller's unit of work.
+     *
+     * @throws SQLException when the database fails the statement
+     */
+    public static void keep(Connection c, SessionKey key, long seq, String payload, Sealing sealing) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("INSERT INTO history_bases (sid, seq, v, " + sealing.columns("payload")
                 + ") VALUES (" + SID + ", ?, ?, " + sealing.params() + ") ON CONFLICT (sid) DO UPDATE SET seq = excluded.seq,"
                 + " v = excluded.v, " + sealing.excluded("payload"))) {
             ps.setString(1, key.tenant());
             ps.setString(2, key.id());
-            ps.setLong(3, b);
+            ps.setLong(3, seq);
             ps.setInt(4, RecordCodec.VERSION);
             sealing.bind(ps, 5, payload, basePlace(key));
             ps.executeUpdate();

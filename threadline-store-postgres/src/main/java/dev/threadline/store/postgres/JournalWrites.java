@@ -3,12 +3,14 @@ package dev.threadline.store.postgres;
 import dev.threadline.core.error.SessionExistsException;
 import dev.threadline.core.error.SessionNotFoundException;
 import dev.threadline.core.event.StoredEvent;
+import dev.threadline.core.internal.json.RecordCodec;
 import dev.threadline.core.internal.store.StoreChecks;
 import dev.threadline.core.internal.store.EpochNanos;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.ScopedWrite;
 import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.HistoryBase;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.jdbc.CommandRows;
 import dev.threadline.store.jdbc.HistoryBaseRows;
@@ -35,7 +37,18 @@ final class JournalWrites {
     /** Creates the session with its first events and, when given, its command record. */
     static SqlWork<Void> create(SessionInfo info, List<StoredEvent> firstEvents, CommandRecord command, Clock clock,
                                 Sealing sealing) {
+        return create(info, null, firstEvents, command, clock, sealing);
+    }
+
+    /**
+     * Creates a session as {@link #create} does, or, when {@code base} is not null, one whose history starts from it
+     * ({@link dev.threadline.core.store.HistoryPruning#createFromBase}): the base kept (sealed as a prune's) in the same transaction.
+     */
+    static SqlWork<Void> create(SessionInfo info, HistoryBase base, List<StoredEvent> firstEvents, CommandRecord command, Clock clock,
+                                Sealing sealing) {
         SessionKey key = SessionKey.of(info);
+        String basePayload = base == null ? null : RecordCodec.encodeBase(base);
+        long from = base == null ? info.parentSeq() : base.seq();
         List<EventRows.Row> rows = EventRows.encode(key, firstEvents, sealing);
         return c -> {
             if (SessionRows.exists(c, key)) {
@@ -48,13 +61,20 @@ final class JournalWrites {
                 }
                 StoreChecks.branchPoint(info, parent.head(), HistoryBaseRows.seq(c, key.sibling(info.parentId())));
             }
-            StoreChecks.batch(info.id(), info.parentSeq(), firstEvents);
-            StoreChecks.createCommand(info, command);
+            if (base == null) {
+                StoreChecks.batch(info.id(), info.parentSeq(), firstEvents);
+                StoreChecks.createCommand(info, command);
+            } else {
+                StoreChecks.fromBase(info, base, firstEvents, command);
+            }
             if (command != null && !command.session().equals(key)) {
                 CommandRows.record(c, command, sealing);
             }
-            if (!SessionRows.insert(c, info, info.parentSeq() + rows.size(), clock.instant())) {
+            if (!SessionRows.insert(c, info, from + rows.size(), clock.instant())) {
                 throw new SessionExistsException(info.id());
+            }
+            if (base != null) {
+                HistoryBaseRows.keep(c, key, base.seq(), basePayload, sealing);
             }
             insertRows(c, key, rows, firstEvents);
             if (command != null && command.session().equals(key)) {

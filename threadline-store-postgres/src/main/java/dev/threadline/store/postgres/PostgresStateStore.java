@@ -259,6 +259,17 @@ public final class PostgresStateStore extends JdbcStateStore {
                 sealing()));
     }
 
+    /** In one transaction: the session, its base and its first events after it ({@link JournalWrites#create}). */
+    @Override
+    public void createFromBase(SessionInfo info, dev.threadline.core.store.HistoryBase base, List<StoredEvent> firstEvents,
+                               CommandRecord command) {
+        Objects.requireNonNull(info, "info");
+        Objects.requireNonNull(base, "base");
+        sealing().ready(info.tenant()); // a missing or wrong key is refused here, before anything is written
+        db.write(() -> "create session '" + info.id() + "' from its base through seq " + base.seq(),
+                JournalWrites.create(info, base, firstEvents, command, options.clock(), sealing()));
+    }
+
     @Override
     public long append(AppendRequest request) {
         Objects.requireNonNull(request, "request");

@@ -215,6 +215,14 @@ public final class RedisStateStore implements StateStore {
         writes.create(info, firstEvents, command, this::call);
     }
 
+    /** In one script: the session, its base and its first events after it ({@code create.lua}). */
+    @Override
+    public void createFromBase(SessionInfo info, HistoryBase base, List<StoredEvent> firstEvents, CommandRecord command) {
+        Objects.requireNonNull(info, "info");
+        Objects.requireNonNull(base, "base");
+        writes.create(info, base, firstEvents, command, this::call);
+    }
+
     @Override
     public long append(AppendRequest request) {
         return writes.append(request, this::call);

@@ -59,18 +59,35 @@ final class Writes {
 
     /** Creates the session (its keys, then a branch's adoption by its parent, then the index entry). */
     void create(SessionInfo info, List<StoredEvent> firstEvents, CommandRecord command, Caller call) {
+        create(info, null, firstEvents, command, call);
+    }
+
+    /**
+     * Creates a session as {@link #create(SessionInfo, List, CommandRecord, Caller)} does, or, when {@code base} is
+     * not null, one whose history starts from it ({@link dev.threadline.core.store.HistoryPruning#createFromBase}):
+     * the same script keeps the base (sealed as a prune's) and starts the events list after it.
+     */
+    void create(SessionInfo info, dev.threadline.core.store.HistoryBase base, List<StoredEvent> firstEvents, CommandRecord command,
+                Caller call) {
         SessionKey key = SessionKey.of(info);
-        StoreChecks.batch(info.id(), info.parentSeq(), firstEvents);
-        StoreChecks.createCommand(info, command);
+        if (base == null) {
+            StoreChecks.batch(info.id(), info.parentSeq(), firstEvents);
+            StoreChecks.createCommand(info, command);
+        } else {
+            StoreChecks.fromBase(info, base, firstEvents, command);
+        }
+        long from = base == null ? info.parentSeq() : base.seq();
         boolean branch = info.parentId() != null;
         CommandRecord own = command != null && command.session().equals(key) ? command : null;
         CommandRecord onParent = command != null && own == null ? command : null;
         String token = UUID.randomUUID().toString();
         sealer.ready(key.tenant());
-        List<String> args = new ArrayList<>(List.of("", RecordCodec.encodeSession(info), Long.toString(info.parentSeq()), "",
+        List<String> args = new ArrayList<>(List.of("", RecordCodec.encodeSession(info), Long.toString(from), "",
                 token, branch ? "1" : "0", branch ? info.parentId() : "",
                 info.expiresAt() == null ? "" : Long.toString(info.expiresAt().toEpochMilli()),
-                own == null ? "" : own.commandId(), own == null ? "" : Records.encodeCommand(own, sealer), ""));
+                own == null ? "" : own.commandId(), own == null ? "" : Records.encodeCommand(own, sealer), "",
+                base == null ? "" : Integer.toString(RecordCodec.VERSION),
+                base == null ? "" : sealer.seal(RecordCodec.encodeBase(base), HistoryBases.place(key))));
         firstEvents.forEach(e -> args.add(EventEntry.encode(e, key.tenant(), sealer)));
         call.call("create session '" + info.id() + "'", () -> {
             Instant now = options.clock().instant();

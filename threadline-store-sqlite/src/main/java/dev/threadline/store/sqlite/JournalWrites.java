@@ -9,6 +9,7 @@ import dev.threadline.core.internal.store.StoreChecks;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.store.AppendRequest;
 import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.HistoryBase;
 import dev.threadline.core.store.DuplicateCommandException;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.store.jdbc.CommandRows;
@@ -37,7 +38,17 @@ final class JournalWrites {
 
     /** Creates a session with its first events and, if any, its command record. */
     static SqlWork<Void> create(SessionInfo info, List<StoredEvent> firstEvents, CommandRecord command, Clock clock, Sealing sealing) {
+        return create(info, null, firstEvents, command, clock, sealing);
+    }
+
+    /**
+     * Creates a session as {@link #create} does, or, when {@code base} is not null, one whose history starts from it
+     * ({@link dev.threadline.core.store.HistoryPruning#createFromBase}): the base kept (sealed as a prune's) in the same write.
+     */
+    static SqlWork<Void> create(SessionInfo info, HistoryBase base, List<StoredEvent> firstEvents, CommandRecord command, Clock clock,
+                                Sealing sealing) {
         SessionKey key = SessionKey.of(info);
+        String basePayload = base == null ? null : RecordCodec.encodeBase(base);
         List<EventRows.Row> rows = EventRows.encode(firstEvents);
         List<TextRows.Doc> docs = sealing.on() ? List.of() : TextRows.docs(firstEvents); // no plaintext index when sealed
         String json = RecordCodec.encodeSession(info);
@@ -49,13 +60,20 @@ final class JournalWrites {
                 StoreChecks.branchPoint(info, SessionRows.head(c, key.sibling(info.parentId())),
                         HistoryBaseRows.seq(c, key.sibling(info.parentId())));
             }
-            StoreChecks.batch(info.id(), info.parentSeq(), firstEvents);
-            StoreChecks.createCommand(info, command);
+            if (base == null) {
+                StoreChecks.batch(info.id(), info.parentSeq(), firstEvents);
+                StoreChecks.createCommand(info, command);
+            } else {
+                StoreChecks.fromBase(info, base, firstEvents, command);
+            }
             if (command != null && !command.session().equals(key)) {
                 refuseDuplicate(c, command, sealing);
             }
             Instant now = clock.instant();
             SessionRows.insert(c, info, json, now);
+            if (base != null) {
+                HistoryBaseRows.keep(c, key, base.seq(), basePayload, sealing);
+            }
             EventRows.insert(c, key, rows, now, sealing);
             TextRows.insert(c, TextIndex.INSTANCE, key, docs);
             if (command != null) {

@@ -124,6 +124,49 @@ public abstract class HistoryPruningContract<S extends SessionIndex & Journal & 
         assertThat(store.readOwn(key("s"), 1, 10)).hasSize(3);
     }
 
+    @Test
+    public final void aSessionCreatedFromABaseReadsAsAPrunedOne() {
+        SessionInfo info = StoreFixtures.root("copied");
+        HistoryBase base = base(20);
+        if (!store.prunesHistory()) {
+            assertThatThrownBy(() -> store.createFromBase(info, base, StoreFixtures.messages("copied", 21, 3), null))
+                    .isInstanceOf(InvalidInputException.class).hasMessageContaining("cannot create a session from a history base");
+            assertThatThrownBy(() -> store.head(key("copied"))).isInstanceOf(SessionNotFoundException.class);
+            return;
+        }
+        store.createFromBase(info, base, StoreFixtures.messages("copied", 21, 5), null);
+
+        assertThat(store.session(key("copied"))).contains(info);
+        assertThat(store.historyBase(key("copied"))).contains(base);
+        assertThat(store.head(key("copied"))).isEqualTo(25);
+        assertThat(seqs(store.readOwn(key("copied"), 1, 25))).containsExactly(21L, 22L, 23L, 24L, 25L); // nothing before the base
+        assertThat(store.readOwn(key("copied"), 21, 25)).allSatisfy(e -> assertThat(e.event()).isNotNull());
+        assertThat(store.readOwnTranscriptEvents(key("copied"), 1, 25)).hasSize(5);
+        lease(key("copied"));
+        assertThat(appendMessages("copied", 2)).isEqualTo(27);
+        createBranch(info, "fork", 22, 2); // a branch after the base, as of a pruned parent
+        assertThatThrownBy(() -> createBranch(info, "early", 15, 2)).isInstanceOf(InvalidInputException.class)
+                .hasMessageContaining("pruned through seq 20");
+    }
+
+    @Test
+    public final void aBadCreateFromABaseIsRefusedAndWritesNothing() {
+        createRoot("s", 5);
+        if (!store.prunesHistory()) {
+            return;
+        }
+        HistoryBase base = base(20);
+        assertThatThrownBy(() -> store.createFromBase(StoreFixtures.root("s"), base, StoreFixtures.messages("s", 21, 2), null))
+                .isInstanceOf(dev.threadline.core.error.SessionExistsException.class);
+        assertThat(store.historyBase(key("s"))).isEmpty();
+        assertThat(store.readOwn(key("s"), 1, 30)).hasSize(5);
+        SessionInfo info = StoreFixtures.root("c");
+        assertThatThrownBy(() -> store.createFromBase(info, base, StoreFixtures.messages("c", 22, 2), null))
+                .isInstanceOf(InvalidInputException.class).hasMessageContaining("expected seq 21");
+        assertThatThrownBy(() -> store.createFromBase(info, base, List.of(), null)).isInstanceOf(InvalidInputException.class);
+        assertThatThrownBy(() -> store.head(key("c"))).isInstanceOf(SessionNotFoundException.class);
+    }
+
     /** A base at {@code seq} with as many messages as the fixture snapshot counts. */
     private static HistoryBase base(long seq) {
         StateSnapshot snap = RoundTripFixtures.snapshot(seq);

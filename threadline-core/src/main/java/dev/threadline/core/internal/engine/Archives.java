@@ -13,6 +13,7 @@ import dev.threadline.core.runtime.ExportReport;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.state.StateSnapshot;
 import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.HistoryBase;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.StateStore;
 import java.io.BufferedReader;
@@ -35,6 +36,7 @@ import java.util.Optional;
  * <pre>
  * {"kind":"threadline-export","v":1,"tenant":T}
  * {"kind":"session","info":{…},"head":H}         one block per session, parents before branches:
+ * {"kind":"base","v":V,"base":{…}}                 a pruned session's base (ADR 0045), its events after it,
  * {"v":…,"session":…,"seq":…,"event":{…}}         its own events (the lines of {@link ExportLines}),
  * {"kind":"command","on":S,"id":…,"fingerprint":…,"seq":…,"result":…}   its command records,
  * {"kind":"end","session":S,"lines":N,"sha256":X} the block's trailer: N lines before it, their SHA-256
@@ -61,7 +63,6 @@ public final class Archives {
         head.put("v", VERSION);
         head.put("tenant", tenant);
         List<SessionInfo> all = StoreCopy.sessions(store, tenant, null);
-        StoreCopy.refusePruned(store, all, "exported"); // before the first line: a refused export writes nothing
         long lines = line(out, head.toString());
         int sessions = 0;
         long events = 0;
@@ -75,10 +76,11 @@ public final class Archives {
             h.set("info", Json.parse(RecordCodec.encodeSession(info), "info"));
             h.put("head", s.head());
             block.add(h.toString());
+            s.base().ifPresent(b -> block.add(baseLine(b))); // a pruned session's: its events start after it (ADR 0045)
             Map<String, Optional<CommandRecord>> seen = new HashMap<>();
             List<CommandRecord> records = new ArrayList<>();
             boolean first = true;
-            for (long lo = info.parentSeq() + 1; lo <= s.head(); lo += SessionWriter.CHUNK) {
+            for (long lo = s.start() + 1; lo <= s.head(); lo += SessionWriter.CHUNK) {
                 for (StoredEvent e : s.readOwn(lo, Math.min(s.head(), lo + SessionWriter.CHUNK - 1))) {
                     block.add(ExportLines.of(e).toString());
                     events++;
@@ -120,6 +122,15 @@ public final class Archives {
         lines += line(out, last.toString());
         out.flush();
         return new ExportReport(tenant, sessions, events, lines);
+    }
+
+    /** A pruned session's base line: {@code {"kind":"base","v":V,"base":{…the base as a store keeps it…}}}. */
+    private static String baseLine(HistoryBase base) {
+        ObjectNode o = Json.object();
+        o.put("kind", "base");
+        o.put("v", RecordCodec.VERSION);
+        o.set("base", Json.parse(RecordCodec.encodeBase(base), "base"));
+        return o.toString();
     }
 
     private static long line(Writer out, String line) throws IOException {
@@ -164,11 +175,17 @@ public final class Archives {
     }
 
     /** One checked session block of a file, as a source to write from. */
-    private record Block(SessionInfo info, long head, List<StoredEvent> own, Map<String, CommandRecord> records) implements SessionSource {
+    private record Block(SessionInfo info, long head, HistoryBase hbase, List<StoredEvent> own, Map<String, CommandRecord> records)
+            implements SessionSource {
+        @Override
+        public Optional<HistoryBase> base() {
+            return Optional.ofNullable(hbase);
+        }
+
         @Override
         public List<StoredEvent> readOwn(long fromSeq, long toSeq) {
-            int from = (int) (fromSeq - info.parentSeq() - 1);
-            int to = (int) Math.min(own.size(), toSeq - info.parentSeq());
+            int from = (int) (fromSeq - start() - 1);
+            int to = (int) Math.min(own.size(), toSeq - start());
             return from >= to ? List.of() : own.subList(Math.max(0, from), to);
         }
 
@@ -243,6 +260,8 @@ public final class Archives {
         List<StoredEvent> own = new ArrayList<>();
         Map<String, CommandRecord> records = new HashMap<>();
         SessionKey key = SessionKey.of(info);
+        HistoryBase base = null;
+        long from = info.parentSeq(); // the seq its events start after: its base's when it was pruned
         while (true) {
             text = in.readLine();
             n++;
@@ -258,11 +277,11 @@ public final class Archives {
                     throw new DamagedArchiveException(n, "session '" + info.id() + "' (lines " + start + "-" + (n - 1)
                             + ") does not match its checksum");
                 }
-                if (head != info.parentSeq() + own.size() || own.isEmpty()) {
-                    throw new DamagedArchiveException(n, "session '" + info.id() + "' has events up to seq " + (info.parentSeq() + own.size())
+                if (head != from + own.size() || own.isEmpty()) {
+                    throw new DamagedArchiveException(n, "session '" + info.id() + "' has events up to seq " + (from + own.size())
                             + ", its first line says " + head);
                 }
-                blocks.accept(new Block(info, head, List.copyOf(own), Map.copyOf(records)));
+                blocks.accept(new Block(info, head, base, List.copyOf(own), Map.copyOf(records)));
                 return n;
             }
             sha.update((text + "\n").getBytes(StandardCharsets.UTF_8));
@@ -276,6 +295,11 @@ public final class Archives {
                 }
                 continue;
             }
+            if (kind.equals("base") && base == null && own.isEmpty() && records.isEmpty()) {
+                base = base(n, info, line);
+                from = base.seq();
+                continue;
+            }
             if (!kind.isEmpty()) {
                 throw new DamagedArchiveException(n, "a line of kind '" + kind + "' inside session '" + info.id() + "'");
             }
@@ -285,13 +309,28 @@ public final class Archives {
             } catch (RuntimeException ex) {
                 throw new DamagedArchiveException(n, "an event that cannot be read (" + ex.getMessage() + ")");
             }
-            long expected = info.parentSeq() + own.size() + 1;
+            long expected = from + own.size() + 1;
             if (!e.sessionId().equals(info.id()) || e.seq() != expected) {
                 throw new DamagedArchiveException(n, "expected seq " + expected + " of session '" + info.id() + "', found seq " + e.seq()
                         + " of '" + e.sessionId() + "'");
             }
             own.add(e);
         }
+    }
+
+    /** A block's base line (right after its first line), checked to be past the session's branch point. */
+    private static HistoryBase base(long n, SessionInfo info, JsonNode line) {
+        HistoryBase base;
+        try {
+            base = RecordCodec.decodeBase(info.id(), line.path("v").asInt(-1), line.path("base").toString());
+        } catch (ThreadlineException e) {
+            throw new DamagedArchiveException(n, "a history base that cannot be read (" + e.getMessage() + ")");
+        }
+        if (base.seq() <= info.parentSeq()) {
+            throw new DamagedArchiveException(n, "session '" + info.id() + "' has a base through seq " + base.seq()
+                    + ", not past its branch point " + info.parentSeq());
+        }
+        return base;
     }
 
     private static JsonNode json(long n, String text) {

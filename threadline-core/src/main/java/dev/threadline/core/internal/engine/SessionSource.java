@@ -4,6 +4,7 @@ import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.session.SessionInfo;
 import dev.threadline.core.state.StateSnapshot;
 import dev.threadline.core.store.CommandRecord;
+import dev.threadline.core.store.HistoryBase;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.StateStore;
 import java.util.List;
@@ -29,14 +30,30 @@ interface SessionSource {
     /** The newest snapshot to copy along, if any. */
     Optional<StateSnapshot> snapshot();
 
-    /** Session {@code info} of {@code store}, read up to its head at this call. */
+    /**
+     * The session's own history base when its history was pruned (ADR 0045): its own events start right after it,
+     * and it goes to the destination first ({@link dev.threadline.core.store.HistoryPruning#createFromBase}).
+     */
+    default Optional<HistoryBase> base() {
+        return Optional.empty();
+    }
+
+    /** The seq the session's own events to copy start after: its base's, or its branch point. */
+    default long start() {
+        return base().map(HistoryBase::seq).orElse(info().parentSeq());
+    }
+
+    /** Session {@code info} of {@code store}, read up to its head at this call, with its base if it was pruned. */
     static SessionSource of(StateStore store, SessionInfo info) {
         SessionKey key = SessionKey.of(info);
         long head = store.head(key);
-        store.historyBase(key).ifPresent(b -> { // a copy or export carries whole journals; a pruned one has none (ADR 0045)
-            throw b.pruned(key.id(), 1);
-        });
+        Optional<HistoryBase> base = store.historyBase(key);
         return new SessionSource() {
+            @Override
+            public Optional<HistoryBase> base() {
+                return base;
+            }
+
             @Override
             public SessionInfo info() {
                 return info;

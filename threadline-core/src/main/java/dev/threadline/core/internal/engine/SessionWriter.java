@@ -44,6 +44,10 @@ import java.util.Optional;
  * written twice. Last, the session's own events are read back
  * and compared with the source's.
  *
+ * <p>A pruned session (ADR 0045) goes in from its base ({@link dev.threadline.core.store.HistoryPruning#createFromBase}
+ * with its first step after it), then as any other; a rerun finds the destination's base equal to the source's
+ * and continues, and one whose base differs is refused, naming the session. Its bases are compared with its events.
+ *
  * <p>Used by one thread at a time.
  */
 final class SessionWriter {
@@ -83,7 +87,7 @@ final class SessionWriter {
     CopyReport.Copied write(SessionSource source) {
         SessionInfo info = source.info();
         SessionKey key = SessionKey.of(info);
-        long base = info.parentSeq();
+        long base = source.start(); // a pruned session's own events start after its base
         long head = source.head();
         Steps steps = new Steps(source, key, base + 1, head);
         Map<String, Optional<CommandRecord>> records = new HashMap<>();
@@ -95,14 +99,20 @@ final class SessionWriter {
                         + there.get().createdAt() + ", parent " + there.get().parentId() + "; the source's: created " + info.createdAt()
                         + ", parent " + info.parentId() + "); it was not copied");
             }
+            PrunedCopies.sameBase(to, key, source.base());
             had = matchingPrefix(key, steps, to.head(key), head);
         }
         long before = events;
         if (there.isEmpty()) {
             List<StoredEvent> first = steps.next();
-            CommandRecord record = createRecord(source, records, key, info, first.getFirst());
+            CommandRecord record = source.base().isPresent() ? recordAt(source, records, key, first.getFirst())
+                    : createRecord(source, records, key, info, first.getFirst());
             try {
-                to.create(info, first, record);
+                if (source.base().isPresent()) {
+                    to.createFromBase(info, source.base().get(), first, record);
+                } else {
+                    to.create(info, first, record);
+                }
             } catch (SessionExistsException e) {
                 return write(source); // made meanwhile by another copy: compared like a rerun's
             }
@@ -121,6 +131,7 @@ final class SessionWriter {
                 && to.latestSnapshot(key, head).map(s -> s.seq() < snap.get().seq()).orElse(true)) {
             to.saveSnapshot(key, snap.get());
         }
+        PrunedCopies.sameBase(to, key, source.base());
         compared += compare(source, key, base, head);
         sessions++;
         return new CopyReport.Copied(key.id(), head, events - before, had);

@@ -51,12 +51,11 @@ public final class StoreCopy {
      */
     public CopyReport copy(String tenant, String sessionId) {
         List<SessionInfo> sessions = sessions(from, tenant, sessionId);
-        refusePruned(from, sessions, "copied");
         List<SessionSource> sources = new ArrayList<>();
         SharedWrites shared = new SharedWrites();
         for (SessionInfo info : sessions) { // a first pass finds each shared variable's last write
             SessionSource s = SessionSource.of(from, info);
-            for (long lo = info.parentSeq() + 1; lo <= s.head(); lo += SessionWriter.CHUNK) {
+            for (long lo = s.start() + 1; lo <= s.head(); lo += SessionWriter.CHUNK) { // a pruned one's after its base
                 s.readOwn(lo, Math.min(s.head(), lo + SessionWriter.CHUNK - 1)).forEach(e -> shared.see(info, e));
             }
             sources.add(s);
@@ -82,29 +81,6 @@ public final class StoreCopy {
             place(store, tenant, id, found, placed, out);
         }
         return out;
-    }
-
-    /**
-     * Refuses, before anything is written, to copy or export sessions whose history was pruned: their journal
-     * starts after a base that the destination has no way yet to take (issue 24), and copying only what follows
-     * would lose the state the base holds.
-     *
-     * @throws dev.threadline.core.error.InvalidInputException naming the pruned sessions, the seqs and what to do
-     */
-    static void refusePruned(StateStore store, List<SessionInfo> sessions, String what) {
-        if (!store.prunesHistory()) {
-            return;
-        }
-        List<String> pruned = new ArrayList<>();
-        for (SessionInfo info : sessions) {
-            store.historyBase(SessionKey.of(info)).ifPresent(b -> pruned.add("'" + info.id() + "' (through seq " + b.seq() + ", "
-                    + b.policy() + ")"));
-        }
-        if (!pruned.isEmpty()) {
-            throw new dev.threadline.core.error.InvalidInputException("session", "pruned sessions cannot be " + what + " yet: "
-                    + String.join(", ", pruned) + " keep their history only after a base that would not go with them."
-                    + " Nothing was written; back the store up instead (threadline backup)");
-        }
     }
 
     private static Map<String, SessionInfo> all(StateStore store, String tenant) {

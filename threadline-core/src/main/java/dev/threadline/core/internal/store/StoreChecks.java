@@ -5,6 +5,7 @@ import dev.threadline.core.store.CommandRecord;
 import dev.threadline.core.store.SessionKey;
 import dev.threadline.core.store.SessionQuery;
 import dev.threadline.core.error.InvalidInputException;
+import dev.threadline.core.error.Require;
 import dev.threadline.core.event.StoredEvent;
 import dev.threadline.core.session.SessionInfo;
 import java.util.List;
@@ -144,6 +145,26 @@ public final class StoreChecks {
                         + "' starts at seq " + b.getValue() + " and needs the history before it; prune through seq "
                         + b.getValue() + " at most");
             }
+        }
+    }
+
+    /**
+     * The arguments of {@link dev.threadline.core.store.HistoryPruning#createFromBase}: a base past the branch point,
+     * events from right after it, and a command record (if any) on the session itself at its first event.
+     */
+    public static void fromBase(SessionInfo info, dev.threadline.core.store.HistoryBase base, List<StoredEvent> events,
+                                dev.threadline.core.store.CommandRecord command) {
+        Require.nonNull(info, "info");
+        Require.nonNull(base, "base");
+        if (base.seq() <= info.parentSeq()) {
+            throw new InvalidInputException("base", "session '" + info.id() + "' branches at seq " + info.parentSeq()
+                    + ": its base must be past it, not at seq " + base.seq());
+        }
+        batch(info.id(), base.seq(), events);
+        if (command != null && (!command.session().equals(SessionKey.of(info)) || command.seq() != base.seq() + 1)) {
+            throw new InvalidInputException("command", "the create from a base of session '" + info.id()
+                    + "' records its command on itself at seq " + (base.seq() + 1) + ", not on " + command.session()
+                    + " at seq " + command.seq());
         }
     }
 }

@@ -355,6 +355,29 @@ public final class InMemoryStateStore implements StateStore {
     }
 
     @Override
+    public synchronized void createFromBase(SessionInfo info, dev.threadline.core.store.HistoryBase base, List<StoredEvent> firstEvents,
+                                            CommandRecord command) {
+        open();
+        SessionKey key = SessionKey.of(info);
+        if (sessions.containsKey(key)) {
+            throw new SessionExistsException(info.id());
+        }
+        if (info.parentId() != null) {
+            Row parent = row(key.sibling(info.parentId()));
+            StoreChecks.branchPoint(info, parent.head, parent.base == null ? 0 : parent.base.seq());
+        }
+        StoreChecks.fromBase(info, base, firstEvents, command);
+        Row r = new Row(info, base.seq() + firstEvents.size(), clock.instant());
+        r.own.addAll(firstEvents);
+        r.base = base;
+        if (command != null) {
+            r.commands.put(command.commandId(), command);
+        }
+        sessions.put(key, r);
+        notifyAll();
+    }
+
+    @Override
     public synchronized Optional<dev.threadline.core.store.HistoryBase> historyBase(SessionKey key) {
         return Optional.ofNullable(row(key).base);
     }
