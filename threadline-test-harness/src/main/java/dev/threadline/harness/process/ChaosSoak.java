@@ -137,10 +137,19 @@ public final class ChaosSoak {
                     .allMatch(e -> e.contains(" unavailable: ") || e.contains(" replicas confirmed it within "));
         }
         if (s.connections() != null) {
+            // read once both nodes have quit, not in the last sample: a sample taken while a paused node still holds its
+            // pool and its replacement opens one counts both (29 against 25 once), which is no leak; what a leak is, the
+            // killed nodes' connections still open after everything stopped, this still finds
             long first = samples.get(0).connections();
-            long last = samples.get(samples.size() - 1).connections();
-            assertThat(last).as("the database's connections at the end (%d at the start): killed nodes' connections are"
-                    + " closed, none leak", first).isLessThanOrEqualTo(Math.max(first * 3 / 2, first + 10));
+            long bound = Math.max(first * 3 / 2, first + 10);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            long last = s.connections().getAsLong();
+            while (last > bound && System.nanoTime() < deadline) { // the server closes a dead client's backend in its own time
+                java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(100).toNanos());
+                last = s.connections().getAsLong();
+            }
+            assertThat(last).as("the database's connections once both nodes quit (%d at the start): killed nodes' connections"
+                    + " are closed, none leak", first).isLessThanOrEqualTo(bound);
         }
         // a compaction waits behind the node's own clients for the session and often gives up (reported, not asserted)
         // nine operations in turn, and a node lives seconds: which of them a short run reaches varies (the report
