@@ -129,10 +129,7 @@ final class KeysCommand {
             String t = tenant.id(spec);
             PrintWriter out = spec.commandLine().getOut();
             try (StateStore s = store.openExisting()) {
-                if (!s.seals()) {
-                    throw new ParameterException(spec.commandLine(), "the store " + store.shown() + " is not opened with keys:"
-                            + " add ?keys=keyring:FILE or ?keys=env to its URL (nothing was changed)");
-                }
+                requireKeys(s, store, spec);
                 if (!resealOnly) {
                     out.println("Data key " + s.rotateDataKey(t) + " is now the newest" + tenant.shown(spec)
                             + "; other processes seal under it within " + PayloadSealer.REFRESH_MILLIS / 1000 + " s.");
@@ -172,15 +169,20 @@ final class KeysCommand {
         public Integer call() {
             String t = tenant.id(spec);
             try (StateStore s = store.openExisting()) {
-                if (!s.seals()) {
-                    throw new ParameterException(spec.commandLine(), "the store " + store.shown() + " is not opened with keys:"
-                            + " add ?keys=keyring:FILE or ?keys=env to its URL (nothing was changed)");
-                }
+                requireKeys(s, store, spec);
                 int n = s.rewrapDataKeys(t);
                 spec.commandLine().getOut().println("Wrapped " + n + " data key" + (n == 1 ? "" : "s") + tenant.shown(spec)
                         + " again under the active key-encryption key; " + s.dataKeys(t).size() + " in all.");
             }
             return 0;
+        }
+    }
+
+    /** Refuses, as a usage error naming the store, a store opened without keys (rotate-data and rewrap need them). */
+    private static void requireKeys(StateStore s, StoreOptions store, CommandSpec spec) {
+        if (!s.seals()) {
+            throw new ParameterException(spec.commandLine(), "the store " + store.shown() + " is not opened with keys:"
+                    + " add ?keys=keyring:FILE or ?keys=env to its URL (nothing was changed)");
         }
     }
 }
